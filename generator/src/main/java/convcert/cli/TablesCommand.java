@@ -1,0 +1,55 @@
+package convcert.cli;
+
+import convcert.reference.Reference;
+import convcert.spec.Conversion;
+import convcert.spec.Rounding;
+import convcert.spec.SpecTables;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** convcert tables check: load and validate a profile's tables, print a summary. */
+@Command(name = "tables", mixinStandardHelpOptions = true, description = "Work with the spec tables.",
+        subcommands = TablesCommand.Check.class)
+public final class TablesCommand {
+
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Validate the spec tables (every error names file:line:column) and print a summary.")
+    static final class Check implements Callable<Integer> {
+
+        @Mixin
+        ProfileOptions profile;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            Reference reference = profile.reference(); // loads, validates, checks decisions against the reference
+            SpecTables t = reference.tables();
+            t.formats().forEach(reference::codec); // builds every format's grid: tapered rows must decode
+            PrintWriter out = spec.commandLine().getOut();
+            int cases = 0;
+            for (Conversion c : t.conversions()) {
+                cases += c.modes().size() * c.forms().size();
+            }
+            long modes = t.conversions().stream().mapToLong(c -> c.modes().size()).sum();
+            long errata = t.examples().stream().filter(e -> e.erratum()).count();
+            out.printf("profile %s: %s%n", t.profile(), t.directory());
+            out.printf("  formats      %d%n", t.formats().size());
+            out.printf("  conversions  %d pairs, %d (pair, mode) and %d (pair, mode, form) combinations%n",
+                    t.conversions().size(), modes, cases);
+            out.printf("  rounding     %d modes%n", Rounding.values().length);
+            out.printf("  saturation   %d groups, %d rules, CTRL bits %s (power-on %s)%n", t.groups().size(),
+                    t.saturationRules().size(), t.ctrlBits().keySet(), t.powerOnCtrl());
+            out.printf("  examples     %d (%d marked erratum)%n", t.examples().size(), errata);
+            out.printf("  decisions    %d (selectable: %s)%n", t.decisions().size(), reference.semantics());
+            out.printf("  digest       sha256:%s%n", t.digest());
+            out.println("OK");
+            return 0;
+        }
+    }
+}

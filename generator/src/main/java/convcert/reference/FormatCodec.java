@@ -1,0 +1,290 @@
+package convcert.reference;
+
+import convcert.spec.Format;
+import convcert.spec.Layout;
+import convcert.spec.SpecTables;
+import convcert.spec.TableException;
+import convcert.spec.TaperedRow;
+import java.util.List;
+
+/**
+ * The arithmetic view of one format row: how its bits decode to sign * significand * 2^exponent and
+ * how a rounded value encodes back. Every floating format is described the same way, as a grid:
+ * for each binade E between {@link #minExponent()} and {@link #maxExponent()} the quantum (weight of
+ * the last kept bit) and the bits that encode the binade. Binades below the smallest normal one keep
+ * its quantum (subnormals). IEEE formats compute their grid from the field widths, tapered formats
+ * read it from tapered.csv.
+ */
+public final class FormatCodec {
+
+    private final Format format;
+    private final Layout layout;
+    private final int width;
+    private final long mask;
+    private final long signBit;
+    // IEEE-style fields
+    private final int mantissaBits;
+    private final int exponentFieldMax;
+    private final long mantissaMask;
+    private final int bias;
+    // the grid, indexed by E - minExponent
+    private final int minExponent;
+    private final int maxExponent;
+    private final int[] quantum;
+    private final int[] keptBits;
+    private final long[] header;
+    private final TaperedRow[] rows;
+    private final long maxKept;
+    // tapered decoding, indexed by code
+    private final Decoded[] decodeTable;
+
+    FormatCodec(Format format, SpecTables tables) {
+        this.format = format;
+        this.layout = format.layout();
+        this.width = format.width();
+        this.mask = format.mask();
+        this.signBit = 1L << (width - 1);
+        this.mantissaBits = format.mantissaBits();
+        this.exponentFieldMax = (1 << format.exponentBits()) - 1;
+        this.mantissaMask = (1L << mantissaBits) - 1;
+        this.bias = format.bias();
+        int top; // the grid spans binades minExponent..top
+        switch (layout) {
+            case IEEE, IEEE_FN -> {
+                minExponent = 1 - bias;
+                top = (int) (format.maxFinite() >>> mantissaBits) - bias;
+                rows = null;
+                decodeTable = null;
+            }
+            case TAPERED -> {
+                List<TaperedRow> taperedRows = tables.taperedRows(format);
+                top = taperedRows.stream().filter(r -> !r.denormal()).mapToInt(TaperedRow::maxAbsExponent).max().orElse(0);
+                minExponent = -taperedRows.stream().mapToInt(TaperedRow::maxAbsExponent).max().orElseThrow();
+                rows = new TaperedRow[top - minExponent + 1];
+                for (int i = 0; i < rows.length; i++) {
+                    int e = minExponent + i;
+                    rows[i] = taperedRows.stream().filter(r -> r.covers(e)).findFirst().orElseThrow();
+                }
+                decodeTable = new Decoded[1 << width];
+            }
+            default -> {
+                minExponent = 0;
+                top = -1;
+                rows = null;
+                decodeTable = null;
+            }
+        }
+        int n = top - minExponent + 1;
+        quantum = new int[Math.max(n, 0)];
+        keptBits = new int[Math.max(n, 0)];
+        header = new long[Math.max(n, 0)];
+        for (int i = 0; i < n; i++) {
+            int e = minExponent + i;
+            keptBits[i] = rows == null ? mantissaBits : rows[i].mantissaBits();
+            quantum[i] = e - keptBits[i];
+            header[i] = rows == null ? (long) (e + bias) << mantissaBits : taperedHeader(rows[i], e);
+        }
+        if (decodeTable != null) {
+            for (int code = 0; code < decodeTable.length; code++) {
+                decodeTable[code] = decodeTapered(code);
+            }
+        }
+        if (layout.isInteger()) {
+            maxExponent = 0;
+            maxKept = 0;
+        } else {
+            Decoded max = decode(format.maxFinite());
+            if (max.kind() != Decoded.Kind.FINITE || max.negative()) {
+                throw new TableException(format.location(), "max_finite does not decode to a positive finite value");
+            }
+            maxExponent = max.binade();
+            maxKept = shiftTo(max.significand(), max.exponent(), quantum(maxExponent));
+        }
+    }
+
+    /** Sign-less bits of binade e in a tapered row: the prefix, then the exponent field or the denormal field. */
+    private long taperedHeader(TaperedRow row, int e) {
+        long prefix = Long.parseLong(row.prefix(), 2) << (width - 1 - row.prefix().length());
+        if (row.denormal()) {
+            return prefix | (e + row.maxAbsExponent() + 1);
+        }
+        int d = row.exponentBits();
+        if (d == 0) {
+            return prefix;
+        }
+        long magnitude = Math.abs(e) & ((1L << (d - 1)) - 1);
+        return prefix | (((e < 0 ? 1L : 0L) << (d - 1) | magnitude) << row.mantissaBits());
+    }
+
+    private static long shiftTo(long significand, int exponent, int targetExponent) {
+        int shift = exponent - targetExponent;
+        return shift >= 0 ? significand << shift : significand >>> -shift;
+    }
+
+    private Decoded decodeTapered(int code) {
+        boolean negative = (code & signBit) != 0;
+        if (code == format.nan()) {
+            return new Decoded(Decoded.Kind.NAN, false, 0, 0, 1L << 63);
+        }
+        if (format.inf() != null && (code & ~signBit) == format.inf()) {
+            return new Decoded(Decoded.Kind.INFINITE, negative, 0, 0, 0);
+        }
+        int body = (int) (code & ~signBit);
+        for (int i = 0; i < header.length; i++) {
+            TaperedRow row = rows[i];
+            int prefixShift = width - 1 - row.prefix().length();
+            if ((body >>> prefixShift) != Integer.parseInt(row.prefix(), 2)) {
+                continue;
+            }
+            long fieldMask = (1L << prefixShift) - 1;
+            if (row.denormal()) {
+                long field = body & fieldMask;
+                if (field == 0) {
+                    return Decoded.zero(negative);
+                }
+                return Decoded.finite(negative, 1, (int) field - row.maxAbsExponent() - 1);
+            }
+            long headerMask = fieldMask & ~((1L << row.mantissaBits()) - 1);
+            if ((body & headerMask) == (header[i] & headerMask)) {
+                long mantissa = body & ((1L << row.mantissaBits()) - 1);
+                int e = minExponent + i;
+                return Decoded.finite(negative, (1L << row.mantissaBits()) | mantissa, e - row.mantissaBits());
+            }
+        }
+        throw new TableException(format.location(), "code " + format.hex(code) + " decodes to no tapered.csv row");
+    }
+
+    public Format format() {
+        return format;
+    }
+
+    public boolean isInteger() {
+        return layout.isInteger();
+    }
+
+    public Layout layout() {
+        return layout;
+    }
+
+    public long signBit() {
+        return signBit;
+    }
+
+    public long mask() {
+        return mask;
+    }
+
+    /** Smallest binade of the grid; smaller values share its quantum. */
+    public int minExponent() {
+        return minExponent;
+    }
+
+    /** Binade of the largest finite value. */
+    public int maxExponent() {
+        return maxExponent;
+    }
+
+    /** The largest finite value is maxKept * 2^quantum(maxExponent). */
+    public long maxKept() {
+        return maxKept;
+    }
+
+    /** Weight of the last kept bit in binade e (e <= maxExponent; smaller binades than the grid share its first). */
+    public int quantum(int e) {
+        return quantum[Math.max(e, minExponent) - minExponent];
+    }
+
+    /** The tapered.csv row of binade e (clamped to the grid). */
+    public TaperedRow taperedRow(int e) {
+        return rows[Math.max(e, minExponent) - minExponent];
+    }
+
+    public Decoded decode(long bits) {
+        bits &= mask;
+        switch (layout) {
+            case IEEE, IEEE_FN -> {
+                boolean negative = (bits & signBit) != 0;
+                int e = (int) (bits >>> mantissaBits) & exponentFieldMax;
+                long m = bits & mantissaMask;
+                if (e == exponentFieldMax) {
+                    if (layout == Layout.IEEE) {
+                        return m == 0 ? new Decoded(Decoded.Kind.INFINITE, negative, 0, 0, 0)
+                                : new Decoded(Decoded.Kind.NAN, negative, 0, 0, m << (64 - mantissaBits));
+                    }
+                    if (m == mantissaMask) {
+                        return new Decoded(Decoded.Kind.NAN, negative, 0, 0, 1L << 63);
+                    }
+                }
+                if (e == 0) {
+                    return m == 0 ? Decoded.zero(negative) : Decoded.finite(negative, m, minExponent - mantissaBits);
+                }
+                return Decoded.finite(negative, m | (1L << mantissaBits), e - bias - mantissaBits);
+            }
+            case TAPERED -> {
+                return decodeTable[(int) bits];
+            }
+            case INT -> {
+                long value = bits << (64 - width) >> (64 - width);
+                return value == 0 ? Decoded.zero(false) : Decoded.finite(value < 0, value < 0 ? -value : value, 0);
+            }
+            default -> {
+                return bits == 0 ? Decoded.zero(false) : Decoded.finite(false, bits, 0);
+            }
+        }
+    }
+
+    /**
+     * Encodes kept * 2^q, a value already rounded to this grid (kept > 0, at most one carry above the
+     * binade's kept bits), with the given sign.
+     */
+    public long encode(boolean negative, long kept, int q) {
+        int length = 64 - Long.numberOfLeadingZeros(kept);
+        int e = q + length - 1;
+        long sign = negative ? signBit : 0;
+        if (e < minExponent) {
+            return sign | kept; // subnormal: quantum of the smallest binade, no header
+        }
+        int index = e - minExponent;
+        int m = keptBits[index];
+        long mantissa = (length - 1 > m ? kept >>> (length - 1 - m) : kept << (m - (length - 1))) & ((1L << m) - 1);
+        return sign | header[index] | mantissa;
+    }
+
+    public long zero(boolean negative) {
+        return negative && format.negativeZero() ? signBit : 0;
+    }
+
+    public long largestFinite(boolean negative) {
+        return (negative ? signBit : 0) | format.maxFinite();
+    }
+
+    public boolean hasInfinity() {
+        return format.inf() != null;
+    }
+
+    public long infinity(boolean negative) {
+        return (negative ? signBit : 0) | format.inf();
+    }
+
+    /** The NaN this format produces for the given source NaN sign and payload. */
+    public long nan(boolean negative, long payload, Semantics.NanEncoding encoding) {
+        if (encoding == Semantics.NanEncoding.CANONICAL) {
+            return format.nan();
+        }
+        return switch (layout) {
+            case IEEE -> (negative ? signBit : 0) | format.inf() | (payload >>> (64 - mantissaBits))
+                    | (1L << (mantissaBits - 1));
+            case IEEE_FN -> (negative ? signBit : 0) | format.nan();
+            default -> format.nan();
+        };
+    }
+
+    /** Integer formats: the smallest value's bits (0 for unsigned). */
+    public long integerMin() {
+        return format.isSigned() ? signBit : 0;
+    }
+
+    public long integerMax() {
+        return format.maxFinite();
+    }
+}

@@ -1,0 +1,160 @@
+package convcert.reference;
+
+import convcert.spec.Conversion;
+import convcert.spec.CtrlState;
+import convcert.spec.Form;
+import convcert.spec.Format;
+import convcert.spec.Rounding;
+import convcert.spec.SaturationRule;
+import convcert.spec.SpecTables;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * The reference of one profile: spec tables plus the chosen decision options. It resolves API-level
+ * requests (types by any alias, rounding suffix, form, CTRL bits) into {@link Case}s and builds their
+ * {@link Converter}s.
+ */
+public final class Reference {
+
+    private final SpecTables tables;
+    private final Semantics semantics;
+    private final Map<String, FormatCodec> codecs = new ConcurrentHashMap<>();
+
+    public Reference(SpecTables tables, Semantics semantics) {
+        this.tables = tables;
+        this.semantics = semantics;
+    }
+
+    public static Reference of(SpecTables tables) {
+        return new Reference(tables, Semantics.defaults(tables));
+    }
+
+    public SpecTables tables() {
+        return tables;
+    }
+
+    public Semantics semantics() {
+        return semantics;
+    }
+
+    public FormatCodec codec(Format format) {
+        return codecs.computeIfAbsent(format.name(), n -> new FormatCodec(format, tables));
+    }
+
+    public Format format(String nameOrAlias) {
+        Format f = tables.findFormat(nameOrAlias);
+        if (f == null) {
+            throw new UsageException("unknown type '" + nameOrAlias + "'; known types: "
+                    + tables.formats().stream().map(Format::name).collect(Collectors.joining(" ")));
+        }
+        return f;
+    }
+
+    public Conversion conversion(String from, String to) {
+        Format source = format(from);
+        Format destination = format(to);
+        Conversion c = tables.conversion(source, destination);
+        if (c == null) {
+            String offered = tables.conversions().stream().filter(x -> x.from().equals(source))
+                    .map(x -> x.to().name()).collect(Collectors.joining(" "));
+            throw new UsageException("the " + tables.profile() + " profile offers no conversion " + source.name()
+                    + " -> " + destination.name() + (offered.isEmpty() ? "" : "; from " + source.name() + " it offers: "
+                    + offered));
+        }
+        return c;
+    }
+
+    /**
+     * Resolves a request. rounding and form may be null: rounding then defaults to the pair's implicit
+     * one (Table 1) or its only mode; form to nosat where offered, else sat.
+     */
+    public Case resolve(String from, String to, String rounding, String form, CtrlState ctrl) {
+        Conversion c = conversion(from, to);
+        Form f = form == null ? null : Form.parse(form);
+        if (form != null && f == null) {
+            throw new UsageException("unknown saturation form '" + form + "'; use sat, nosat or implicit");
+        }
+        if (f == null) {
+            f = c.forms().contains(Form.NOSAT) ? Form.NOSAT : Form.SAT;
+        }
+        Rounding mode;
+        if (rounding == null) {
+            if (f == Form.IMPLICIT && c.implicitRounding() != null) {
+                mode = c.implicitRounding();
+            } else if (c.modes().size() == 1) {
+                mode = c.modes().iterator().next();
+            } else {
+                throw new UsageException(c.pairName() + " needs --rounding; it offers " + modes(c));
+            }
+        } else {
+            mode = Rounding.parse(rounding);
+            if (mode == null) {
+                throw new UsageException("unknown rounding mode '" + rounding + "'; modes: " + Rounding.known());
+            }
+        }
+        return resolve(c, mode, f, ctrl);
+    }
+
+    public Case resolve(Conversion c, Rounding mode, Form form, CtrlState ctrl) {
+        if (form == Form.IMPLICIT) {
+            if (c.implicitRounding() == null) {
+                throw new UsageException(c.pairName() + " has no implicit conversion (Table 1)");
+            }
+            if (mode != c.implicitRounding()) {
+                throw new UsageException("the implicit " + c.pairName() + " conversion rounds "
+                        + c.implicitRounding().suffix() + " (Table 1), not " + mode.suffix());
+            }
+        } else {
+            if (!c.modes().contains(mode)) {
+                throw new UsageException(c.pairName() + " does not offer rounding " + mode.suffix() + "; it offers "
+                        + modes(c));
+            }
+            if (!c.forms().contains(form)) {
+                throw new UsageException(c.pairName() + " has no " + form.tableName() + " form; it offers "
+                        + c.forms().stream().map(Form::tableName).sorted().collect(Collectors.joining(" ")));
+            }
+        }
+        SaturationRule rule = tables.saturationRule(c.group(), form, ctrl);
+        return new Case(c, mode, form, ctrl, rule);
+    }
+
+    private static String modes(Conversion c) {
+        return c.modes().stream().sorted().map(Rounding::suffix).collect(Collectors.joining(" "));
+    }
+
+    public Converter converter(Case spec) {
+        Conversion c = spec.conversion();
+        return new Converter(spec, semantics, codec(c.from()), codec(c.to()),
+                spec.rounding() == Rounding.RH ? tables.hybridRule(c.from()) : null);
+    }
+
+    /** Power-on CTRL with the given bits changed; "60=0,48=1" style. */
+    public CtrlState ctrl(String settings) {
+        CtrlState state = tables.powerOnCtrl();
+        if (settings == null || settings.isBlank()) {
+            return state;
+        }
+        Map<Integer, Integer> bits = new TreeMap<>(state.bits());
+        for (String setting : settings.split("[,\\s]+")) {
+            String[] parts = setting.split("=", 2);
+            try {
+                int bit = Integer.parseInt(parts[0].replaceAll("(?i)^ctrl\\[?|]$", ""));
+                if (!bits.containsKey(bit)) {
+                    throw new UsageException("CTRL[" + bit + "] does not take part in conversions; known bits: "
+                            + bits.keySet());
+                }
+                int value = Integer.parseInt(parts.length == 2 ? parts[1] : "x");
+                if (value != 0 && value != 1) {
+                    throw new NumberFormatException();
+                }
+                bits.put(bit, value);
+            } catch (NumberFormatException e) {
+                throw new UsageException("bad CTRL setting '" + setting + "'; expected BIT=0 or BIT=1, e.g. 60=0,48=1");
+            }
+        }
+        return new CtrlState(bits);
+    }
+}

@@ -1,0 +1,131 @@
+package convcert.reference;
+
+import convcert.spec.Decision;
+import convcert.spec.SpecTables;
+import convcert.spec.TableException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The options chosen for the decisions (decisions.csv) that change results. Each option enum's
+ * constants are the decision's options, spelled in lower case with '-' for '_'; the table must list
+ * exactly those, so the table and the reference cannot drift apart.
+ */
+public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverflow, NanEncoding nanEncoding,
+                        HybridBand hybridBand, HybridExact hybridExact, SubnormalResults subnormalResults) {
+
+    /** Non-saturating overflow under rz, rd, ru. */
+    public enum DirectedOverflow { LARGEST_FINITE, INFINITY }
+
+    /** Non-saturating overflow under ro. */
+    public enum OddOverflow { LARGEST_FINITE, INFINITY }
+
+    /** The NaN a conversion produces. */
+    public enum NanEncoding { PRESERVE, CANONICAL }
+
+    /** HiFloat8 hybrid rounding between TA's overflow threshold and the next binade. */
+    public enum HybridBand { PSEUDO_CODE, TA_THRESHOLD }
+
+    /** HiFloat8 hybrid rounding of exactly representable inputs. */
+    public enum HybridExact { ROUND_UP, KEEP }
+
+    /** Subnormal floating results. */
+    public enum SubnormalResults { KEEP, FLUSH }
+
+    /** Decision id of each switch, in the order of the record components. */
+    public static final Map<String, Class<? extends Enum<?>>> SWITCHES = switches();
+
+    private static Map<String, Class<? extends Enum<?>>> switches() {
+        Map<String, Class<? extends Enum<?>>> map = new LinkedHashMap<>();
+        map.put("directed-overflow", DirectedOverflow.class);
+        map.put("odd-overflow", OddOverflow.class);
+        map.put("nan-encoding", NanEncoding.class);
+        map.put("hr-band", HybridBand.class);
+        map.put("hr-exact", HybridExact.class);
+        map.put("subnormal-results", SubnormalResults.class);
+        return map;
+    }
+
+    public static String optionName(Enum<?> option) {
+        return option.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    private static List<String> optionNames(Class<? extends Enum<?>> type) {
+        return Arrays.stream(type.getEnumConstants()).map(Semantics::optionName).toList();
+    }
+
+    /**
+     * Checks that decisions.csv and the reference agree: every switch has its row with exactly the
+     * options implemented, and no other row offers alternatives the reference cannot produce.
+     */
+    public static void checkTable(SpecTables tables) {
+        for (var entry : SWITCHES.entrySet()) {
+            Decision d = tables.decisions().get(entry.getKey());
+            if (d == null) {
+                throw new TableException(new convcert.spec.Location(tables.directory().resolve("decisions.csv"), 0, 0),
+                        "no row for decision '" + entry.getKey() + "', which the reference implements");
+            }
+            List<String> implemented = optionNames(entry.getValue());
+            if (!d.options().equals(implemented)) {
+                throw new TableException(d.location(), "decision " + d.id() + " lists options " + d.options()
+                        + " but the reference implements " + implemented);
+            }
+        }
+        for (Decision d : tables.decisions().values()) {
+            if (d.options().size() > 1 && !SWITCHES.containsKey(d.id())) {
+                throw new TableException(d.location(), "decision " + d.id() + " offers alternatives " + d.options()
+                        + " that the reference does not implement");
+            }
+        }
+    }
+
+    /** The table defaults, with the given overrides (decision id -> option name). */
+    public static Semantics of(SpecTables tables, Map<String, String> overrides) {
+        checkTable(tables);
+        for (String id : overrides.keySet()) {
+            if (!SWITCHES.containsKey(id)) {
+                throw new UsageException("unknown decision '" + id + "'; selectable decisions: "
+                        + String.join(" ", SWITCHES.keySet()));
+            }
+        }
+        Object[] chosen = new Object[SWITCHES.size()];
+        int i = 0;
+        for (var entry : SWITCHES.entrySet()) {
+            Decision d = tables.decisions().get(entry.getKey());
+            String option = overrides.getOrDefault(entry.getKey(), d.defaultOption());
+            List<String> names = optionNames(entry.getValue());
+            int index = names.indexOf(option);
+            if (index < 0) {
+                throw new UsageException("decision " + d.id() + " has no option '" + option + "'; options: "
+                        + String.join(" ", names));
+            }
+            chosen[i++] = entry.getValue().getEnumConstants()[index];
+        }
+        return new Semantics((DirectedOverflow) chosen[0], (OddOverflow) chosen[1], (NanEncoding) chosen[2],
+                (HybridBand) chosen[3], (HybridExact) chosen[4], (SubnormalResults) chosen[5]);
+    }
+
+    public static Semantics defaults(SpecTables tables) {
+        return of(tables, Map.of());
+    }
+
+    /** The choices as decision=option pairs, in table order. */
+    public Map<String, String> choices() {
+        List<Enum<?>> values = List.of(directedOverflow, oddOverflow, nanEncoding, hybridBand, hybridExact,
+                subnormalResults);
+        Map<String, String> map = new LinkedHashMap<>();
+        int i = 0;
+        for (String id : SWITCHES.keySet()) {
+            map.put(id, optionName(values.get(i++)));
+        }
+        return map;
+    }
+
+    @Override
+    public String toString() {
+        return choices().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+    }
+}

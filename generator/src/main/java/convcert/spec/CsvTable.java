@@ -1,0 +1,177 @@
+package convcert.spec;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * One spec table: RFC 4180 CSV with a header row. Rows keep their line number so that every
+ * complaint about a value can name file:line:column.
+ */
+public final class CsvTable {
+
+    private final Path file;
+    private final Map<String, Integer> columns;
+    private final List<Row> rows;
+
+    private CsvTable(Path file, Map<String, Integer> columns, List<Row> rows) {
+        this.file = file;
+        this.columns = columns;
+        this.rows = rows;
+    }
+
+    public static CsvTable read(Path file, List<String> requiredColumns) {
+        if (!Files.isRegularFile(file)) {
+            throw new TableException(new Location(file, 0, 0), "missing table");
+        }
+        CSVFormat format = CSVFormat.RFC4180.builder().setIgnoreSurroundingSpaces(false).get();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+             CSVParser parser = CSVParser.builder().setReader(reader).setFormat(format).get()) {
+            List<CSVRecord> records = parser.getRecords();
+            if (records.isEmpty()) {
+                throw new TableException(new Location(file, 1, 0), "empty table: a header row is required");
+            }
+            CSVRecord header = records.getFirst();
+            Map<String, Integer> columns = new HashMap<>();
+            for (int i = 0; i < header.size(); i++) {
+                String name = header.get(i).strip();
+                if (columns.putIfAbsent(name, i) != null) {
+                    throw new TableException(new Location(file, 1, i + 1), "duplicate column '" + name + "'");
+                }
+            }
+            for (String required : requiredColumns) {
+                if (!columns.containsKey(required)) {
+                    throw new TableException(new Location(file, 1, 0),
+                            "missing column '" + required + "' (columns are " + requiredColumns + ")");
+                }
+            }
+            List<Row> rows = new ArrayList<>();
+            CsvTable table = new CsvTable(file, columns, rows);
+            long line = 2;
+            for (CSVRecord record : records.subList(1, records.size())) {
+                if (record.size() == 1 && record.get(0).isBlank()) {
+                    line++;
+                    continue;
+                }
+                if (record.size() != header.size()) {
+                    throw new TableException(new Location(file, line, 0),
+                            "row has " + record.size() + " fields, the header has " + header.size());
+                }
+                List<String> values = new ArrayList<>(record.size());
+                record.forEach(values::add);
+                rows.add(table.new Row(line, values));
+                // A quoted field may span lines; count the newlines it holds.
+                line += 1 + values.stream().mapToLong(v -> v.chars().filter(c -> c == '\n').count()).sum();
+            }
+            return table;
+        } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
+            throw new TableException(new Location(file, 0, 0), "unreadable CSV: " + e.getMessage());
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public List<Row> rows() {
+        return rows;
+    }
+
+    /** One data row; getters validate and name the cell on error. */
+    public final class Row {
+        private final long line;
+        private final List<String> values;
+
+        Row(long line, List<String> values) {
+            this.line = line;
+            this.values = values;
+        }
+
+        public Location location() {
+            return new Location(file, line, 0);
+        }
+
+        public Location location(String column) {
+            return new Location(file, line, columns.get(column) + 1);
+        }
+
+        public TableException error(String column, String message) {
+            return new TableException(location(column), column + ": " + message);
+        }
+
+        /** The cell, stripped; empty when blank. */
+        public String text(String column) {
+            Integer index = columns.get(column);
+            if (index == null) {
+                throw new IllegalArgumentException("no column " + column + " in " + file);
+            }
+            return values.get(index).strip();
+        }
+
+        public String required(String column) {
+            String value = text(column);
+            if (value.isEmpty()) {
+                throw error(column, "value required");
+            }
+            return value;
+        }
+
+        public int integer(String column) {
+            String value = required(column);
+            try {
+                return Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw error(column, "not an integer: '" + value + "'");
+            }
+        }
+
+        /** An optional integer; null when the cell is blank. */
+        public Integer optionalInteger(String column) {
+            return text(column).isEmpty() ? null : integer(column);
+        }
+
+        /** A 0x-prefixed hexadecimal bit pattern; null when blank. */
+        public Long optionalHex(String column) {
+            String value = text(column);
+            if (value.isEmpty()) {
+                return null;
+            }
+            return hex(column);
+        }
+
+        public long hex(String column) {
+            String value = required(column);
+            if (!value.startsWith("0x") || value.length() < 3 || value.length() > 18) {
+                throw error(column, "bad hex '" + value + "': expected 0x followed by 1 to 16 hex digits");
+            }
+            try {
+                return Long.parseUnsignedLong(value.substring(2), 16);
+            } catch (NumberFormatException e) {
+                throw error(column, "bad hex '" + value + "'");
+            }
+        }
+
+        public boolean yesNo(String column) {
+            return switch (required(column)) {
+                case "yes" -> true;
+                case "no" -> false;
+                default -> throw error(column, "expected yes or no, got '" + text(column) + "'");
+            };
+        }
+
+        /** Space-separated words; empty list when blank. */
+        public List<String> words(String column) {
+            String value = text(column);
+            return value.isEmpty() ? List.of() : List.of(value.split("\\s+"));
+        }
+    }
+}

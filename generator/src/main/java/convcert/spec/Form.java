@@ -1,0 +1,19 @@
+package convcert.spec;
+
+/** The API form of a conversion: without _sat, with _sat, or an implicit C++ conversion (Table 1). */
+public enum Form {
+    NOSAT, SAT, IMPLICIT;
+
+    public String tableName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public static Form parse(String name) {
+        for (Form form : values()) {
+            if (form.tableName().equals(name)) {
+                return form;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,40 @@
+package convcert.spec;
+
+import java.util.List;
+
+/**
+ * One row of formats.csv. Floating formats carry their field widths and special encodings;
+ * integer formats only their width and signedness (the layout).
+ *
+ * @param inf     the +infinity encoding, or null when the format has none
+ * @param nan     the canonical (positive, quiet) NaN encoding, or null for integers
+ * @param satNan  what a NaN input gives under saturation: "zero", or "ctrl50" (CTRL[50] decides)
+ */
+public record Format(String name, List<String> aliases, int width, Layout layout,
+                     int exponentBits, int mantissaBits, int bias,
+                     Long inf, Long nan, long maxFinite, boolean negativeZero, String satNan,
+                     String description, Location location) {
+
+    public boolean isInteger() {
+        return layout.isInteger();
+    }
+
+    public boolean isSigned() {
+        return layout != Layout.UINT;
+    }
+
+    /** All bits of the format set: the mask of a value of this width. */
+    public long mask() {
+        return width == 64 ? -1L : (1L << width) - 1;
+    }
+
+    public int hexDigits() {
+        return (width + 3) / 4;
+    }
+
+    /** The bit pattern as 0x-hex with the format's width. */
+    public String hex(long bits) {
+        String digits = Long.toHexString(bits & mask()).toUpperCase(java.util.Locale.ROOT);
+        return "0x" + "0".repeat(Math.max(0, hexDigits() - digits.length())) + digits;
+    }
+}

@@ -1,0 +1,22 @@
+package convcert.spec;
+
+/**
+ * The effective saturation behaviour that the saturation table selects.
+ * NOSAT and SAT follow Table 3; WRAP keeps the low bits of an integer result.
+ */
+public enum Saturation {
+    NOSAT, SAT, WRAP;
+
+    public String tableName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public static Saturation parse(String name) {
+        for (Saturation s : values()) {
+            if (s.tableName().equals(name)) {
+                return s;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,47 @@
+package convcert.suite;
+
+import convcert.cli.ConvertCommand;
+import convcert.cli.TablesCommand;
+import convcert.reference.UsageException;
+import convcert.spec.TableException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The convcert command line. Exit codes: 0 success (all applicable cases pass), 1 mismatches,
+ * 2 usage or configuration error (including a bad spec table), 3 adapter failure, 4 internal error.
+ */
+@Command(name = "convcert", mixinStandardHelpOptions = true, version = "convcert 0.1.0",
+        description = "Conformance suite and golden-vector generator for numeric data-type conversion.",
+        subcommands = {ConvertCommand.class, TablesCommand.class, CommandLine.HelpCommand.class})
+public final class Main {
+
+    public static final int USAGE = 2;
+    public static final int INTERNAL = 4;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println("convcert: " + ex.getMessage());
+            return USAGE;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof UsageException || ex instanceof TableException) {
+                commandLine.getErr().println("convcert: " + ex.getMessage());
+                return USAGE;
+            }
+            commandLine.getErr().println("convcert: internal error: " + ex);
+            ex.printStackTrace(commandLine.getErr());
+            return INTERNAL;
+        });
+        return cli;
+    }
+}
