@@ -121,6 +121,37 @@ public final class Reference {
         return new Case(c, mode, form, ctrl, rule);
     }
 
+    /**
+     * The distinct saturation behaviours a (pair, mode) can show, each with one way to select it: the
+     * API forms with per-instruction control (CTRL[60]=0) first, then the global CTRL settings.
+     * Behaviours differ by the effective saturation and, for fp8 destinations under saturation, by
+     * CTRL[50]. Labels: nosat, sat, wrap, sat-keepnan.
+     */
+    public java.util.List<Case> saturationStates(Conversion c, Rounding mode) {
+        java.util.Map<String, Case> states = new java.util.LinkedHashMap<>();
+        java.util.List<CtrlState> ctrls = new java.util.ArrayList<>();
+        CtrlState powerOn = tables.powerOnCtrl();
+        for (int g = 0; g < 16; g++) {
+            ctrls.add(powerOn.with(60, g & 1).with(48, 1 - ((g >> 1) & 1)).with(59, (g >> 2) & 1).with(50, (g >> 3) & 1));
+        }
+        for (CtrlState ctrl : ctrls) {
+            for (Form form : java.util.List.of(Form.NOSAT, Form.SAT)) {
+                if (c.forms().contains(form)) {
+                    Case candidate = resolve(c, mode, form, ctrl);
+                    states.putIfAbsent(stateLabel(candidate), candidate);
+                }
+            }
+        }
+        return java.util.List.copyOf(states.values());
+    }
+
+    /** nosat, sat, wrap, or sat-keepnan (CTRL[50]=1 keeps NaN for an fp8 destination). */
+    public static String stateLabel(Case c) {
+        boolean keepNan = c.saturation() == convcert.spec.Saturation.SAT
+                && "ctrl50".equals(c.conversion().to().satNan()) && c.ctrl().bit(50) == 1;
+        return c.saturation().tableName() + (keepNan ? "-keepnan" : "");
+    }
+
     private static String modes(Conversion c) {
         return c.modes().stream().sorted().map(Rounding::suffix).collect(Collectors.joining(" "));
     }

@@ -1,0 +1,113 @@
+package convcert.oracle;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
+/**
+ * Decodes bit patterns from first principles, with the parameters of the research notes
+ * (formats.md 1.2-1.3, 3.1, 4, 5.2) written here by hand, not read from formats.csv: an oracle for
+ * the reference's table-driven decoding and for the table itself.
+ */
+public final class IndependentDecoder {
+
+    private IndependentDecoder() {
+    }
+
+    public static int width(String format) {
+        return switch (format) {
+            case "hifloat8", "fp8_e4m3fn", "fp8_e5m2", "int8", "uint8" -> 8;
+            case "half", "bfloat16", "int16", "uint16" -> 16;
+            case "float", "int32", "uint32" -> 32;
+            case "double", "int64", "uint64" -> 64;
+            default -> throw new IllegalArgumentException(format);
+        };
+    }
+
+    public static boolean isInteger(String format) {
+        return format.startsWith("int") || format.startsWith("uint");
+    }
+
+    public static Value decode(String format, long bits) {
+        return switch (format) {
+            case "float" -> ieee(bits, 8, 23, 127, true);
+            case "double" -> ieee(bits, 11, 52, 1023, true);
+            case "half" -> ieee(bits, 5, 10, 15, true);
+            case "bfloat16" -> ieee(bits, 8, 7, 127, true);
+            case "fp8_e5m2" -> ieee(bits, 5, 2, 15, true);
+            case "fp8_e4m3fn" -> ieee(bits, 4, 3, 7, false);
+            case "hifloat8" -> hifloat8((int) bits & 0xFF);
+            default -> integer(format, bits);
+        };
+    }
+
+    private static Value integer(String format, long bits) {
+        int w = width(format);
+        BigInteger value = new BigInteger(Long.toUnsignedString(bits));
+        if (w < 64) {
+            value = value.and(BigInteger.ONE.shiftLeft(w).subtract(BigInteger.ONE));
+        }
+        if (format.startsWith("int") && value.testBit(w - 1)) {
+            value = value.subtract(BigInteger.ONE.shiftLeft(w));
+        }
+        return Value.finite(value.signum() < 0, new BigDecimal(value.abs()));
+    }
+
+    /** hasInf: IEEE interchange; otherwise the OCP E4M3 rule (only S.1111.111 is NaN). */
+    private static Value ieee(long bits, int e, int m, int bias, boolean hasInf) {
+        boolean negative = ((bits >>> (e + m)) & 1) != 0;
+        long exponent = (bits >>> m) & ((1L << e) - 1);
+        long mantissa = bits & ((1L << m) - 1);
+        long allOnes = (1L << e) - 1;
+        if (hasInf && exponent == allOnes) {
+            return new Value(mantissa == 0 ? Value.Kind.INFINITE : Value.Kind.NAN, negative, BigDecimal.ZERO);
+        }
+        if (!hasInf && exponent == allOnes && mantissa == (1L << m) - 1) {
+            return new Value(Value.Kind.NAN, negative, BigDecimal.ZERO);
+        }
+        BigInteger significand = BigInteger.valueOf(exponent == 0 ? mantissa : mantissa | (1L << m));
+        int scale = (int) (exponent == 0 ? 1 - bias : exponent - bias) - m;
+        return Value.finite(negative, pow2(significand, scale));
+    }
+
+    /** research formats.md 1.3, decoding rules 1-5. */
+    private static Value hifloat8(int b) {
+        if (b == 0x80) {
+            return new Value(Value.Kind.NAN, false, BigDecimal.ZERO);
+        }
+        boolean negative = (b & 0x80) != 0;
+        if ((b & 0x7F) == 0x6F) {
+            return new Value(Value.Kind.INFINITE, negative, BigDecimal.ZERO);
+        }
+        if ((b & 0x78) == 0x00) {
+            int m = b & 7;
+            return m == 0 ? Value.finite(false, BigDecimal.ZERO) : Value.finite(negative, pow2(BigInteger.ONE, m - 23));
+        }
+        int exponent;
+        int mbits;
+        int mantissa;
+        if ((b & 0x78) == 0x08) {
+            exponent = 0;
+            mbits = 3;
+            mantissa = b & 7;
+        } else if ((b & 0x70) == 0x10) {
+            exponent = (b & 0x08) != 0 ? -1 : 1;
+            mbits = 3;
+            mantissa = b & 7;
+        } else {
+            int dot = (b >> 5) & 3;
+            int d = dot + 1;
+            mbits = 5 - d;
+            int field = (b >> mbits) & ((1 << d) - 1);
+            int magnitude = (1 << (d - 1)) | (field & ((1 << (d - 1)) - 1));
+            exponent = (field >> (d - 1)) != 0 ? -magnitude : magnitude;
+            mantissa = b & ((1 << mbits) - 1);
+        }
+        return Value.finite(negative, pow2(BigInteger.valueOf((1L << mbits) | mantissa), exponent - mbits));
+    }
+
+    public static BigDecimal pow2(BigInteger significand, int exponent) {
+        BigDecimal s = new BigDecimal(significand);
+        return exponent >= 0 ? s.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(exponent)))
+                : s.multiply(BigDecimal.valueOf(5).pow(-exponent)).scaleByPowerOfTen(exponent);
+    }
+}
