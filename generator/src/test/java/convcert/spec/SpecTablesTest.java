@@ -1,0 +1,96 @@
+package convcert.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import convcert.TestProfile;
+import convcert.reference.Semantics;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The real tables load; a broken table is an error that names file:line:column. */
+class SpecTablesTest {
+
+    @TempDir
+    Path temp;
+
+    private Path copyProfile() throws IOException {
+        Path dir = temp.resolve("ascend-c");
+        Files.createDirectories(dir);
+        for (String name : SpecTables.FILES) {
+            Files.copy(TestProfile.home().resolve("spec-tables/ascend-c").resolve(name), dir.resolve(name));
+        }
+        return dir;
+    }
+
+    /** Replaces the first occurrence of 'from' in the file's given (1-based) line. */
+    private static void edit(Path file, int line, String from, String to) throws IOException {
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        String old = lines.get(line - 1);
+        assertTrue(old.contains(from), "test setup: line " + line + " of " + file + " holds '" + from + "'");
+        lines.set(line - 1, old.replaceFirst(java.util.regex.Pattern.quote(from), to));
+        Files.write(file, lines);
+    }
+
+    @Test
+    void theRepositoryTablesLoadAndMatchTheReference() {
+        SpecTables t = TestProfile.tables();
+        Semantics.checkTable(t);
+        assertEquals(15, t.formats().size());
+        assertTrue(t.conversions().size() > 90);
+        assertEquals(64, t.digest().length());
+    }
+
+    @ParameterizedTest(name = "{0} line {1}: {2} -> {3}")
+    @CsvSource(delimiter = '|', value = {
+        "conversions.csv|3|float,half|float,halff|ascend-c/conversions.csv:3:2: to: unknown type 'halff'",
+        "conversions.csv|3|float,half|float,fp16|ascend-c/conversions.csv:3:2: to: write the format's name 'half', not the alias 'fp16'",
+        "conversions.csv|3|rn rd ru rna rz ro|rn rd ru rna rz rx|ascend-c/conversions.csv:3:3: modes: unknown rounding mode 'rx'",
+        "conversions.csv|3|float,half|float,float|ascend-c/conversions.csv:3:2: to: duplicate pair float->float",
+        "examples.csv|2|0x9C,ok|0x9G,ok|ascend-c/examples.csv:2:9: expected: bad hex '0x9G'",
+        "examples.csv|2|0x9C,rz|9C,rz|ascend-c/examples.csv:2:5: input: bad hex '9C'",
+        "examples.csv|2|int8,uint8|int8,half|ascend-c/examples.csv:2:4: to: pair int8->half is not in conversions.csv",
+        "formats.csv|1|,bias,|,biass,|ascend-c/formats.csv:1: missing column 'bias'",
+        "formats.csv|3|,16,ieee,5,10,|,16,ieee,5,11,|ascend-c/formats.csv:3:6: mantissa_bits: 1 + exponent_bits + mantissa_bits = 17",
+        "formats.csv|3|0x7BFF|0x7BFE|ascend-c/formats.csv:3:10: max_finite: the largest finite ieee value is 0x7BFF",
+        "ctrl.csv|2|,1,groups|,2,groups|ascend-c/ctrl.csv:2:3: power_on: expected 0 or 1, got '2'",
+        "saturation.csv|9|B,*,0,*,*,sat|X,*,0,*,*,sat|ascend-c/saturation.csv:9:1: group: unknown group 'X'",
+        "tapered.csv|3|hifloat8,10,|hifloat8,11,|ascend-c/tapered.csv:3:2: prefix: prefix 11 is not prefix-free",
+        "decisions.csv|2|largest-finite infinity,|largest-finite,|ascend-c/decisions.csv:2: decision directed-overflow lists options [largest-finite] but the reference implements",
+    })
+    void brokenTablesNameFileLineAndColumn(String file, int line, String from, String to, String message)
+            throws IOException {
+        Path dir = copyProfile();
+        edit(dir.resolve(file), line, from, to);
+        TableException e = assertThrows(TableException.class, () -> Semantics.checkTable(SpecTables.load(dir)));
+        assertTrue(e.getMessage().startsWith(message), () -> "expected a message starting with\n  " + message
+                + "\nbut got\n  " + e.getMessage());
+    }
+
+    @Test
+    void anIncompleteSaturationTableIsAnError() throws IOException {
+        Path dir = copyProfile();
+        Path file = dir.resolve("saturation.csv");
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        lines.removeIf(l -> l.startsWith("B,*,0,"));
+        Files.write(file, lines);
+        TableException e = assertThrows(TableException.class, () -> SpecTables.load(dir));
+        assertTrue(e.getMessage().contains("no rule matches group B"), e.getMessage());
+    }
+
+    @Test
+    void aMissingTableIsAnError() throws IOException {
+        Path dir = copyProfile();
+        Files.delete(dir.resolve("ctrl.csv"));
+        TableException e = assertThrows(TableException.class, () -> SpecTables.load(dir));
+        assertTrue(e.getMessage().contains("ctrl.csv") && e.getMessage().contains("missing table"), e.getMessage());
+    }
+}
