@@ -11,7 +11,9 @@ import convcert.spec.TaperedRow;
  * otherwise round the exact value sign * significand * 2^exponent onto the destination's grid
  * (or to an integer), then handle overflow and encode.
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>The common path (a finite value that neither overflows nor needs a decision) is kept in small
+ * methods the JIT inlines; rare cases live in separate methods. Instances are immutable and
+ * thread-safe.
  */
 public final class Converter {
 
@@ -24,7 +26,14 @@ public final class Converter {
     private final boolean wrapping;
     private final boolean nanUnderSaturation;
     private final boolean integral;
+    private final boolean integerDestination;
+    private final boolean directedToInfinity;
+    private final boolean flushSubnormals;
     private final HybridRule hybrid;
+    private final int maxExponent;
+    private final long maxKept;
+    private final int roundingTable;
+    private final boolean floatToHalfFast;
 
     Converter(Case spec, Semantics semantics, FormatCodec src, FormatCodec dst, HybridRule hybrid) {
         this.spec = spec;
@@ -36,7 +45,15 @@ public final class Converter {
         this.wrapping = spec.saturation() == Saturation.WRAP;
         this.nanUnderSaturation = "ctrl50".equals(dst.format().satNan()) && spec.ctrl().bit(50) == 1;
         this.integral = spec.conversion().sameType();
+        this.integerDestination = dst.isInteger();
+        this.directedToInfinity = !saturating && semantics.directedOverflow() == Semantics.DirectedOverflow.INFINITY
+                && (mode == Rounding.RZ || mode == Rounding.RD || mode == Rounding.RU);
+        this.flushSubnormals = semantics.subnormalResults() == Semantics.SubnormalResults.FLUSH;
         this.hybrid = hybrid;
+        this.maxExponent = dst.maxExponent();
+        this.maxKept = dst.maxKept();
+        this.roundingTable = mode == Rounding.RH ? 0 : Rounder.table(mode);
+        this.floatToHalfFast = FloatToHalfFastPath.covers(spec, semantics);
     }
 
     public Case spec() {
@@ -57,13 +74,23 @@ public final class Converter {
 
     /** Converts one bit pattern of the source format; returns the destination's bit pattern. */
     public long apply(long bits) {
-        return convert(bits, null);
+        return convert(bits, new Unpacked(), null);
     }
 
     /** Converts in[inOffset..inOffset+count) into out[outOffset..). */
     public void apply(long[] in, int inOffset, long[] out, int outOffset, int count) {
+        if (floatToHalfFast) {
+            FloatToHalfFastPath.apply(in, inOffset, out, outOffset, count, saturating);
+            return;
+        }
+        applyGeneric(in, inOffset, out, outOffset, count);
+    }
+
+    /** The batch conversion without fast paths: what fast paths are checked against. */
+    void applyGeneric(long[] in, int inOffset, long[] out, int outOffset, int count) {
+        Unpacked scratch = new Unpacked();
         for (int i = 0; i < count; i++) {
-            out[outOffset + i] = convert(in[inOffset + i], null);
+            out[outOffset + i] = convert(in[inOffset + i], scratch, null);
         }
     }
 
@@ -77,50 +104,56 @@ public final class Converter {
     /** Converts one bit pattern and records how the result came about. */
     public Explanation explain(long bits) {
         Trace trace = new Trace();
-        long result = convert(bits, trace);
+        long result = convert(bits, new Unpacked(), trace);
         return Explanation.of(this, bits & src.mask(), result, trace);
     }
 
-    long convert(long bits, Trace t) {
-        Decoded d = src.decode(bits);
+    private long convert(long bits, Unpacked d, Trace t) {
+        src.unpack(bits, d);
         if (t != null) {
-            t.decoded = d;
+            t.decoded = d.toDecoded();
         }
-        return switch (d.kind()) {
-            case ZERO -> dst.isInteger() ? 0 : dst.zero(d.negative());
-            case INFINITE -> infinite(d.negative(), t);
-            case NAN -> nan(d, t);
-            case FINITE -> dst.isInteger()
-                    ? toInteger(d.negative(), d.significand(), d.exponent(), t)
-                    : toFloat(d.negative(), d.significand(), d.exponent(), bits, t);
+        if (d.kind == Decoded.Kind.FINITE) {
+            return integerDestination ? toInteger(d.negative, d.significand, d.exponent, t)
+                    : toFloat(d.negative, d.significand, d.exponent, bits, t);
+        }
+        return special(d, t);
+    }
+
+    private long special(Unpacked d, Trace t) {
+        return switch (d.kind) {
+            case ZERO -> integerDestination ? 0 : dst.zero(d.negative);
+            case INFINITE -> infinite(d.negative, t);
+            case NAN -> nan(d.negative, d.payload, t);
+            case FINITE -> throw new IllegalStateException();
         };
     }
 
     private long infinite(boolean negative, Trace t) {
-        if (dst.isInteger()) {
-            note(t, "infinity to an integer gives the " + (negative ? "smallest" : "largest")
+        if (integerDestination) {
+            if (t != null) t.note("infinity to an integer gives the " + (negative ? "smallest" : "largest")
                     + " value (Table 3; decision float-to-int-ctrl59)");
             return negative ? dst.integerMin() : dst.integerMax();
         }
         if (saturating) {
-            note(t, "saturating: infinity gives the largest finite value (Table 3)");
+            if (t != null) t.note("saturating: infinity gives the largest finite value (Table 3)");
             return dst.largestFinite(negative);
         }
         return infinity(negative, t);
     }
 
-    private long nan(Decoded d, Trace t) {
-        if (dst.isInteger()) {
-            note(t, "NaN to an integer gives 0 (Table 1, Table 3)");
+    private long nan(boolean negative, long payload, Trace t) {
+        if (integerDestination) {
+            if (t != null) t.note("NaN to an integer gives 0 (Table 1, Table 3)");
             return 0;
         }
         if (saturating && !nanUnderSaturation) {
-            note(t, "saturating: NaN gives 0 (Table 3; decision sat-nan-zero)");
+            if (t != null) t.note("saturating: NaN gives 0 (Table 3; decision sat-nan-zero)");
             return 0;
         }
-        note(t, "NaN stays NaN" + (saturating ? " (CTRL[50]=1)" : "") + "; encoding by decision nan-encoding="
+        if (t != null) t.note("NaN stays NaN" + (saturating ? " (CTRL[50]=1)" : "") + "; encoding by decision nan-encoding="
                 + Semantics.optionName(semantics.nanEncoding()));
-        return dst.nan(d.negative(), d.payload(), semantics.nanEncoding());
+        return dst.nan(negative, payload, semantics.nanEncoding());
     }
 
     /** Non-saturating infinity; a format without one (fp8_e4m3fn) gives NaN. */
@@ -128,84 +161,78 @@ public final class Converter {
         if (dst.hasInfinity()) {
             return dst.infinity(negative);
         }
-        note(t, dst.format().name() + " has no infinity: NaN (decision e4m3fn-overflow)");
+        if (t != null) t.note(dst.format().name() + " has no infinity: NaN (decision e4m3fn-overflow)");
         return dst.nan(negative, 1L << 63, semantics.nanEncoding());
     }
 
     private long toFloat(boolean negative, long significand, int exponent, long inputBits, Trace t) {
         int e = exponent + 63 - Long.numberOfLeadingZeros(significand);
-        if (e > dst.maxExponent()) {
-            note(t, "|x| >= 2^" + (dst.maxExponent() + 1) + ", beyond the largest binade of " + dst.format().name());
-            return overflow(negative, true, t);
+        if (e > maxExponent) {
+            return beyondLargestBinade(negative, t);
         }
-        int q = dst.quantum(e);
-        if (integral && q < 0) {
-            q = 0; // same-type conversion: round to an integral value (Table 6)
-        }
+        int q = integral ? Math.max(dst.quantum(e), 0) : dst.quantum(e); // same type: round to an integral value
         int shift = q - exponent;
-        long kept;
-        boolean half;
-        boolean sticky;
-        if (shift <= 0) {
-            kept = significand << -shift;
-            half = false;
-            sticky = false;
-        } else if (shift < 64) {
-            kept = significand >>> shift;
-            half = ((significand >>> (shift - 1)) & 1) != 0;
-            sticky = (significand & ((1L << (shift - 1)) - 1)) != 0;
-        } else {
-            kept = 0;
-            half = shift == 64 && significand < 0;
-            sticky = shift == 64 ? (significand & Long.MAX_VALUE) != 0 : significand != 0;
-        }
+        long kept = shift <= 0 ? significand << -shift : Rounder.kept(significand, shift);
+        int guard = shift <= 0 ? 0 : Rounder.guard(significand, shift);
         if (t != null) {
-            t.quantum = q;
-            t.kept = kept;
-            t.inexact = half || sticky;
+            t.rounding(q, kept, guard);
         }
-        if (!saturating && e == dst.maxExponent() && isDirected()
-                && semantics.directedOverflow() == Semantics.DirectedOverflow.INFINITY
-                && (kept > dst.maxKept() || (kept == dst.maxKept() && (half || sticky)))) {
-            note(t, "|x| > largest finite under " + mode.suffix() + ": infinity (decision directed-overflow=infinity)");
-            return infinity(negative, t);
+        if (directedToInfinity && e == maxExponent && (kept > maxKept || (kept == maxKept && guard != 0))) {
+            return directedInfinity(negative, t);
         }
-        boolean up = mode == Rounding.RH
-                ? hybridRoundsUp(e, kept, half, sticky, significand, shift, inputBits, t)
-                : Rounder.increments(mode, negative, kept, half, sticky);
+        boolean up = hybrid != null ? hybridRoundsUp(e, kept, guard, significand, shift, inputBits, t)
+                : (roundingTable >>> Rounder.index(negative, kept, guard) & 1) != 0;
         long rounded = up ? kept + 1 : kept;
+        if (rounded == 0 || e == maxExponent || flushSubnormals) {
+            return edgeOfRange(negative, e, kept, guard, rounded, q, t);
+        }
+        return dst.encode(negative, rounded, q);
+    }
+
+    private long beyondLargestBinade(boolean negative, Trace t) {
+        if (t != null) t.note("|x| >= 2^" + (maxExponent + 1) + ", beyond the largest binade of " + dst.format().name());
+        return overflow(negative, true, t);
+    }
+
+    private long directedInfinity(boolean negative, Trace t) {
+        if (t != null) t.note("|x| > largest finite under " + mode.suffix() + ": infinity (decision directed-overflow=infinity)");
+        return infinity(negative, t);
+    }
+
+    /** A rounded value that may be zero, in the largest binade, or subnormal under flushing. */
+    private long edgeOfRange(boolean negative, int e, long kept, int guard, long rounded, int q, Trace t) {
         if (rounded == 0) {
-            note(t, "rounds to zero");
+            if (t != null) t.note("rounds to zero");
             return dst.zero(negative);
         }
-        if (e == dst.maxExponent()) {
-            boolean overflows = rounded > dst.maxKept();
-            if (!overflows && mode == Rounding.RH && semantics.hybridBand() == Semantics.HybridBand.TA_THRESHOLD
-                    && kept + (half ? 1 : 0) > dst.maxKept()) {
-                note(t, "hybrid overflows where ties-away does (decision hr-band=ta-threshold)");
-                overflows = true;
-            }
-            if (overflows) {
-                note(t, "rounded value exceeds the largest finite value");
-                return overflow(negative, false, t);
-            }
+        if (e == maxExponent && overflowsAtTop(kept, guard, rounded, t)) {
+            return overflow(negative, false, t);
         }
-        if (semantics.subnormalResults() == Semantics.SubnormalResults.FLUSH
-                && q + 63 - Long.numberOfLeadingZeros(rounded) < dst.minExponent()) {
-            note(t, "subnormal result flushed to zero (decision subnormal-results=flush)");
+        if (flushSubnormals && q + 63 - Long.numberOfLeadingZeros(rounded) < dst.minExponent()) {
+            if (t != null) t.note("subnormal result flushed to zero (decision subnormal-results=flush)");
             return dst.zero(negative);
         }
         return dst.encode(negative, rounded, q);
     }
 
-    private boolean isDirected() {
-        return mode == Rounding.RZ || mode == Rounding.RD || mode == Rounding.RU;
+    /** In the largest binade: does the rounded value exceed the largest finite one? */
+    private boolean overflowsAtTop(long kept, int guard, long rounded, Trace t) {
+        if (rounded > maxKept) {
+            if (t != null) t.note("rounded value exceeds the largest finite value");
+            return true;
+        }
+        if (hybrid != null && semantics.hybridBand() == Semantics.HybridBand.TA_THRESHOLD
+                && kept + ((guard & Rounder.HALF) != 0 ? 1 : 0) > maxKept) {
+            if (t != null) t.note("hybrid overflows where ties-away does (decision hr-band=ta-threshold)");
+            return true;
+        }
+        return false;
     }
 
     /** Overflow of a finite value; beyondBinade: |x| reached the binade above the largest finite value. */
     private long overflow(boolean negative, boolean beyondBinade, Trace t) {
         if (saturating) {
-            note(t, "saturating overflow gives the largest finite value (Table 3)");
+            if (t != null) t.note("saturating overflow gives the largest finite value (Table 3)");
             return dst.largestFinite(negative);
         }
         boolean directedInfinity = semantics.directedOverflow() == Semantics.DirectedOverflow.INFINITY;
@@ -216,8 +243,8 @@ public final class Converter {
             case RD -> negative || directedInfinity;
             case RO -> semantics.oddOverflow() == Semantics.OddOverflow.INFINITY && beyondBinade;
         };
-        if (mode != Rounding.RN && mode != Rounding.RNA && mode != Rounding.RH) {
-            note(t, "overflow under " + mode.suffix() + ": decision " + (mode == Rounding.RO ? "odd-overflow="
+        if (t != null && mode != Rounding.RN && mode != Rounding.RNA && mode != Rounding.RH) {
+            t.note("overflow under " + mode.suffix() + ": decision " + (mode == Rounding.RO ? "odd-overflow="
                     + Semantics.optionName(semantics.oddOverflow()) : "directed-overflow="
                     + Semantics.optionName(semantics.directedOverflow())));
         }
@@ -229,88 +256,67 @@ public final class Converter {
      * "nearest-away" it is TA; elsewhere the magnitude goes up iff the top discarded bits, read as an
      * unsigned number, are >= a threshold drawn from the input bits (hybrid-rounding.csv).
      */
-    private boolean hybridRoundsUp(int e, long kept, boolean half, boolean sticky, long significand, int shift,
-                                   long inputBits, Trace t) {
+    private boolean hybridRoundsUp(int e, long kept, int guard, long significand, int shift, long inputBits, Trace t) {
         TaperedRow row = dst.taperedRow(e);
+        boolean half = (guard & Rounder.HALF) != 0;
         if (row.hybrid().equals("nearest-away")) {
-            note(t, "hybrid: binade " + e + " keeps " + row.mantissaBits() + " mantissa bits, so ties away (tapered.csv "
+            if (t != null) t.note("hybrid: binade " + e + " keeps " + row.mantissaBits() + " mantissa bits, so ties away ("
                     + row.location() + ")");
             return half;
         }
         if (kept == 0 && !half) {
-            note(t, "hybrid: below half the smallest denormal, rounds to zero");
+            if (t != null) t.note("hybrid: below half the smallest denormal, rounds to zero");
             return false;
         }
-        if (!half && !sticky && semantics.hybridExact() == Semantics.HybridExact.KEEP) {
-            note(t, "hybrid: exact input kept (decision hr-exact=keep)");
+        if (guard == 0 && semantics.hybridExact() == Semantics.HybridExact.KEEP) {
+            if (t != null) t.note("hybrid: exact input kept (decision hr-exact=keep)");
             return false;
         }
         int bits = hybrid.compareBits();
-        long fractionMask = (1L << bits) - 1;
         long discarded;
         if (shift >= bits) {
-            discarded = shift - bits >= 64 ? 0 : (significand >>> (shift - bits)) & fractionMask;
+            discarded = shift - bits >= 64 ? 0 : (significand >>> (shift - bits)) & ((1L << bits) - 1);
         } else {
             discarded = (significand & ((1L << shift) - 1)) << (bits - shift);
         }
         long threshold = hybrid.threshold(inputBits);
-        note(t, "hybrid: top " + bits + " discarded bits 0x" + Long.toHexString(discarded) + (discarded >= threshold
-                ? " >= " : " < ") + "threshold 0x" + Long.toHexString(threshold) + " (" + hybrid.threshold()
-                + ", " + hybrid.location() + ")");
+        if (t != null) t.note("hybrid: top " + bits + " discarded bits 0x" + Long.toHexString(discarded)
+                + (discarded >= threshold ? " >= " : " < ") + "threshold 0x" + Long.toHexString(threshold) + " ("
+                + hybrid.threshold() + ", " + hybrid.location() + ")");
         return discarded >= threshold;
     }
 
     private long toInteger(boolean negative, long significand, int exponent, Trace t) {
         long magnitude;
-        boolean huge = false;
         if (exponent >= 0) {
-            int length = 64 - Long.numberOfLeadingZeros(significand);
-            huge = length + exponent > 64;
-            magnitude = exponent >= 64 ? 0 : significand << exponent; // low 64 bits when huge
+            if (64 - Long.numberOfLeadingZeros(significand) + exponent > 64) {
+                // |x| >= 2^64: out of every range; the low 64 bits of the integer are its shifted significand.
+                return outOfRange(negative, exponent >= 64 ? 0 : significand << exponent, t);
+            }
+            magnitude = significand << exponent;
         } else {
             int shift = -exponent;
-            long kept;
-            boolean half;
-            boolean sticky;
-            if (shift < 64) {
-                kept = significand >>> shift;
-                half = ((significand >>> (shift - 1)) & 1) != 0;
-                sticky = (significand & ((1L << (shift - 1)) - 1)) != 0;
-            } else {
-                kept = 0;
-                half = shift == 64 && significand < 0;
-                sticky = shift == 64 ? (significand & Long.MAX_VALUE) != 0 : significand != 0;
-            }
+            long kept = Rounder.kept(significand, shift);
+            int guard = Rounder.guard(significand, shift);
             if (t != null) {
-                t.quantum = 0;
-                t.kept = kept;
-                t.inexact = half || sticky;
+                t.rounding(0, kept, guard);
             }
-            magnitude = Rounder.increments(mode, negative, kept, half, sticky) ? kept + 1 : kept;
+            magnitude = (roundingTable >>> Rounder.index(negative, kept, guard) & 1) != 0 ? kept + 1 : kept;
         }
-        boolean inRange;
-        if (huge) {
-            inRange = false;
-        } else if (dst.format().isSigned()) {
-            long limit = negative ? dst.signBit() : dst.integerMax();
-            inRange = Long.compareUnsigned(magnitude, limit) <= 0;
-        } else {
-            inRange = negative ? magnitude == 0 : Long.compareUnsigned(magnitude, dst.integerMax()) <= 0;
-        }
-        if (inRange || wrapping) {
-            if (!inRange) {
-                note(t, "out of range: keeps the low " + dst.format().width() + " bits (wrap)");
-            }
-            return (negative ? -magnitude : magnitude) & dst.mask();
-        }
-        note(t, "out of range: saturates to the " + (negative ? "smallest" : "largest") + " value");
-        return negative ? dst.integerMin() : dst.integerMax();
+        boolean inRange = dst.format().isSigned()
+                ? Long.compareUnsigned(magnitude, negative ? dst.signBit() : dst.integerMax()) <= 0
+                : !negative ? Long.compareUnsigned(magnitude, dst.integerMax()) <= 0 : magnitude == 0;
+        return inRange ? (negative ? -magnitude : magnitude) & dst.mask() : outOfRange(negative, magnitude, t);
     }
 
-    private static void note(Trace t, String text) {
-        if (t != null) {
-            t.notes.add(text);
+    /** An integer result outside the destination: keep the low bits (wrap) or saturate. */
+    private long outOfRange(boolean negative, long lowBits, Trace t) {
+        if (wrapping) {
+            if (t != null) t.note("out of range: keeps the low " + dst.format().width() + " bits (wrap)");
+            return (negative ? -lowBits : lowBits) & dst.mask();
         }
+        if (t != null) t.note("out of range: saturates to the " + (negative ? "smallest" : "largest") + " value");
+        return negative ? dst.integerMin() : dst.integerMax();
     }
 
     /** What a conversion did, collected only when explaining. */
@@ -320,5 +326,15 @@ public final class Converter {
         long kept;
         boolean inexact;
         final java.util.List<String> notes = new java.util.ArrayList<>();
+
+        void note(String text) {
+            notes.add(text);
+        }
+
+        void rounding(int q, long keptPart, int guard) {
+            quantum = q;
+            kept = keptPart;
+            inexact = guard != 0;
+        }
     }
 }

@@ -200,37 +200,52 @@ public final class FormatCodec {
     }
 
     public Decoded decode(long bits) {
-        bits &= mask;
-        switch (layout) {
-            case IEEE, IEEE_FN -> {
-                boolean negative = (bits & signBit) != 0;
-                int e = (int) (bits >>> mantissaBits) & exponentFieldMax;
-                long m = bits & mantissaMask;
-                if (e == exponentFieldMax) {
-                    if (layout == Layout.IEEE) {
-                        return m == 0 ? new Decoded(Decoded.Kind.INFINITE, negative, 0, 0, 0)
-                                : new Decoded(Decoded.Kind.NAN, negative, 0, 0, m << (64 - mantissaBits));
-                    }
-                    if (m == mantissaMask) {
-                        return new Decoded(Decoded.Kind.NAN, negative, 0, 0, 1L << 63);
-                    }
-                }
-                if (e == 0) {
-                    return m == 0 ? Decoded.zero(negative) : Decoded.finite(negative, m, minExponent - mantissaBits);
-                }
-                return Decoded.finite(negative, m | (1L << mantissaBits), e - bias - mantissaBits);
-            }
-            case TAPERED -> {
-                return decodeTable[(int) bits];
-            }
-            case INT -> {
-                long value = bits << (64 - width) >> (64 - width);
-                return value == 0 ? Decoded.zero(false) : Decoded.finite(value < 0, value < 0 ? -value : value, 0);
-            }
-            default -> {
-                return bits == 0 ? Decoded.zero(false) : Decoded.finite(false, bits, 0);
-            }
+        return unpack(bits, new Unpacked()).toDecoded();
+    }
+
+    /** Decodes into the given scratch (no allocation); returns it. One small method per layout, so the JIT inlines it. */
+    Unpacked unpack(long bits, Unpacked u) {
+        return switch (layout) {
+            case IEEE, IEEE_FN -> unpackIeee(bits & mask, u);
+            case TAPERED -> u.set(decodeTable[(int) (bits & mask)]);
+            case INT -> unpackSigned(bits << (64 - width) >> (64 - width), u);
+            case UINT -> unpackUnsigned(bits & mask, u);
+        };
+    }
+
+    private Unpacked unpackIeee(long bits, Unpacked u) {
+        boolean negative = (bits & signBit) != 0;
+        int e = (int) (bits >>> mantissaBits) & exponentFieldMax;
+        long m = bits & mantissaMask;
+        if (e != 0 && e != exponentFieldMax) {
+            return u.set(Decoded.Kind.FINITE, negative, m | (1L << mantissaBits), e - bias - mantissaBits, 0);
         }
+        return unpackIeeeEdge(negative, e, m, u);
+    }
+
+    /** Zeros, subnormals, and the all-ones exponent (infinity and NaN, or finite values of ieee-fn). */
+    private Unpacked unpackIeeeEdge(boolean negative, int e, long m, Unpacked u) {
+        if (e == 0) {
+            return m == 0 ? u.set(Decoded.Kind.ZERO, negative, 0, 0, 0)
+                    : u.set(Decoded.Kind.FINITE, negative, m, minExponent - mantissaBits, 0);
+        }
+        if (layout == Layout.IEEE) {
+            return m == 0 ? u.set(Decoded.Kind.INFINITE, negative, 0, 0, 0)
+                    : u.set(Decoded.Kind.NAN, negative, 0, 0, m << (64 - mantissaBits));
+        }
+        if (m == mantissaMask) {
+            return u.set(Decoded.Kind.NAN, negative, 0, 0, 1L << 63);
+        }
+        return u.set(Decoded.Kind.FINITE, negative, m | (1L << mantissaBits), e - bias - mantissaBits, 0);
+    }
+
+    private static Unpacked unpackSigned(long value, Unpacked u) {
+        return value == 0 ? u.set(Decoded.Kind.ZERO, false, 0, 0, 0)
+                : u.set(Decoded.Kind.FINITE, value < 0, value < 0 ? -value : value, 0, 0);
+    }
+
+    private static Unpacked unpackUnsigned(long value, Unpacked u) {
+        return value == 0 ? u.set(Decoded.Kind.ZERO, false, 0, 0, 0) : u.set(Decoded.Kind.FINITE, false, value, 0, 0);
     }
 
     /**
