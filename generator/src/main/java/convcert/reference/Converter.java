@@ -273,17 +273,39 @@ public final class Converter {
             return false;
         }
         int bits = hybrid.compareBits();
-        long discarded;
-        if (shift >= bits) {
-            discarded = shift - bits >= 64 ? 0 : (significand >>> (shift - bits)) & ((1L << bits) - 1);
-        } else {
-            discarded = (significand & ((1L << shift) - 1)) << (bits - shift);
-        }
+        long discarded = topDiscarded(significand, shift, bits);
         long threshold = hybrid.threshold(inputBits);
         if (t != null) t.note("hybrid: top " + bits + " discarded bits 0x" + Long.toHexString(discarded)
                 + (discarded >= threshold ? " >= " : " < ") + "threshold 0x" + Long.toHexString(threshold) + " ("
                 + hybrid.threshold() + ", " + hybrid.location() + ")");
         return discarded >= threshold;
+    }
+
+    /**
+     * For CAST_HYBRID: the top discarded bits and the threshold the input would be compared with,
+     * or null when the input is not finite or its binade rounds ties-away.
+     */
+    public long[] hybridComparison(long bits) {
+        if (hybrid == null) {
+            return null;
+        }
+        Unpacked d = src.unpack(bits, new Unpacked());
+        if (d.kind != Decoded.Kind.FINITE) {
+            return null;
+        }
+        int e = d.exponent + 63 - Long.numberOfLeadingZeros(d.significand);
+        if (e > maxExponent || dst.taperedRow(e).hybrid().equals("nearest-away")) {
+            return null;
+        }
+        int shift = dst.quantum(e) - d.exponent;
+        return new long[] {topDiscarded(d.significand, shift, hybrid.compareBits()), hybrid.threshold(bits)};
+    }
+
+    private static long topDiscarded(long significand, int shift, int bits) {
+        if (shift >= bits) {
+            return shift - bits >= 64 ? 0 : (significand >>> (shift - bits)) & ((1L << bits) - 1);
+        }
+        return (significand & ((1L << shift) - 1)) << (bits - shift);
     }
 
     private long toInteger(boolean negative, long significand, int exponent, Trace t) {

@@ -162,6 +162,20 @@ public final class Reference {
                 spec.rounding() == Rounding.RH ? tables.hybridRule(c.from()) : null);
     }
 
+    /**
+     * A conversion the tables need not offer, non-saturating: tools use it to find a format's values
+     * next to a given value (double -> float with rd and ru, say). Not a certified case.
+     */
+    public Converter unlisted(Format from, Format to, Rounding mode) {
+        Conversion c = new Conversion(from, to, java.util.Set.of(mode), java.util.Set.of(Form.NOSAT), "-", null,
+                "(not an API conversion)", "tool", new convcert.spec.Location(java.nio.file.Path.of("-"), 0, 0));
+        SaturationRule rule = new SaturationRule("-", null, null, null, null, convcert.spec.Saturation.NOSAT,
+                "tool", c.location());
+        Case spec = new Case(c, mode, Form.NOSAT, tables.powerOnCtrl(), rule);
+        return new Converter(spec, semantics, codec(from), codec(to),
+                mode == Rounding.RH ? tables.hybridRule(from) : null);
+    }
+
     /** Power-on CTRL with the given bits changed; "60=0,48=1" style. */
     public CtrlState ctrl(String settings) {
         CtrlState state = tables.powerOnCtrl();

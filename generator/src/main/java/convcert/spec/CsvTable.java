@@ -33,9 +33,17 @@ public final class CsvTable {
         if (!Files.isRegularFile(file)) {
             throw new TableException(new Location(file, 0, 0), "missing table");
         }
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return read(file, reader, requiredColumns);
+        } catch (IOException e) {
+            throw new TableException(new Location(file, 0, 0), "unreadable: " + e.getMessage());
+        }
+    }
+
+    /** Parses CSV from a reader; 'file' names it in messages. */
+    public static CsvTable read(Path file, Reader reader, List<String> requiredColumns) {
         CSVFormat format = CSVFormat.RFC4180.builder().setIgnoreSurroundingSpaces(false).get();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-             CSVParser parser = CSVParser.builder().setReader(reader).setFormat(format).get()) {
+        try (CSVParser parser = CSVParser.builder().setReader(reader).setFormat(format).get()) {
             List<CSVRecord> records = parser.getRecords();
             if (records.isEmpty()) {
                 throw new TableException(new Location(file, 1, 0), "empty table: a header row is required");

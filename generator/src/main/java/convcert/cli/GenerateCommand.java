@@ -1,0 +1,124 @@
+package convcert.cli;
+
+import convcert.reference.Reference;
+import convcert.reference.UsageException;
+import convcert.spec.Conversion;
+import convcert.vectors.DriftCheck;
+import convcert.vectors.Generator;
+import convcert.vectors.Level;
+import convcert.vectors.Progress;
+import convcert.vectors.VectorFormat;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** convcert generate: golden vectors from the spec tables. */
+@Command(name = "generate", mixinStandardHelpOptions = true,
+        description = {"Generate golden vectors: for every pair, rounding mode and saturation state of the profile,",
+                "the coverage model's inputs (generator/COVERAGE.md) and the reference's results, as CSV, raw",
+                "little-endian binary and $readmemh text, with a manifest. Same options, same bytes."})
+public final class GenerateCommand implements Callable<Integer> {
+
+    @Mixin
+    ProfileOptions profile;
+
+    @Option(names = "--pair", paramLabel = "FROM:TO", description = "Only these pairs (repeatable); types by name or alias.")
+    List<String> pairs = List.of();
+
+    @Option(names = "--level", paramLabel = "LEVEL", defaultValue = "ci",
+            description = "quick, ci or full: the density of coverage.csv (default: ${DEFAULT-VALUE}).")
+    String level;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of the random inputs (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--format", paramLabel = "LIST", defaultValue = "csv,bin,memh", split = ",",
+            description = "Layouts: csv, bin, memh (default: ${DEFAULT-VALUE}).")
+    List<String> formats;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: vectors/ of the repository).")
+    Path out;
+
+    @Option(names = "--check", description = "Regenerate into a temporary folder and compare with --out: exit 1 and list "
+            + "the files and rows that changed (the golden-drift gate).")
+    boolean check;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        Reference reference = profile.reference();
+        Level lvl = switch (level) {
+            case "quick" -> Level.QUICK;
+            case "ci" -> Level.CI;
+            case "full" -> Level.FULL;
+            default -> throw new UsageException("unknown level '" + level + "'; levels: quick ci full");
+        };
+        Set<VectorFormat> layouts = EnumSet.noneOf(VectorFormat.class);
+        for (String f : formats) {
+            VectorFormat vf = VectorFormat.parse(f.strip());
+            if (vf == null) {
+                throw new UsageException("unknown format '" + f + "'; formats: csv bin memh");
+            }
+            layouts.add(vf);
+        }
+        List<Conversion> selected = new ArrayList<>();
+        for (String p : pairs) {
+            String[] parts = p.split(":", 2);
+            if (parts.length != 2) {
+                throw new UsageException("bad --pair '" + p + "'; expected FROM:TO, e.g. float:half");
+            }
+            selected.add(reference.conversion(parts[0].strip(), parts[1].strip()));
+        }
+        if (selected.isEmpty()) {
+            selected.addAll(reference.tables().conversions());
+        }
+        Path target = out != null ? out : ProfileOptions.home().resolve("vectors");
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter stdout = spec.commandLine().getOut();
+        Path destination = check ? Files.createTempDirectory("convcert-drift") : target;
+        try {
+            Files.createDirectories(destination);
+            long start = System.nanoTime();
+            Generator generator = new Generator(new Generator.Options(reference, selected, lvl, seed, layouts, destination),
+                    new Progress(err, System.console() != null));
+            Generator.Result result = generator.run();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (!check) {
+                Generator.printSummary(result, stdout);
+                stdout.printf("wrote %s in %.1f s%n", target, seconds);
+                return 0;
+            }
+            List<String> drift = DriftCheck.compare(reference.tables(), target, destination, pairs.isEmpty());
+            if (drift.isEmpty()) {
+                stdout.printf("golden set %s matches: %d cases regenerated at level %s, seed %d (%.1f s)%n", target,
+                        result.entries().size(), lvl.label(), seed, seconds);
+                return 0;
+            }
+            stdout.println("golden set " + target + " drifted (" + drift.size() + " differences); regenerate with"
+                    + " ./convcert generate --level " + lvl.label() + " --seed " + seed + " and commit it with the change:");
+            drift.forEach(d -> stdout.println("  " + d));
+            return 1;
+        } finally {
+            if (check) {
+                try (Stream<Path> walk = Files.walk(destination)) {
+                    walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+}

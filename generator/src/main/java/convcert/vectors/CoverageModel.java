@@ -1,0 +1,382 @@
+package convcert.vectors;
+
+import convcert.reference.Converter;
+import convcert.reference.Decoded;
+import convcert.reference.FormatCodec;
+import convcert.reference.Reference;
+import convcert.reference.Values;
+import convcert.spec.Conversion;
+import convcert.spec.Format;
+import convcert.spec.Layout;
+import convcert.spec.Rounding;
+import convcert.spec.TaperedRow;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+/**
+ * Turns coverage.csv into the inputs of one (source, destination) pair: the points where
+ * conversions go wrong (specials, bounds, ties, overflow thresholds, hybrid comparisons), then seeded
+ * random values, then, for small sources, everything. generator/COVERAGE.md describes each tag.
+ * The same inputs serve every rounding mode and saturation state of the pair.
+ */
+public final class CoverageModel {
+
+    static final List<String> KNOWN_TAGS = List.of("zero", "special", "source-bounds", "overflow", "integer-bounds",
+            "grid", "half-integers", "hybrid-compare", "random-bits", "random-log", "exhaustive");
+
+    private final Reference reference;
+    private final List<CoverageTag> tags;
+    private final Level level;
+    private final long seed;
+
+    public CoverageModel(Reference reference, List<CoverageTag> tags, Level level, long seed) {
+        this.reference = reference;
+        this.tags = tags;
+        this.level = level;
+        this.seed = seed;
+    }
+
+    public List<CoverageTag> tags() {
+        return tags;
+    }
+
+    public TaggedInputs inputs(Conversion c) {
+        Pair p = new Pair(c);
+        boolean exhaustive = tags.stream().anyMatch(t -> t.tag().equals("exhaustive") && c.from().width() <= t.at(level));
+        for (CoverageTag tag : tags) {
+            int n = tag.at(level);
+            if (n <= 0 || (exhaustive && tag.tag().startsWith("random-"))) {
+                continue; // random inputs only where the source is too wide to enumerate
+            }
+            SplittableRandom random = new SplittableRandom(seed ^ (31L * c.pairName().hashCode() + tag.tag().hashCode()));
+            switch (tag.tag()) {
+                case "zero" -> p.zero();
+                case "special" -> p.special();
+                case "source-bounds" -> p.sourceBounds();
+                case "overflow" -> p.overflow();
+                case "integer-bounds" -> p.integerBounds();
+                case "grid" -> p.grid(n);
+                case "half-integers" -> p.halfIntegers(n);
+                case "hybrid-compare" -> p.hybridCompare(n, random);
+                case "random-bits" -> p.randomBits(n, random);
+                case "random-log" -> p.randomLog(n, random);
+                case "exhaustive" -> p.exhaustive(n);
+                default -> throw new IllegalStateException(tag.tag());
+            }
+            p.tag = null;
+        }
+        return p.inputs;
+    }
+
+    /** Generation state for one pair. */
+    private final class Pair {
+        final Conversion c;
+        final Format s;
+        final Format d;
+        final FormatCodec sc;
+        final FormatCodec dc;
+        final TaggedInputs inputs;
+        final Converter below;
+        final Converter above;
+        final BigDecimal sourceMax;
+        String tag;
+
+        Pair(Conversion c) {
+            this.c = c;
+            this.s = c.from();
+            this.d = c.to();
+            this.sc = reference.codec(s);
+            this.dc = reference.codec(d);
+            this.inputs = new TaggedInputs(s.mask());
+            Format wide = reference.tables().findFormat("double");
+            boolean viaDouble = !s.isInteger() && wide != null && !s.equals(wide);
+            this.below = viaDouble ? reference.unlisted(wide, s, Rounding.RD) : null;
+            this.above = viaDouble ? reference.unlisted(wide, s, Rounding.RU) : null;
+            this.sourceMax = value(sc, s.maxFinite());
+        }
+
+        private void add(long bits, String name) {
+            inputs.add(bits, name);
+        }
+
+        private void both(long bits, String name) {
+            add(bits, name);
+            if (!s.isInteger()) {
+                add(bits ^ sc.signBit(), name);
+            }
+        }
+
+        void zero() {
+            if (!s.isInteger()) {
+                both(0, "zero");
+            }
+        }
+
+        void special() {
+            if (s.isInteger()) {
+                return;
+            }
+            if (s.inf() != null) {
+                both(s.inf(), "special");
+            }
+            both(s.nan(), "special");
+            if (s.layout() == Layout.IEEE) {
+                int m = s.mantissaBits();
+                long quiet = 1L << (m - 1);
+                long all = (1L << m) - 1;
+                long exponent = s.inf();
+                for (long payload : new long[] {quiet | 1, all, 1, all ^ quiet}) {
+                    both(exponent | payload, "special");
+                }
+            }
+        }
+
+        void sourceBounds() {
+            if (s.isInteger()) {
+                BigInteger min = integerMin(s);
+                BigInteger max = integerMax(s);
+                for (BigInteger k : List.of(min, min.add(BigInteger.ONE), BigInteger.ONE.negate(), BigInteger.ZERO,
+                        BigInteger.ONE, max.subtract(BigInteger.ONE), max)) {
+                    if (k.compareTo(min) >= 0 && k.compareTo(max) <= 0) {
+                        add(k.longValue(), "source-bounds");
+                    }
+                }
+                return;
+            }
+            List<Long> codes = positiveFiniteCodes(sc);
+            both(codes.getFirst(), "source-bounds");
+            both(codes.getLast(), "source-bounds");
+            if (s.layout() != Layout.TAPERED) {
+                long mantissa = (1L << s.mantissaBits()) - 1;
+                both(mantissa, "source-bounds"); // largest subnormal
+                both(mantissa + 1, "source-bounds"); // smallest normal
+            }
+        }
+
+        void overflow() {
+            if (d.isInteger()) {
+                return;
+            }
+            BigDecimal max = value(dc, d.maxFinite());
+            BigDecimal next = Values.exact(false, dc.maxKept() + 1, dc.quantum(dc.maxExponent()));
+            for (BigDecimal t : List.of(max, max.add(next).divide(BigDecimal.TWO), next)) {
+                near(t, "overflow");
+            }
+        }
+
+        void integerBounds() {
+            if (!d.isInteger()) {
+                return;
+            }
+            BigInteger min = integerMin(d);
+            BigInteger max = integerMax(d);
+            BigDecimal half = new BigDecimal("0.5");
+            for (BigInteger k : List.of(min.subtract(BigInteger.ONE), min, min.add(BigInteger.ONE), BigInteger.ONE.negate(),
+                    BigInteger.ZERO, BigInteger.ONE, max.subtract(BigInteger.ONE), max, max.add(BigInteger.ONE))) {
+                BigDecimal v = new BigDecimal(k);
+                near(v, "integer-bounds");
+                near(v.subtract(half), "integer-bounds");
+                near(v.add(half), "integer-bounds");
+            }
+        }
+
+        void grid(int cap) {
+            if (d.isInteger() || c.sameType() || (!s.isInteger() && d.width() > s.width())) {
+                return; // integers and same-type rounding: see half-integers; widening float pairs are exact
+            }
+            List<Long> codes = positiveFiniteCodes(dc);
+            List<BigDecimal> values = codes.stream().map(code -> value(dc, code)).toList();
+            List<Integer> edges = new ArrayList<>();
+            for (int i = 0; i < codes.size(); i++) {
+                int binade = dc.decode(codes.get(i)).binade();
+                if (i == 0 || i == codes.size() - 1 || dc.decode(codes.get(i - 1)).binade() != binade
+                        || dc.decode(codes.get(i + 1)).binade() != binade) {
+                    edges.add(i);
+                }
+            }
+            TreeSet<Integer> chosen = new TreeSet<>(spread(edges, cap / 2));
+            List<Integer> all = java.util.stream.IntStream.range(0, codes.size()).boxed().toList();
+            chosen.addAll(spread(all, cap - chosen.size()));
+            BigDecimal next = Values.exact(false, dc.maxKept() + 1, dc.quantum(dc.maxExponent()));
+            near(values.getFirst().divide(BigDecimal.TWO), "grid"); // the tie between zero and the smallest value
+            for (int i : chosen) {
+                BigDecimal v = values.get(i);
+                if (v.compareTo(sourceMax) > 0) {
+                    break;
+                }
+                BigDecimal w = i + 1 < values.size() ? values.get(i + 1) : next;
+                near(v, "grid");
+                near(v.add(w).divide(BigDecimal.TWO), "grid");
+            }
+        }
+
+        void halfIntegers(int cap) {
+            if (!(d.isInteger() || c.sameType()) || s.isInteger()) {
+                return;
+            }
+            // Half-integers exist in the source below 2^(precision - 1); stop there or at the destination's range.
+            BigInteger limit = BigInteger.ONE.shiftLeft(s.layout() == Layout.TAPERED ? 3 : s.mantissaBits())
+                    .min(sourceMax.toBigInteger());
+            if (d.isInteger()) {
+                limit = limit.min(integerMax(d).add(BigInteger.ONE));
+            }
+            BigDecimal half = new BigDecimal("0.5");
+            long stride = Math.max(1, limit.divide(BigInteger.valueOf(cap)).longValue());
+            for (long k = 0; BigInteger.valueOf(k).compareTo(limit) < 0; k += k < 32 ? 1 : stride) {
+                near(BigDecimal.valueOf(k), "half-integers");
+                near(BigDecimal.valueOf(k).add(half), "half-integers");
+            }
+        }
+
+        void hybridCompare(int perBinade, SplittableRandom random) {
+            if (d.layout() != Layout.TAPERED || reference.tables().hybridRule(s) == null || below == null) {
+                return;
+            }
+            Converter hybrid = reference.unlisted(s, d, Rounding.RH);
+            for (int e = dc.minExponent() - 1; e <= dc.maxExponent(); e++) {
+                TaperedRow row = dc.taperedRow(e);
+                if (!row.hybrid().equals("compare")) {
+                    continue;
+                }
+                int found = 0;
+                for (int attempt = 0; attempt < 200_000 && found < perBinade; attempt++) {
+                    double x = Math.scalb(1 + random.nextDouble(), e);
+                    long bits = below.apply(Double.doubleToRawLongBits(x));
+                    long[] comparison = hybrid.hybridComparison(bits);
+                    if (comparison != null && Math.abs(comparison[0] - comparison[1]) <= 1) {
+                        add(random.nextBoolean() ? bits : bits ^ sc.signBit(), "hybrid-compare");
+                        found++;
+                    }
+                }
+            }
+        }
+
+        void randomBits(int count, SplittableRandom random) {
+            for (int i = 0; i < count; i++) {
+                add(random.nextLong(), "random-bits");
+            }
+        }
+
+        void randomLog(int count, SplittableRandom random) {
+            for (int i = 0; i < count; i++) {
+                long bits;
+                if (s.isInteger()) {
+                    int length = random.nextInt(s.width() + (s.isSigned() ? 0 : 1)); // uniform bit length
+                    bits = length == 0 ? 0 : random.nextLong() >>> (64 - length);
+                    if (s.isSigned() && random.nextBoolean()) {
+                        bits = -bits;
+                    }
+                } else if (s.layout() == Layout.TAPERED) {
+                    bits = random.nextLong();
+                } else {
+                    long exponent = random.nextLong(1L << s.exponentBits());
+                    bits = (random.nextBoolean() ? sc.signBit() : 0) | exponent << s.mantissaBits()
+                            | (random.nextLong() & ((1L << s.mantissaBits()) - 1));
+                }
+                add(bits, "random-log");
+            }
+        }
+
+        void exhaustive(int maxBits) {
+            if (s.width() <= maxBits) {
+                for (long bits = 0; bits < (1L << s.width()); bits++) {
+                    add(bits, "exhaustive");
+                }
+            }
+        }
+
+        /** The source's values nearest to t (and one ulp either side when t is exact), both signs. */
+        private void near(BigDecimal t, String name) {
+            if (s.isInteger()) {
+                BigInteger min = integerMin(s);
+                BigInteger max = integerMax(s);
+                for (BigDecimal signed : List.of(t, t.negate())) {
+                    BigInteger lo = signed.setScale(0, java.math.RoundingMode.FLOOR).toBigInteger();
+                    BigInteger hi = signed.setScale(0, java.math.RoundingMode.CEILING).toBigInteger();
+                    List<BigInteger> points = new ArrayList<>(List.of(lo, hi));
+                    if (lo.equals(hi)) {
+                        points.add(lo.subtract(BigInteger.ONE));
+                        points.add(lo.add(BigInteger.ONE));
+                    }
+                    for (BigInteger k : points) {
+                        if (k.compareTo(min) >= 0 && k.compareTo(max) <= 0) {
+                            add(k.longValue(), name);
+                        }
+                    }
+                }
+                return;
+            }
+            double x = t.doubleValue();
+            if (below == null || Double.isInfinite(x) || new BigDecimal(x).compareTo(t) != 0) {
+                return; // not a double: beyond what a float-family source can hold next to it
+            }
+            long wide = Double.doubleToRawLongBits(Math.abs(x));
+            long lo = below.apply(wide);
+            long hi = above.apply(wide);
+            both(lo, name);
+            both(hi, name);
+            if (lo == hi && s.layout() != Layout.TAPERED) {
+                if (lo > 0) {
+                    both(lo - 1, name);
+                }
+                if (lo < s.maxFinite()) {
+                    both(lo + 1, name);
+                }
+            }
+        }
+    }
+
+    /** At most n items of the list, evenly spread, first and last included. */
+    static <T> List<T> spread(List<T> items, int n) {
+        if (items.size() <= n) {
+            return items;
+        }
+        List<T> picked = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            picked.add(items.get((int) ((long) k * (items.size() - 1) / Math.max(1, n - 1))));
+        }
+        return picked;
+    }
+
+    /** Positive finite codes (zero excluded) of a floating format, in value order. */
+    static List<Long> positiveFiniteCodes(FormatCodec codec) {
+        Format f = codec.format();
+        List<Long> codes = new ArrayList<>();
+        if (f.width() <= 16) {
+            for (long code = 1; code < codec.signBit(); code++) {
+                if (codec.decode(code).kind() == Decoded.Kind.FINITE) {
+                    codes.add(code);
+                }
+            }
+            codes.sort(Comparator.comparing(code -> value(codec, code)));
+            return codes;
+        }
+        // Wide IEEE formats: code order is value order; every binade's first and last code, spread by 2^16.
+        for (long code = 1; code <= f.maxFinite(); code += Math.max(1, (f.maxFinite() >>> 16))) {
+            codes.add(code);
+        }
+        for (long e = 0; e <= (f.maxFinite() >>> f.mantissaBits()); e++) {
+            codes.add(Math.max(1, e << f.mantissaBits()));
+            codes.add(Math.min(f.maxFinite(), ((e + 1) << f.mantissaBits()) - 1));
+        }
+        return codes.stream().distinct().sorted().toList();
+    }
+
+    static BigDecimal value(FormatCodec codec, long code) {
+        Decoded d = codec.decode(code);
+        return d.kind() == Decoded.Kind.FINITE ? Values.exact(d.negative(), d.significand(), d.exponent()) : BigDecimal.ZERO;
+    }
+
+    static BigInteger integerMin(Format f) {
+        return f.isSigned() ? BigInteger.ONE.shiftLeft(f.width() - 1).negate() : BigInteger.ZERO;
+    }
+
+    static BigInteger integerMax(Format f) {
+        return new BigInteger(Long.toUnsignedString(f.maxFinite()));
+    }
+}

@@ -1,0 +1,150 @@
+package convcert.vectors;
+
+import convcert.reference.Case;
+import convcert.reference.Converter;
+import convcert.reference.Reference;
+import convcert.spec.Conversion;
+import convcert.spec.Form;
+import convcert.spec.Rounding;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Turns a profile's tables into golden vectors: for every pair, the coverage model's inputs; for
+ * every rounding mode and saturation state the pair offers, the reference's results in each layout,
+ * and a manifest entry. Pairs run in parallel; output does not depend on the order.
+ */
+public final class Generator {
+
+    public static final String VERSION = "convcert-generator 0.1.0";
+
+    public record Options(Reference reference, List<Conversion> pairs, Level level, long seed,
+                          Set<VectorFormat> formats, Path out) {
+    }
+
+    /** One pair's summary line. */
+    public record PairSummary(String pair, int cases, int inputs, long vectors, Map<String, Integer> coverage) {
+    }
+
+    public record Result(List<Manifest.Entry> entries, List<PairSummary> pairs, long vectors) {
+    }
+
+    private final Options options;
+    private final Progress progress;
+
+    public Generator(Options options, Progress progress) {
+        this.options = options;
+        this.progress = progress;
+    }
+
+    public static String caseName(Case c, String state) {
+        Conversion conversion = c.conversion();
+        return conversion.from().name() + "-" + conversion.to().name() + "/" + c.rounding().suffix() + "-" + state;
+    }
+
+    public Result run() throws IOException {
+        Reference reference = options.reference();
+        String profile = reference.tables().profile();
+        CoverageModel model = new CoverageModel(reference, CoverageTag.builtIn(), options.level(), options.seed());
+        int totalCases = 0;
+        for (Conversion c : options.pairs()) {
+            for (Rounding mode : c.modes()) {
+                totalCases += reference.saturationStates(c, mode).size();
+            }
+        }
+        progress.start(totalCases);
+        Map<String, PairSummary> summaries = new ConcurrentHashMap<>();
+        List<Manifest.Entry> entries = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicLong vectors = new AtomicLong();
+        try {
+            options.pairs().parallelStream().forEach(c -> {
+                try {
+                    summaries.put(c.pairName(), generatePair(reference, model, profile, c, entries, vectors));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        progress.finish();
+        Manifest previous = Manifest.readIn(options.out());
+        Map<String, Manifest.Entry> merged = new TreeMap<>();
+        if (previous != null) {
+            for (Manifest.Entry e : previous.cases()) {
+                boolean present = e.files().values().stream().allMatch(f -> Files.isRegularFile(options.out().resolve(f.path())));
+                if (present) {
+                    merged.put(e.name(), e);
+                }
+            }
+        }
+        entries.forEach(e -> merged.put(e.name(), e));
+        new Manifest(VERSION, Manifest.FORMAT_VERSION, List.copyOf(merged.values())).write(options.out());
+        List<PairSummary> ordered = summaries.values().stream().sorted(Comparator.comparing(PairSummary::pair)).toList();
+        return new Result(entries.stream().sorted(Comparator.comparing(Manifest.Entry::name)).toList(), ordered,
+                vectors.get());
+    }
+
+    private PairSummary generatePair(Reference reference, CoverageModel model, String profile, Conversion c,
+                                     List<Manifest.Entry> entries, AtomicLong vectors) throws IOException {
+        TaggedInputs tagged = model.inputs(c);
+        long[] inputs = tagged.bits();
+        String[] tags = tagged.tags();
+        long[] expected = new long[inputs.length];
+        Path folder = options.out().resolve(profile).resolve(c.from().name() + "-" + c.to().name());
+        Files.createDirectories(folder);
+        int cases = 0;
+        for (Rounding mode : c.modes().stream().sorted().toList()) {
+            for (Case state : reference.saturationStates(c, mode)) {
+                Converter converter = reference.converter(state);
+                converter.apply(inputs, 0, expected, 0, inputs.length);
+                String label = Reference.stateLabel(state);
+                String name = profile + "/" + caseName(state, label);
+                Path base = options.out().resolve(name);
+                Map<String, Manifest.FileRef> files = new LinkedHashMap<>();
+                for (VectorFormat format : VectorFormat.values()) {
+                    if (options.formats().contains(format)) {
+                        VectorFiles.write(base, format, converter.source(), converter.destination(), inputs, expected, tags)
+                                .forEach((suffix, sha) -> files.put(suffix, new Manifest.FileRef(name + suffix, sha)));
+                    }
+                }
+                Map<String, Integer> ctrl = new LinkedHashMap<>();
+                state.ctrl().bits().entrySet().stream().sorted(Map.Entry.<Integer, Integer>comparingByKey().reversed())
+                        .forEach(e -> ctrl.put(e.getKey().toString(), e.getValue()));
+                entries.add(new Manifest.Entry(name, profile, c.from().name(), c.to().name(), mode.suffix(), label,
+                        state.saturation().tableName(), state.form().tableName(),
+                        "_" + mode.suffix() + (state.form() == Form.SAT ? "_sat" : ""), ctrl,
+                        reference.tables().digest(), reference.semantics().choices(), options.level().label(),
+                        options.seed(), inputs.length, tagged.counts(), files));
+                vectors.addAndGet(inputs.length);
+                progress.caseDone(inputs.length);
+                cases++;
+            }
+        }
+        return new PairSummary(c.pairName(), cases, inputs.length, (long) cases * inputs.length, tagged.counts());
+    }
+
+    /** Prints the per-pair coverage summary. */
+    public static void printSummary(Result result, PrintWriter out) {
+        out.printf("%-28s %5s %8s %10s  %s%n", "pair", "cases", "inputs", "vectors", "coverage points per tag");
+        for (PairSummary p : result.pairs()) {
+            out.printf("%-28s %5d %8d %10d  %s%n", p.pair(), p.cases(), p.inputs(), p.vectors(),
+                    p.coverage().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                            .collect(java.util.stream.Collectors.joining(" ")));
+        }
+        out.printf("%d pairs, %d cases, %d vectors%n", result.pairs().size(),
+                result.pairs().stream().mapToInt(PairSummary::cases).sum(), result.vectors());
+    }
+}

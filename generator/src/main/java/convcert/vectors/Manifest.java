@@ -1,0 +1,70 @@
+package convcert.vectors;
+
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * vectors/manifest.json: what every vector file holds and how it was made. Paths are relative to
+ * the manifest's folder. No timestamps: the same inputs give the same bytes.
+ */
+public record Manifest(String generator, int formatVersion, List<Entry> cases) {
+
+    public static final String FILE = "manifest.json";
+    public static final int FORMAT_VERSION = 1;
+
+    /**
+     * One case: a pair, a rounding mode and a saturation state, with the API form and CTRL bits
+     * that select that state, and its files.
+     *
+     * @param state      nosat, sat, wrap or sat-keepnan (the effective behaviour)
+     * @param form       the API form used: nosat (no suffix) or sat (the _sat suffix)
+     * @param suffix     the API suffix, e.g. _rn_sat
+     * @param ctrl       the CTRL bits the case sets
+     * @param tables     SHA-256 of the profile's spec tables
+     * @param decisions  the decision options in force
+     * @param coverage   inputs per coverage tag
+     * @param files      per layout suffix (.csv, .in.bin, ...): path and SHA-256
+     */
+    public record Entry(String name, String profile, String from, String to, String rounding, String state,
+                        String saturation, String form, String suffix, Map<String, Integer> ctrl, String tables,
+                        Map<String, String> decisions, String level, long seed, int count,
+                        Map<String, Integer> coverage, Map<String, FileRef> files) {
+    }
+
+    public record FileRef(String path, String sha256) {
+    }
+
+    private static ObjectMapper mapper() {
+        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
+
+    public static Manifest read(Path file) throws IOException {
+        return mapper().readValue(file.toFile(), Manifest.class);
+    }
+
+    /** Reads the manifest in a folder, or null when there is none. */
+    public static Manifest readIn(Path folder) throws IOException {
+        Path file = folder.resolve(FILE);
+        return Files.isRegularFile(file) ? read(file) : null;
+    }
+
+    public void write(Path folder) throws IOException {
+        DefaultPrettyPrinter printer = new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n"))
+                .withArrayIndenter(new DefaultIndenter("  ", "\n"));
+        byte[] json = mapper().writer(printer).writeValueAsBytes(this);
+        Path temp = folder.resolve("." + FILE + ".partial");
+        Files.write(temp, json);
+        Files.write(temp, new byte[] {'\n'}, java.nio.file.StandardOpenOption.APPEND);
+        Files.move(temp, folder.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

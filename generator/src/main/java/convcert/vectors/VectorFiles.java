@@ -1,0 +1,119 @@
+package convcert.vectors;
+
+import convcert.reference.FormatCodec;
+import convcert.reference.Values;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Writes one case's vectors. Every file is written under a temporary name and renamed when complete,
+ * so an interrupted run never leaves a file that looks finished. Returns each file's SHA-256.
+ */
+final class VectorFiles {
+
+    private VectorFiles() {
+    }
+
+    static Map<String, String> write(Path base, VectorFormat format, FormatCodec source, FormatCodec destination,
+                                     long[] inputs, long[] expected, String[] tags) throws IOException {
+        Map<String, String> digests = new LinkedHashMap<>();
+        switch (format) {
+            case CSV -> digests.put(".csv", atomically(base, ".csv", out -> csv(out, source, destination, inputs, expected, tags)));
+            case BIN -> {
+                digests.put(".in.bin", atomically(base, ".in.bin", out -> binary(out, inputs, source.format().width())));
+                digests.put(".expected.bin", atomically(base, ".expected.bin",
+                        out -> binary(out, expected, destination.format().width())));
+            }
+            case MEMH -> {
+                digests.put(".in.memh", atomically(base, ".in.memh", out -> memh(out, inputs, source.format().width())));
+                digests.put(".expected.memh", atomically(base, ".expected.memh",
+                        out -> memh(out, expected, destination.format().width())));
+            }
+        }
+        return digests;
+    }
+
+    interface Body {
+        void write(OutputStream out) throws IOException;
+    }
+
+    private static String atomically(Path base, String suffix, Body body) throws IOException {
+        Path target = base.resolveSibling(base.getFileName() + suffix);
+        Path temp = base.resolveSibling("." + base.getFileName() + suffix + ".partial");
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16), sha)) {
+            body.write(out);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temp);
+            throw e;
+        }
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    static final String CSV_HEADER = "input,expected,input_value,expected_value,coverage\n";
+
+    private static void csv(OutputStream out, FormatCodec source, FormatCodec destination, long[] inputs,
+                            long[] expected, String[] tags) throws IOException {
+        out.write(CSV_HEADER.getBytes(StandardCharsets.US_ASCII));
+        StringBuilder line = new StringBuilder(96);
+        for (int i = 0; i < inputs.length; i++) {
+            line.setLength(0);
+            hex(line.append("0x"), inputs[i], source.format().width());
+            hex(line.append(",0x"), expected[i], destination.format().width());
+            line.append(',').append(Values.decimal(source, inputs[i]));
+            line.append(',').append(Values.decimal(destination, expected[i]));
+            line.append(',').append(tags[i]).append('\n');
+            for (int k = 0; k < line.length(); k++) {
+                out.write(line.charAt(k));
+            }
+        }
+    }
+
+    private static void binary(OutputStream out, long[] values, int width) throws IOException {
+        int bytes = width / 8;
+        byte[] buffer = new byte[bytes];
+        for (long v : values) {
+            for (int b = 0; b < bytes; b++) {
+                buffer[b] = (byte) (v >>> (8 * b));
+            }
+            out.write(buffer);
+        }
+    }
+
+    private static void memh(OutputStream out, long[] values, int width) throws IOException {
+        StringBuilder line = new StringBuilder(20);
+        for (long v : values) {
+            line.setLength(0);
+            hex(line, v, width).append('\n');
+            for (int k = 0; k < line.length(); k++) {
+                out.write(line.charAt(k));
+            }
+        }
+    }
+
+    private static final char[] DIGITS = "0123456789ABCDEF".toCharArray();
+
+    static StringBuilder hex(StringBuilder b, long value, int width) {
+        for (int shift = ((width + 3) / 4 - 1) * 4; shift >= 0; shift -= 4) {
+            b.append(DIGITS[(int) (value >>> shift) & 0xF]);
+        }
+        return b;
+    }
+}
