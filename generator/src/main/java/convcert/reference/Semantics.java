@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * exactly those, so the table and the reference cannot drift apart.
  */
 public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverflow, NanEncoding nanEncoding,
-                        HybridBand hybridBand, HybridExact hybridExact, SubnormalResults subnormalResults) {
+                        HybridBand hybridBand, HybridExact hybridExact, SubnormalResults subnormalResults,
+                        NanComparison nanComparison) {
 
     /** Non-saturating overflow under rz, rd, ru. */
     public enum DirectedOverflow { LARGEST_FINITE, INFINITY }
@@ -35,6 +36,9 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** Subnormal floating results. */
     public enum SubnormalResults { KEEP, FLUSH }
 
+    /** How certification compares NaN results (the suite's rule; results themselves do not change). */
+    public enum NanComparison { ANY, EXACT }
+
     /** Decision id of each switch, in the order of the record components. */
     public static final Map<String, Class<? extends Enum<?>>> SWITCHES = switches();
 
@@ -46,6 +50,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
         map.put("hr-band", HybridBand.class);
         map.put("hr-exact", HybridExact.class);
         map.put("subnormal-results", SubnormalResults.class);
+        map.put("nan-comparison", NanComparison.class);
         return map;
     }
 
@@ -105,7 +110,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
             chosen[i++] = entry.getValue().getEnumConstants()[index];
         }
         return new Semantics((DirectedOverflow) chosen[0], (OddOverflow) chosen[1], (NanEncoding) chosen[2],
-                (HybridBand) chosen[3], (HybridExact) chosen[4], (SubnormalResults) chosen[5]);
+                (HybridBand) chosen[3], (HybridExact) chosen[4], (SubnormalResults) chosen[5], (NanComparison) chosen[6]);
     }
 
     public static Semantics defaults(SpecTables tables) {
@@ -115,7 +120,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** The choices as decision=option pairs, in table order. */
     public Map<String, String> choices() {
         List<Enum<?>> values = List.of(directedOverflow, oddOverflow, nanEncoding, hybridBand, hybridExact,
-                subnormalResults);
+                subnormalResults, nanComparison);
         Map<String, String> map = new LinkedHashMap<>();
         int i = 0;
         for (String id : SWITCHES.keySet()) {

@@ -1,0 +1,173 @@
+/*
+ * An example device under test in C: a handful of conversions written the way firmware would write
+ * them. Built two ways:
+ *   gcc -O2 -o dut dut.c                    a process speaking the batch protocol (suite/ADAPTERS.md)
+ *   gcc -O2 -shared -fPIC -DCONVCERT_LIBRARY -I../../native -o libdut.so dut.c
+ *                                           a shared library with the ABI of suite/native/convcert_dut.h
+ * The process takes --fault crash|hang|garbage|short|long|error: it then also claims float->bfloat16
+ * rz nosat and misbehaves on it, which the suite's robustness tests use.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* IEEE float -> half, round to nearest even, non-saturating, NaN quieted with its top payload bits. */
+static uint16_t float_to_half_rn(uint32_t x) {
+    uint32_t sign = (x >> 16) & 0x8000, absx = x & 0x7FFFFFFF;
+    if (absx > 0x7F800000) return (uint16_t)(sign | 0x7E00 | ((absx >> 13) & 0x3FF));
+    if (absx >= 0x477FF000) return (uint16_t)(sign | 0x7C00);          /* >= 65520 rounds to inf */
+    if (absx < 0x38800000) {                                           /* half subnormal or zero */
+        if (absx < 0x33000000) return (uint16_t)sign;                  /* below 2^-25 */
+        uint32_t shift = 126 - (absx >> 23), mant = (absx & 0x7FFFFF) | 0x800000;  /* quantum 2^-24 */
+        uint32_t kept = mant >> shift, rest = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rest > half || (rest == half && (kept & 1))) kept++;
+        return (uint16_t)(sign | kept);
+    }
+    uint32_t kept = (absx - 0x38000000) >> 13, rest = absx & 0x1FFF;
+    if (rest > 0x1000 || (rest == 0x1000 && (kept & 1))) kept++;
+    return (uint16_t)(sign | kept);
+}
+
+static uint32_t half_to_float(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    if (e == 0x1F) return sign | 0x7F800000 | (m << 13) | (m ? 0x400000 : 0);
+    if (e == 0) {
+        if (m == 0) return sign;
+        e = 113;
+        while (!(m & 0x400)) { m <<= 1; e--; }
+        return sign | (e << 23) | ((m & 0x3FF) << 13);
+    }
+    return sign | ((e + 112) << 23) | (m << 13);
+}
+
+/* float -> int32 toward zero, saturating, NaN -> 0 (a C cast is undefined out of range). */
+static uint32_t float_to_int32_rz(uint32_t x) {
+    float f = u2f(x);
+    if (isnan(f)) return 0;
+    if (f >= 2147483648.0f) return 0x7FFFFFFF;
+    if (f <= -2147483648.0f) return 0x80000000u;
+    return (uint32_t)(int32_t)f;
+}
+
+static uint32_t int32_to_float_rn(uint32_t i) { return f2u((float)(int32_t)i); }
+
+/* float -> bfloat16, nearest even (the widely used formula), NaN quieted keeping sign and top bits. */
+static uint16_t float_to_bf16_rn(uint32_t x) {
+    if ((x & 0x7FFFFFFF) > 0x7F800000) return (uint16_t)((x >> 16) | 0x40);
+    return (uint16_t)((x + 0x7FFF + ((x >> 16) & 1)) >> 16);
+}
+
+typedef uint64_t (*op_fn)(uint64_t);
+static uint64_t op_f2h(uint64_t x) { return float_to_half_rn((uint32_t)x); }
+static uint64_t op_h2f(uint64_t x) { return half_to_float((uint16_t)x); }
+static uint64_t op_f2i(uint64_t x) { return float_to_int32_rz((uint32_t)x); }
+static uint64_t op_i2f(uint64_t x) { return int32_to_float_rn((uint32_t)x); }
+static uint64_t op_f2b(uint64_t x) { return float_to_bf16_rn((uint32_t)x); }
+static uint64_t op_f2b_truncate(uint64_t x) { return (uint32_t)x >> 16; } /* a wrong rz for NaN: used by faults */
+
+struct op { const char *from, *to, *rounding, *state; int in_bytes, out_bytes; op_fn fn; };
+static const struct op OPS[] = {
+    {"float", "half", "rn", "nosat", 4, 2, op_f2h},
+    {"half", "float", "rn", "nosat", 2, 4, op_h2f},
+    {"float", "int32", "rz", "sat", 4, 4, op_f2i},
+    {"int32", "float", "rn", "nosat", 4, 4, op_i2f},
+    {"float", "bfloat16", "rn", "nosat", 4, 2, op_f2b},
+};
+static const struct op FAULTY = {"float", "bfloat16", "rz", "nosat", 4, 2, op_f2b_truncate};
+#define NOPS (sizeof OPS / sizeof OPS[0])
+
+static const struct op *find(const char *from, const char *to, const char *rounding, const char *state, int faulty) {
+    for (size_t i = 0; i < NOPS; i++)
+        if (!strcmp(OPS[i].from, from) && !strcmp(OPS[i].to, to) && !strcmp(OPS[i].rounding, rounding)
+            && !strcmp(OPS[i].state, state)) return &OPS[i];
+    if (faulty && !strcmp(from, FAULTY.from) && !strcmp(to, FAULTY.to) && !strcmp(rounding, FAULTY.rounding)
+        && !strcmp(state, FAULTY.state)) return &FAULTY;
+    return NULL;
+}
+
+static void run(const struct op *op, const uint8_t *in, uint8_t *out, uint64_t count) {
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t x = 0, y;
+        for (int b = 0; b < op->in_bytes; b++) x |= (uint64_t)in[i * op->in_bytes + b] << (8 * b);
+        y = op->fn(x);
+        for (int b = 0; b < op->out_bytes; b++) out[i * op->out_bytes + b] = (uint8_t)(y >> (8 * b));
+    }
+}
+
+#ifdef CONVCERT_LIBRARY
+#include "convcert_dut.h"
+
+static char last_error[256];
+
+const char *convcert_capabilities(void) {
+    static char text[1024];
+    text[0] = 0;
+    for (size_t i = 0; i < NOPS; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "%s %s %s %s\n", OPS[i].from, OPS[i].to, OPS[i].rounding, OPS[i].state);
+        strcat(text, line);
+    }
+    return text;
+}
+
+int convcert_convert(const char *from, const char *to, const char *rounding, const char *state, const char *form,
+                     const char *ctrl, const void *in, void *out, uint64_t count) {
+    (void)form; (void)ctrl;
+    const struct op *op = find(from, to, rounding, state, 0);
+    if (!op) {
+        snprintf(last_error, sizeof last_error, "not implemented: %s->%s %s %s", from, to, rounding, state);
+        return 1;
+    }
+    run(op, in, out, count);
+    last_error[0] = 0;
+    return 0;
+}
+
+const char *convcert_last_error(void) { return last_error; }
+
+#else
+
+int main(int argc, char **argv) {
+    const char *fault = NULL;
+    for (int i = 1; i + 1 < argc; i++) if (!strcmp(argv[i], "--fault")) fault = argv[i + 1];
+    char line[512];
+    if (!fgets(line, sizeof line, stdin) || strncmp(line, "CONVCERT 1", 10)) { fprintf(stderr, "bad hello\n"); return 2; }
+    for (size_t i = 0; i < NOPS; i++) printf("CAP %s %s %s %s\n", OPS[i].from, OPS[i].to, OPS[i].rounding, OPS[i].state);
+    if (fault) printf("CAP %s %s %s %s\n", FAULTY.from, FAULTY.to, FAULTY.rounding, FAULTY.state);
+    printf("READY\n");
+    fflush(stdout);
+    static uint8_t in[1 << 22], out[1 << 22];
+    while (fgets(line, sizeof line, stdin)) {
+        char from[32], to[32], rounding[8], state[16], form[8], ctrl[64];
+        unsigned long long count;
+        if (!strncmp(line, "QUIT", 4)) return 0;
+        if (sscanf(line, "BATCH %31s %31s %7s %15s %7s %63s %llu", from, to, rounding, state, form, ctrl, &count) != 7) {
+            printf("ERR bad header\n"); fflush(stdout); return 2;
+        }
+        const struct op *op = find(from, to, rounding, state, fault != NULL);
+        size_t in_bytes = op ? (size_t)op->in_bytes * count : 0;
+        if (!op || in_bytes > sizeof in || fread(in, 1, in_bytes, stdin) != in_bytes) {
+            printf("ERR not implemented: %s->%s %s %s\n", from, to, rounding, state); fflush(stdout); continue;
+        }
+        if (op == &FAULTY) {
+            if (!strcmp(fault, "crash")) { fprintf(stderr, "dut: simulated crash\n"); abort(); }
+            if (!strcmp(fault, "hang")) { for (;;) pause(); }
+            if (!strcmp(fault, "garbage")) { printf("\x01\x02garbage\n"); fflush(stdout); continue; }
+            if (!strcmp(fault, "error")) { printf("ERR simulated device error\n"); fflush(stdout); continue; }
+            if (!strcmp(fault, "short")) { printf("OK %llu\n", count); fwrite(out, 1, count, stdout); fflush(stdout); return 3; }
+            if (!strcmp(fault, "long")) { printf("OK %llu\n", count + 1); run(op, in, out, count); fwrite(out, 1, 2 * count + 2, stdout); fflush(stdout); continue; }
+        }
+        run(op, in, out, count);
+        printf("OK %llu\n", count);
+        fwrite(out, 1, (size_t)op->out_bytes * count, stdout);
+        fflush(stdout);
+    }
+    return 0;
+}
+#endif

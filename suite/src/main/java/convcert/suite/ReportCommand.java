@@ -1,0 +1,54 @@
+package convcert.suite;
+
+import convcert.reference.UsageException;
+import convcert.suite.report.ConformanceReport;
+import convcert.suite.report.HtmlReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** convcert report merge: combine the reports of shards (or CI matrix jobs) into one. */
+@Command(name = "report", mixinStandardHelpOptions = true, description = "Work with certification reports.",
+        subcommands = ReportCommand.Merge.class)
+public final class ReportCommand {
+
+    @Command(name = "merge", mixinStandardHelpOptions = true,
+            description = {"Merge the conformance.json of several report folders (e.g. --shard runs) into one report.",
+                    "Allure result folders merge as they are: point allure at all of them."})
+    static final class Merge implements Callable<Integer> {
+
+        @Parameters(paramLabel = "DIR", arity = "1..*", description = "Report folders, each with conformance.json.")
+        List<Path> folders;
+
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Folder for the merged report.")
+        Path out;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            List<ConformanceReport> reports = new ArrayList<>();
+            for (Path f : folders) {
+                Path file = f.resolve(ConformanceReport.FILE);
+                if (!Files.isRegularFile(file)) {
+                    throw new UsageException("no " + ConformanceReport.FILE + " in " + f);
+                }
+                reports.add(ConformanceReport.read(file));
+            }
+            ConformanceReport merged = ConformanceReport.merge(reports);
+            merged.write(out);
+            HtmlReport.write(merged, out);
+            CertifyCommand.printMatrix(merged, spec.commandLine().getOut());
+            return merged.exitCode();
+        }
+    }
+}

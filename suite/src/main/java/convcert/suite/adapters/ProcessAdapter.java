@@ -1,0 +1,265 @@
+package convcert.suite.adapters;
+
+import convcert.suite.spi.AdapterContext;
+import convcert.suite.spi.AdapterException;
+import convcert.suite.spi.AdapterProvider;
+import convcert.suite.spi.Capability;
+import convcert.suite.spi.CaseKey;
+import convcert.suite.spi.ConverterAdapter;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Any executable that speaks the batch protocol of suite/ADAPTERS.md on stdin/stdout: a text
+ * handshake that states capabilities, then per batch a text header and little-endian payloads.
+ * A crash, hang, garbage answer or wrong count fails the case; the process is restarted for the next.
+ * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: the repository).
+ */
+public final class ProcessAdapter implements ConverterAdapter {
+
+    public static final class Provider implements AdapterProvider {
+        @Override
+        public String name() {
+            return "process";
+        }
+
+        @Override
+        public String description() {
+            return "an executable speaking the batch protocol on stdin/stdout (option cmd=...)";
+        }
+
+        @Override
+        public ConverterAdapter create(AdapterContext context, Map<String, String> options) throws AdapterException {
+            List<String> command = List.of(Adapters.required(options, "cmd", "process").split("\\s+"));
+            Path dir = options.containsKey("dir") ? Path.of(options.get("dir")) : context.home();
+            ProcessAdapter adapter = new ProcessAdapter(command, dir, context);
+            adapter.start();
+            return adapter;
+        }
+    }
+
+    private static final int MAX_LINE = 1024;
+
+    private final List<String> command;
+    private final Path directory;
+    private final AdapterContext context;
+    private Process process;
+    private InputStream in;
+    private OutputStream out;
+    private StderrTail stderr;
+    private List<Capability> capabilities = List.of();
+
+    ProcessAdapter(List<String> command, Path directory, AdapterContext context) {
+        this.command = command;
+        this.directory = directory;
+        this.context = context;
+    }
+
+    private void start() throws AdapterException {
+        try {
+            process = new ProcessBuilder(command).directory(directory.toFile()).start();
+        } catch (IOException e) {
+            throw new AdapterException("cannot start " + String.join(" ", command) + ": " + e.getMessage());
+        }
+        in = new BufferedInputStream(process.getInputStream(), 1 << 16);
+        out = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
+        stderr = new StderrTail(process.getErrorStream());
+        try {
+            out.write("CONVCERT 1\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            List<Capability> caps = new ArrayList<>();
+            for (String line = readLine(); !line.equals("READY"); line = readLine()) {
+                if (!line.startsWith("CAP ")) {
+                    throw new AdapterException("handshake: expected 'CAP FROM TO ROUNDING STATE' or 'READY', got '"
+                            + printable(line) + "'");
+                }
+                try {
+                    caps.add(Capability.parse(line.substring(4)));
+                } catch (IllegalArgumentException e) {
+                    throw new AdapterException("handshake: " + e.getMessage());
+                }
+            }
+            capabilities = List.copyOf(caps);
+        } catch (IOException e) {
+            throw failure("handshake failed: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public List<Capability> capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
+        if (process == null || !process.isAlive()) {
+            start();
+        }
+        int inBytes = context.widthOf(c.from()) / 8;
+        int outBytes = context.widthOf(c.to()) / 8;
+        try {
+            String header = "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form()
+                    + " " + c.ctrlText() + " " + count + "\n";
+            out.write(header.getBytes(StandardCharsets.US_ASCII));
+            byte[] payload = new byte[count * inBytes];
+            for (int i = 0; i < count; i++) {
+                for (int b = 0; b < inBytes; b++) {
+                    payload[i * inBytes + b] = (byte) (inputs[i] >>> (8 * b));
+                }
+            }
+            out.write(payload);
+            out.flush();
+            String answer = readLine();
+            if (answer.startsWith("ERR")) {
+                throw new AdapterException("the process answered: " + printable(answer));
+            }
+            String[] words = answer.split(" ");
+            long returned;
+            try {
+                returned = words.length == 2 && words[0].equals("OK") ? Long.parseLong(words[1]) : -1;
+            } catch (NumberFormatException e) {
+                returned = -1;
+            }
+            if (returned < 0) {
+                throw failure("expected 'OK <count>' or 'ERR <message>', got '" + printable(answer) + "'");
+            }
+            if (returned != count) {
+                throw failure("returned " + returned + " values for a batch of " + count);
+            }
+            byte[] result = in.readNBytes(count * outBytes);
+            if (result.length != count * outBytes) {
+                throw failure("short payload: " + result.length + " of " + count * outBytes + " bytes");
+            }
+            for (int i = 0; i < count; i++) {
+                long v = 0;
+                for (int b = 0; b < outBytes; b++) {
+                    v |= (result[i * outBytes + b] & 0xFFL) << (8 * b);
+                }
+                outputs[i] = v;
+            }
+        } catch (IOException e) {
+            throw failure("pipe broke: " + e.getMessage());
+        }
+    }
+
+    /** A failure message with the process's exit status and the end of its stderr, when it died. */
+    private AdapterException failure(String what) {
+        StringBuilder b = new StringBuilder(what);
+        if (process != null) {
+            try {
+                if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                    b.append("; the process exited with code ").append(process.exitValue());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            String tail = stderr == null ? "" : stderr.tail();
+            if (!tail.isBlank()) {
+                b.append("; its stderr ends: ").append(printable(tail.strip()));
+            }
+        }
+        return new AdapterException(b.toString());
+    }
+
+    private String readLine() throws IOException, AdapterException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int c;
+        while ((c = in.read()) != '\n') {
+            if (c < 0) {
+                throw failure(line.size() == 0 ? "the process closed its output" : "output ended inside a line");
+            }
+            if (line.size() >= MAX_LINE) {
+                throw failure("garbage: a line longer than " + MAX_LINE + " bytes");
+            }
+            line.write(c);
+        }
+        return line.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    static String printable(String s) {
+        StringBuilder b = new StringBuilder();
+        for (char ch : s.toCharArray()) {
+            b.append(ch >= 0x20 && ch < 0x7F ? String.valueOf(ch) : String.format("\\x%02x", (int) ch));
+            if (b.length() > 200) {
+                return b + "...";
+            }
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void recover() {
+        stop();
+    }
+
+    private void stop() {
+        if (process != null) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            process = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            try {
+                out.write("QUIT\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                process.waitFor(1, TimeUnit.SECONDS);
+            } catch (IOException | InterruptedException e) {
+                // stop() below ends it either way
+            }
+        }
+        stop();
+    }
+
+    /** Keeps the last few KB of the process's stderr for failure messages (and drains the pipe). */
+    private static final class StderrTail {
+        private final byte[] ring = new byte[4096];
+        private long written;
+
+        StderrTail(InputStream err) {
+            Thread t = new Thread(() -> {
+                byte[] buffer = new byte[1024];
+                try {
+                    int n;
+                    while ((n = err.read(buffer)) > 0) {
+                        synchronized (this) {
+                            for (int i = 0; i < n; i++) {
+                                ring[(int) (written++ % ring.length)] = buffer[i];
+                            }
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process is gone
+                }
+            }, "convcert-process-stderr");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        synchronized String tail() {
+            int n = (int) Math.min(written, ring.length);
+            byte[] last = new byte[n];
+            for (int i = 0; i < n; i++) {
+                last[i] = ring[(int) ((written - n + i) % ring.length)];
+            }
+            return new String(last, StandardCharsets.UTF_8);
+        }
+    }
+}

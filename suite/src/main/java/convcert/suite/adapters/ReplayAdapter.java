@@ -1,0 +1,148 @@
+package convcert.suite.adapters;
+
+import convcert.suite.runner.VectorStore;
+import convcert.suite.spi.AdapterContext;
+import convcert.suite.spi.AdapterException;
+import convcert.suite.spi.AdapterProvider;
+import convcert.suite.spi.Capability;
+import convcert.suite.spi.CaseKey;
+import convcert.suite.spi.ConverterAdapter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Outputs recorded elsewhere (a board run, an RTL simulation's $writememh, a GPU run), checked
+ * offline. The recording folder mirrors vectors/: PROFILE/FROM-TO/ROUNDING-STATE.out.bin (or .out.memh)
+ * holds the outputs for the inputs in .in.bin (or .in.memh) beside it; without its own inputs file a
+ * recording answers the vector set's inputs in order. Option dir=RECORDING FOLDER.
+ */
+public final class ReplayAdapter implements ConverterAdapter {
+
+    public static final class Provider implements AdapterProvider {
+        @Override
+        public String name() {
+            return "replay";
+        }
+
+        @Override
+        public String description() {
+            return "recorded outputs in the vectors/ layout (option dir=...)";
+        }
+
+        @Override
+        public ConverterAdapter create(AdapterContext context, Map<String, String> options) throws AdapterException {
+            return new ReplayAdapter(Path.of(Adapters.required(options, "dir", "replay")), context);
+        }
+    }
+
+    private final Path dir;
+    private final AdapterContext context;
+    private final List<Capability> capabilities = new ArrayList<>();
+    private final Map<String, Path> recordings = new HashMap<>();
+    private final Map<String, Map<Long, Long>> loaded = new HashMap<>();
+
+    ReplayAdapter(Path dir, AdapterContext context) throws AdapterException {
+        this.dir = dir;
+        this.context = context;
+        if (!Files.isDirectory(dir)) {
+            throw new AdapterException("no recording folder " + dir);
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.filter(f -> f.toString().endsWith(".out.bin") || f.toString().endsWith(".out.memh")).toList()) {
+                String name = p.getFileName().toString().replaceFirst("\\.out\\.(bin|memh)$", "");
+                String pair = p.getParent().getFileName().toString();
+                String[] fromTo = pair.split("-", 2);
+                int dash = name.indexOf('-');
+                if (fromTo.length != 2 || dash < 0) {
+                    throw new AdapterException("recording " + p + " is not named PROFILE/FROM-TO/ROUNDING-STATE.out.bin");
+                }
+                capabilities.add(new Capability(fromTo[0], fromTo[1], name.substring(0, dash), name.substring(dash + 1)));
+                recordings.put(fromTo[0] + "->" + fromTo[1] + "/" + name, p);
+            }
+        } catch (IOException e) {
+            throw new AdapterException("cannot read " + dir + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public List<Capability> capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
+        Map<Long, Long> answers = loaded.get(c.name());
+        if (answers == null) {
+            answers = load(c);
+            loaded.put(c.name(), answers);
+        }
+        for (int i = 0; i < count; i++) {
+            Long out = answers.get(inputs[i]);
+            if (out == null) {
+                throw new AdapterException("the recording " + recordings.get(c.name()) + " has no output for input 0x"
+                        + Long.toHexString(inputs[i]));
+            }
+            outputs[i] = out;
+        }
+    }
+
+    private Map<Long, Long> load(CaseKey c) throws AdapterException {
+        Path outFile = recordings.get(c.name());
+        boolean memh = outFile.toString().endsWith(".memh");
+        Path inFile = Path.of(outFile.toString().replaceFirst("\\.out\\.(bin|memh)$", ".in." + (memh ? "memh" : "bin")));
+        try {
+            long[] outs = read(outFile, context.widthOf(c.to()), memh);
+            long[] ins;
+            if (Files.isRegularFile(inFile)) {
+                ins = read(inFile, context.widthOf(c.from()), memh);
+            } else {
+                Path vectorInputs = context.vectors().resolve(c.profile()).resolve(c.from() + "-" + c.to())
+                        .resolve(c.rounding() + "-" + c.state() + ".in.bin");
+                if (!Files.isRegularFile(vectorInputs)) {
+                    throw new AdapterException("the recording " + outFile + " has no inputs file and " + vectorInputs
+                            + " does not exist");
+                }
+                ins = read(vectorInputs, context.widthOf(c.from()), false);
+            }
+            if (ins.length != outs.length) {
+                throw new AdapterException("the recording " + outFile + " holds " + outs.length + " outputs for "
+                        + ins.length + " inputs");
+            }
+            Map<Long, Long> map = new HashMap<>(ins.length * 2);
+            for (int i = 0; i < ins.length; i++) {
+                map.put(ins[i], outs[i]);
+            }
+            return map;
+        } catch (IOException e) {
+            throw new AdapterException("cannot read the recording " + outFile + ": " + e.getMessage());
+        }
+    }
+
+    private static long[] read(Path file, int width, boolean memh) throws IOException, AdapterException {
+        if (!memh) {
+            return VectorStore.elements(Files.readAllBytes(file), width);
+        }
+        List<String> lines = Files.readAllLines(file);
+        long[] values = new long[(int) lines.stream().filter(l -> !l.isBlank() && !l.startsWith("//")).count()];
+        int i = 0;
+        int lineNumber = 0;
+        for (String line : lines) {
+            lineNumber++;
+            if (line.isBlank() || line.startsWith("//")) {
+                continue;
+            }
+            try {
+                values[i++] = Long.parseUnsignedLong(line.strip(), 16);
+            } catch (NumberFormatException e) {
+                throw new AdapterException(file + ":" + lineNumber + ": not a hex value: '" + line.strip() + "'");
+            }
+        }
+        return values;
+    }
+}

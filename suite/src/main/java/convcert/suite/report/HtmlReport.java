@@ -1,0 +1,175 @@
+package convcert.suite.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * conformance.html: one self-contained page (no scripts, no external files). The pair x rounding
+ * matrix with one coloured chip per saturation state, the mismatch kinds as a bar chart, and a
+ * section per case that did not pass. Everything that comes from the adapter is escaped.
+ */
+public final class HtmlReport {
+
+    public static final String FILE = "conformance.html";
+    private static final List<String> MODES = List.of("rn", "rd", "ru", "rna", "rz", "ro", "rh");
+
+    private HtmlReport() {
+    }
+
+    public static void write(ConformanceReport report, Path folder) throws IOException {
+        Files.createDirectories(folder);
+        Path temp = folder.resolve("." + FILE + ".partial");
+        Files.writeString(temp, render(report), StandardCharsets.UTF_8);
+        Files.move(temp, folder.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    static String esc(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c < 0x20 && c != '\n' && c != '\t' ? '\uFFFD' : c);
+            }
+        }
+        return b.toString();
+    }
+
+    private static String anchor(String name) {
+        return "case-" + name.replaceAll("[^A-Za-z0-9]", "_");
+    }
+
+    static String render(ConformanceReport r) {
+        ConformanceReport.Summary s = r.summary();
+        StringBuilder h = new StringBuilder();
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>convcert: ")
+                .append(esc(r.adapter())).append(" against ").append(esc(r.profile())).append("</title>\n<style>\n")
+                .append("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.4em}")
+                .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}")
+                .append("th{background:#f4f4f4;text-align:left}.chip{display:inline-block;border-radius:3px;padding:1px 5px;")
+                .append("margin:1px;font-size:12px;color:#fff;text-decoration:none}.PASS{background:#2e7d32}")
+                .append(".FAIL{background:#c62828}.NOT_APPLICABLE{background:#9e9e9e}.ADAPTER_ERROR{background:#6a1b9a}")
+                .append(".WAIVED{background:#ef6c00}code,pre{font:12px ui-monospace,monospace}pre{background:#f7f7f7;")
+                .append("padding:6px;overflow-x:auto}.num{text-align:right}\n</style></head><body>\n");
+        h.append("<h1>").append(esc(r.adapter())).append(" certified against profile ").append(esc(r.profile()))
+                .append("</h1>\n<p>").append(esc(r.tool())).append(" &middot; vectors: <code>").append(esc(r.source()))
+                .append("</code> &middot; spec tables sha256 <code>").append(esc(r.tables())).append("</code><br>decisions: <code>")
+                .append(esc(r.decisions().toString())).append("</code></p>\n");
+        h.append("<table><tr><th>cases</th><th>pass</th><th>fail</th><th>not applicable</th><th>adapter error</th>")
+                .append("<th>waived</th><th>vectors</th><th>mismatches</th></tr><tr>")
+                .append(numCell(s.cases())).append(numCell(s.passed())).append(numCell(s.failed()))
+                .append(numCell(s.notApplicable())).append(numCell(s.adapterErrors())).append(numCell(s.waived()))
+                .append(numCell(s.vectors())).append(numCell(s.mismatches())).append("</tr></table>\n");
+        h.append("<p>Gate: <b>").append(switch (r.exitCode()) {
+            case 0 -> "pass (every applicable case agrees)";
+            case 1 -> "fail (mismatches)";
+            default -> "fail (adapter failure)";
+        }).append("</b>. Chips: <span class=\"chip PASS\">pass</span><span class=\"chip FAIL\">fail</span>")
+                .append("<span class=\"chip NOT_APPLICABLE\">not applicable</span><span class=\"chip ADAPTER_ERROR\">adapter error</span>")
+                .append("<span class=\"chip WAIVED\">waived</span>, one per saturation state.</p>\n");
+        matrix(h, r);
+        kinds(h, s.kinds());
+        details(h, r);
+        h.append("</body></html>\n");
+        return h.toString();
+    }
+
+    private static String numCell(long n) {
+        return "<td class=\"num\">" + n + "</td>";
+    }
+
+    private static void matrix(StringBuilder h, ConformanceReport r) {
+        Map<String, Map<String, List<ConformanceReport.Entry>>> grid = new TreeMap<>();
+        for (ConformanceReport.Entry e : r.cases()) {
+            grid.computeIfAbsent(e.pair(), k -> new LinkedHashMap<>()).computeIfAbsent(e.rounding(), k -> new ArrayList<>())
+                    .add(e);
+        }
+        List<String> modes = MODES.stream().filter(m -> r.cases().stream().anyMatch(e -> e.rounding().equals(m))).toList();
+        h.append("<h2>Matrix</h2>\n<table><tr><th>pair</th>");
+        modes.forEach(m -> h.append("<th>").append(esc(m)).append("</th>"));
+        h.append("</tr>\n");
+        grid.forEach((pair, byMode) -> {
+            h.append("<tr><th>").append(esc(pair)).append("</th>");
+            for (String m : modes) {
+                h.append("<td>");
+                for (ConformanceReport.Entry e : byMode.getOrDefault(m, List.of())) {
+                    String text = esc(e.state()) + (e.status().equals("FAIL") || e.status().equals("WAIVED")
+                            ? " " + e.mismatches() + "/" + e.vectors() : e.status().equals("PASS") ? " " + e.vectors() : "");
+                    boolean linked = !e.status().equals("PASS") && !e.status().equals("NOT_APPLICABLE");
+                    h.append(linked ? "<a class=\"chip " : "<span class=\"chip ").append(e.status()).append("\"")
+                            .append(linked ? " href=\"#" + anchor(e.name()) + "\"" : "").append(" title=\"")
+                            .append(esc(e.name() + ": " + e.status())).append("\">").append(text).append(linked ? "</a>" : "</span>");
+                }
+                h.append("</td>");
+            }
+            h.append("</tr>\n");
+        });
+        h.append("</table>\n");
+    }
+
+    private static void kinds(StringBuilder h, Map<String, Long> kinds) {
+        h.append("<h2>Mismatch kinds</h2>\n");
+        if (kinds.isEmpty()) {
+            h.append("<p>No mismatches.</p>\n");
+            return;
+        }
+        long max = kinds.values().stream().mapToLong(Long::longValue).max().orElse(1);
+        int row = 0;
+        h.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"").append(24 * kinds.size() + 8)
+                .append("\" role=\"img\" aria-label=\"mismatch kinds\">\n");
+        for (var k : kinds.entrySet()) {
+            int y = 4 + 24 * row++;
+            long w = Math.max(1, 400 * k.getValue() / max);
+            h.append("<text x=\"0\" y=\"").append(y + 14).append("\" font-size=\"12\">").append(esc(k.getKey())).append("</text>")
+                    .append("<rect x=\"170\" y=\"").append(y).append("\" width=\"").append(w)
+                    .append("\" height=\"18\" fill=\"#c62828\"/><text x=\"").append(176 + w).append("\" y=\"").append(y + 14)
+                    .append("\" font-size=\"12\">").append(k.getValue()).append("</text>\n");
+        }
+        h.append("</svg>\n");
+    }
+
+    private static void details(StringBuilder h, ConformanceReport r) {
+        h.append("<h2>Cases that did not pass</h2>\n");
+        boolean any = false;
+        for (ConformanceReport.Entry e : r.cases()) {
+            if (e.status().equals("PASS") || e.status().equals("NOT_APPLICABLE")) {
+                continue;
+            }
+            any = true;
+            h.append("<details open id=\"").append(anchor(e.name())).append("\"><summary><span class=\"chip ")
+                    .append(e.status()).append("\">").append(esc(e.status())).append("</span> <b>").append(esc(e.name()))
+                    .append("</b>: ").append(e.mismatches()).append(" of ").append(e.vectors()).append(" vectors differ ")
+                    .append(esc(e.kinds().toString())).append("</summary>\n");
+            if (e.message() != null) {
+                h.append("<p>").append(esc(e.message())).append("</p>\n");
+            }
+            if (!e.firstMismatches().isEmpty()) {
+                h.append("<pre>").append(esc(String.join("\n", e.firstMismatches()))).append("</pre>\n");
+            }
+            if (!e.rules().isEmpty()) {
+                h.append("<p>The expected value of the first mismatch is decided by:</p><pre>")
+                        .append(esc(String.join("\n", e.rules()))).append("</pre>\n");
+            }
+            h.append("</details>\n");
+        }
+        if (!any) {
+            h.append("<p>None.</p>\n");
+        }
+        long notApplicable = r.cases().stream().filter(e -> e.status().equals("NOT_APPLICABLE")).count();
+        h.append("<p>").append(notApplicable).append(" cases are not applicable: the adapter does not declare them.</p>\n");
+    }
+}

@@ -1,0 +1,196 @@
+package convcert.suite.runner;
+
+import convcert.reference.Converter;
+import convcert.reference.Decoded;
+import convcert.reference.FormatCodec;
+import convcert.reference.Semantics;
+import convcert.reference.Values;
+import convcert.suite.spi.AdapterException;
+import convcert.suite.spi.CaseKey;
+import convcert.suite.spi.ConverterAdapter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs cases through an adapter: batches go to the adapter on a worker thread with a timeout; results
+ * are compared with the expected values (NaN by the nan-comparison decision). A failing or hanging
+ * adapter ends the case with ADAPTER_ERROR and is asked to recover; the next case goes on.
+ */
+public final class CaseRunner implements AutoCloseable {
+
+    /** Source of one case's batches: inputs and the expected results. */
+    public interface Batches {
+        /** Fills in[] and expected[] with the next batch; returns its size, 0 at the end. */
+        int next(long[] in, long[] expected);
+    }
+
+    public interface ProgressListener {
+        void batchDone(long vectors);
+    }
+
+    public static final int BATCH = 1 << 16;
+
+    private final ConverterAdapter adapter;
+    private final long timeoutMillis;
+    private final int firstMismatches;
+    private ExecutorService worker = newWorker();
+
+    public CaseRunner(ConverterAdapter adapter, long timeoutMillis, int firstMismatches) {
+        this.adapter = adapter;
+        this.timeoutMillis = timeoutMillis;
+        this.firstMismatches = firstMismatches;
+    }
+
+    private static ExecutorService newWorker() {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "convcert-adapter");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public boolean applies(CaseKey key) {
+        return adapter.capabilities().stream().anyMatch(c -> c.matches(key));
+    }
+
+    /** Runs one case; reference is the converter that defines the expected values (for explanations). */
+    public CaseResult run(CaseKey key, Converter reference, Batches batches, ProgressListener progress) {
+        long start = System.nanoTime();
+        if (!applies(key)) {
+            return new CaseResult(key, Status.NOT_APPLICABLE, 0, 0, List.of(), List.of(), Map.of(),
+                    "not implemented by the adapter", 0);
+        }
+        FormatCodec source = reference.source();
+        FormatCodec destination = reference.destination();
+        boolean anyNaN = reference.semantics().nanComparison() == Semantics.NanComparison.ANY;
+        long[] in = new long[BATCH];
+        long[] expected = new long[BATCH];
+        long[] actual = new long[BATCH];
+        long vectors = 0;
+        long mismatches = 0;
+        List<Mismatch> first = new ArrayList<>();
+        Map<String, Long> kinds = new LinkedHashMap<>();
+        int n;
+        while ((n = batches.next(in, expected)) > 0) {
+            try {
+                convert(key, in, actual, n);
+            } catch (AdapterException e) {
+                recover();
+                return new CaseResult(key, Status.ADAPTER_ERROR, vectors, mismatches, render(first, source, destination),
+                        List.of(), kinds, e.getMessage() + " (after " + vectors + " vectors)", millis(start));
+            }
+            for (int i = 0; i < n; i++) {
+                long want = expected[i];
+                long got = actual[i] & destination.mask();
+                if (got != want && !(anyNaN && isNaN(destination, got) && isNaN(destination, want))) {
+                    mismatches++;
+                    MismatchKind kind = MismatchKind.classify(destination, want, got);
+                    kinds.merge(kind.label(), 1L, Long::sum);
+                    if (first.size() < firstMismatches) {
+                        first.add(new Mismatch(in[i], want, got, kind));
+                    }
+                }
+            }
+            vectors += n;
+            if (progress != null) {
+                progress.batchDone(n);
+            }
+        }
+        List<String> rules = first.isEmpty() ? List.of() : reference.explain(first.getFirst().input()).rules();
+        return new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches,
+                render(first, source, destination), rules, kinds, null, millis(start));
+    }
+
+    private void convert(CaseKey key, long[] in, long[] out, int n) throws AdapterException {
+        Future<?> call = worker.submit(() -> {
+            adapter.convert(key, in, out, n);
+            return null;
+        });
+        try {
+            call.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            worker.shutdownNow();
+            worker = newWorker(); // the stuck thread is abandoned; the adapter recovers below
+            throw new AdapterException("no answer within " + timeoutMillis + " ms (batch of " + n + ")");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof AdapterException a ? a
+                    : new AdapterException("adapter threw " + cause, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AdapterException("interrupted");
+        }
+    }
+
+    private void recover() {
+        try {
+            adapter.recover();
+        } catch (AdapterException e) {
+            // The next case reports it again if the adapter stays broken.
+        }
+    }
+
+    private static boolean isNaN(FormatCodec codec, long bits) {
+        return !codec.isInteger() && codec.decode(bits).kind() == Decoded.Kind.NAN;
+    }
+
+    private static List<String> render(List<Mismatch> mismatches, FormatCodec source, FormatCodec destination) {
+        return mismatches.stream().map(m -> MismatchText.of(m, source, destination)).toList();
+    }
+
+    private static long millis(long start) {
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+
+    /** Batches over stored vectors. */
+    public static Batches of(long[] inputs, long[] expected) {
+        int[] position = {0};
+        return (in, exp) -> {
+            int n = Math.min(in.length, inputs.length - position[0]);
+            System.arraycopy(inputs, position[0], in, 0, n);
+            System.arraycopy(expected, position[0], exp, 0, n);
+            position[0] += n;
+            return n;
+        };
+    }
+
+    /** Batches over every input in [first, end), the expected values computed by the reference on the fly. */
+    public static Batches range(long first, long end, Converter reference) {
+        long[] next = {first};
+        return (in, exp) -> {
+            int n = (int) Math.min(in.length, end - next[0]);
+            for (int i = 0; i < n; i++) {
+                in[i] = next[0] + i;
+            }
+            reference.apply(in, 0, exp, 0, n);
+            next[0] += n;
+            return n;
+        };
+    }
+
+    /** Message lines, one class of message per kind of failure (see MismatchText, AdapterFailure). */
+    static final class MismatchText {
+        private MismatchText() {
+        }
+
+        static String of(Mismatch m, FormatCodec source, FormatCodec destination) {
+            return "input " + Values.describe(source, m.input()) + " [" + Values.fields(source, m.input()) + "]: expected "
+                    + Values.describe(destination, m.expected()) + ", actual " + Values.describe(destination, m.actual())
+                    + " [" + m.kind().label() + "]";
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package convcert.suite.runner;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The conformance suite as JUnit 5 dynamic tests: one container per pair, one test per (rounding,
+ * saturation state). Cases the adapter does not implement end aborted (skipped), never passed.
+ */
+public class ConformanceTests {
+
+    @TestFactory
+    Stream<DynamicNode> conformance() {
+        SuiteRun run = SuiteRun.current();
+        return run.plan().entrySet().stream().map(pair -> DynamicContainer.dynamicContainer(pair.getKey(),
+                pair.getValue().stream().map(p -> DynamicTest.dynamicTest(p.key().rounding() + " " + p.key().state(),
+                        () -> run.execute(p)))));
+    }
+}

@@ -1,0 +1,24 @@
+package convcert.suite.runner;
+
+import org.opentest4j.AssertionFailedError;
+
+/** The failure message of a case whose vectors differ: count, first mismatches, deciding table rows. */
+public final class MismatchFailure extends AssertionFailedError {
+
+    MismatchFailure(CaseResult r, String adapter) {
+        super(message(r, adapter));
+    }
+
+    static String message(CaseResult r, String adapter) {
+        StringBuilder b = new StringBuilder();
+        b.append(r.key().name()).append(": ").append(adapter).append(" differs from the reference on ")
+                .append(r.mismatches()).append(" of ").append(r.vectors()).append(" vectors ").append(r.kinds()).append('\n');
+        b.append("first ").append(r.firstMismatches().size()).append(":\n");
+        r.firstMismatches().forEach(line -> b.append("  ").append(line).append('\n'));
+        if (!r.rules().isEmpty()) {
+            b.append("the expected value of the first is decided by:\n");
+            r.rules().forEach(rule -> b.append("  ").append(rule).append('\n'));
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,232 @@
+package convcert.suite.runner;
+
+import convcert.reference.Case;
+import convcert.reference.Converter;
+import convcert.reference.Reference;
+import convcert.reference.UsageException;
+import convcert.spec.Conversion;
+import convcert.spec.Rounding;
+import convcert.suite.adapters.Adapters;
+import convcert.suite.spi.AdapterContext;
+import convcert.suite.spi.CaseKey;
+import convcert.suite.spi.ConverterAdapter;
+import convcert.vectors.Manifest;
+import io.qameta.allure.Allure;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * One certification run: the adapter, the cases (from a vector folder, or every 32-bit input for
+ * --exhaustive), waivers and the collected results. `convcert certify` sets it up; under Surefire it
+ * comes from system properties (-Dconvcert.adapter=NAME[:options], -Dconvcert.vectors=DIR,
+ * -Dconvcert.pairs=float:half,...).
+ */
+public final class SuiteRun {
+
+    /** What to run. shard is 1-based; shards 1 means all. */
+    public record Config(Reference reference, String adapterSpec, ConverterAdapter adapter, VectorStore vectors,
+                         List<Conversion> pairs, boolean exhaustive, int shard, int shards, Waivers waivers,
+                         long timeoutMillis, int firstMismatches, LocalDate today, PrintWriter progress, boolean terminal) {
+    }
+
+    /** A case ready to run: its key, the reference converter, and where its vectors come from. */
+    public record Planned(CaseKey key, Converter reference, Supplier<CaseRunner.Batches> batches, long count) {
+    }
+
+    private static volatile SuiteRun current;
+
+    private final Config config;
+    private final CaseRunner runner;
+    private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
+
+    public SuiteRun(Config config) {
+        this.config = config;
+        this.runner = new CaseRunner(config.adapter(), config.timeoutMillis(), config.firstMismatches());
+    }
+
+    public static void install(SuiteRun run) {
+        current = run;
+    }
+
+    public static synchronized SuiteRun current() {
+        if (current == null) {
+            current = fromSystemProperties();
+        }
+        return current;
+    }
+
+    private static SuiteRun fromSystemProperties() {
+        Path home = Path.of(System.getProperty("convcert.home", "."));
+        Reference reference = Reference.of(convcert.spec.SpecTables.load(home.resolve("spec-tables/ascend-c")));
+        String spec = System.getProperty("convcert.adapter", "reference");
+        Path vectors = Path.of(System.getProperty("convcert.vectors", home.resolve("vectors").toString()));
+        List<Conversion> pairs = new ArrayList<>();
+        for (String p : System.getProperty("convcert.pairs", "").split(",")) {
+            if (!p.isBlank()) {
+                String[] parts = p.split(":", 2);
+                pairs.add(reference.conversion(parts[0], parts[1]));
+            }
+        }
+        ConverterAdapter adapter = Adapters.create(spec, new AdapterContext(home, vectors, 10_000, reference));
+        return new SuiteRun(new Config(reference, spec, adapter, VectorStore.open(vectors), pairs, false, 1, 1,
+                Waivers.none(), 10_000, 10, LocalDate.now(), null, false));
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    public List<CaseResult> results() {
+        synchronized (results) {
+            return List.copyOf(results);
+        }
+    }
+
+    /** The planned cases grouped by pair, in a stable order. */
+    public Map<String, List<Planned>> plan() {
+        Reference reference = config.reference();
+        Map<String, List<Planned>> plan = new LinkedHashMap<>();
+        if (config.exhaustive()) {
+            for (Conversion c : config.pairs()) {
+                if (c.from().width() != 32) {
+                    throw new UsageException("--exhaustive streams 2^32 inputs: " + c.pairName() + " has a "
+                            + c.from().width() + "-bit source (its vectors are exhaustive at --level full already)");
+                }
+                long size = (1L << 32) / config.shards();
+                long first = size * (config.shard() - 1);
+                long end = config.shard() == config.shards() ? 1L << 32 : first + size;
+                for (Rounding mode : c.modes().stream().sorted().toList()) {
+                    for (Case state : reference.saturationStates(c, mode)) {
+                        Converter converter = reference.converter(state);
+                        plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(new Planned(key(state),
+                                converter, () -> CaseRunner.range(first, end, converter), end - first));
+                    }
+                }
+            }
+            return plan;
+        }
+        VectorStore store = config.vectors();
+        for (Manifest.Entry e : store.cases()) {
+            if (!e.profile().equals(reference.tables().profile())) {
+                continue;
+            }
+            Conversion c = reference.conversion(e.from(), e.to());
+            if (!config.pairs().isEmpty() && !config.pairs().contains(c)) {
+                continue;
+            }
+            CaseKey key = VectorStore.key(e);
+            Case state = reference.resolve(c, Rounding.parse(e.rounding()), convcert.spec.Form.parse(e.form()),
+                    reference.tables().powerOnCtrl().with(60, key.ctrl().get(60)).with(48, key.ctrl().get(48))
+                            .with(50, key.ctrl().get(50)).with(59, key.ctrl().get(59)));
+            Converter converter = reference.converter(state);
+            Supplier<CaseRunner.Batches> batches = () -> CaseRunner.of(store.read(e, true, c.from().width()),
+                    store.read(e, false, c.to().width()));
+            plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(new Planned(key, converter, batches, e.count()));
+        }
+        return plan;
+    }
+
+    private CaseKey key(Case c) {
+        return new CaseKey(config.reference().tables().profile(), c.conversion().from().name(), c.conversion().to().name(),
+                c.rounding().suffix(), Reference.stateLabel(c), c.form().tableName(), c.ctrl().bits());
+    }
+
+    /** Runs one planned case, records it, and ends the JUnit test by its status. */
+    public void execute(Planned p) {
+        Allure.epic(p.key().profile());
+        Allure.feature(p.key().pair());
+        Allure.story(p.key().rounding() + " " + p.key().state());
+        Progress progress = config.progress() != null && p.count() >= (1 << 22)
+                ? new Progress(config.progress(), config.terminal(), p.key().name(), p.count()) : null;
+        CaseResult r = runner.run(p.key(), p.reference(), p.batches().get(), progress);
+        if (progress != null) {
+            progress.finish();
+        }
+        String adapter = config.adapterSpec();
+        if (r.status() == Status.FAIL) {
+            Waivers.Waiver w = config.waivers().find(r.key());
+            if (w != null && !w.expires().isBefore(config.today())) {
+                r = new CaseResult(r.key(), Status.WAIVED, r.vectors(), r.mismatches(), r.firstMismatches(), r.rules(),
+                        r.kinds(), "waived until " + w.expires() + ": " + w.reason() + " (" + w.location() + ")", r.millis());
+            } else if (w != null) {
+                record(r);
+                attach(r, adapter);
+                throw new ExpiredWaiverFailure(r, w, adapter);
+            }
+        }
+        record(r);
+        switch (r.status()) {
+            case PASS -> { }
+            case NOT_APPLICABLE -> throw new TestAbortedException("not applicable: " + adapter + " does not implement "
+                    + r.key().name());
+            case WAIVED -> throw new TestAbortedException(r.message());
+            case FAIL -> {
+                attach(r, adapter);
+                throw new MismatchFailure(r, adapter);
+            }
+            case ADAPTER_ERROR -> throw new AdapterFailure(r, adapter);
+        }
+    }
+
+    private void record(CaseResult r) {
+        results.add(r);
+    }
+
+    private static void attach(CaseResult r, String adapter) {
+        Allure.addAttachment("mismatches", "text/plain", MismatchFailure.message(r, adapter), ".txt");
+    }
+
+    public void close() {
+        runner.close();
+        config.adapter().close();
+    }
+
+    /** A progress bar for long (exhaustive) cases. */
+    static final class Progress implements CaseRunner.ProgressListener {
+        private final PrintWriter out;
+        private final boolean terminal;
+        private final String name;
+        private final long total;
+        private final long start = System.nanoTime();
+        private long done;
+        private long lastDraw;
+
+        Progress(PrintWriter out, boolean terminal, String name, long total) {
+            this.out = out;
+            this.terminal = terminal;
+            this.name = name;
+            this.total = total;
+        }
+
+        @Override
+        public void batchDone(long vectors) {
+            long before = done;
+            done += vectors;
+            long now = System.nanoTime();
+            boolean tenth = 10 * done / total > 10 * before / total;
+            if ((terminal && now - lastDraw > 250_000_000L) || (!terminal && tenth)) {
+                lastDraw = now;
+                double seconds = (now - start) / 1e9;
+                int filled = (int) (30 * done / total);
+                out.printf("%s[%s%s] %3d%% %s %.0f M/s%s", terminal ? "\r" : "", "#".repeat(filled),
+                        ".".repeat(30 - filled), 100 * done / total, name, done / seconds / 1e6, terminal ? "" : "\n");
+                out.flush();
+            }
+        }
+
+        void finish() {
+            if (terminal) {
+                out.printf("\r%100s\r", "");
+                out.flush();
+            }
+        }
+    }
+}

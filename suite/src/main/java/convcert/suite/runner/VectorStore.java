@@ -1,0 +1,78 @@
+package convcert.suite.runner;
+
+import convcert.reference.UsageException;
+import convcert.suite.spi.CaseKey;
+import convcert.vectors.Manifest;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** A golden-vector folder (vectors/): its manifest's cases, and their inputs and expected values. */
+public final class VectorStore {
+
+    private final Path folder;
+    private final Manifest manifest;
+
+    private VectorStore(Path folder, Manifest manifest) {
+        this.folder = folder;
+        this.manifest = manifest;
+    }
+
+    public static VectorStore open(Path folder) {
+        try {
+            Manifest m = Manifest.readIn(folder);
+            if (m == null) {
+                throw new UsageException("no vectors in " + folder + " (no " + Manifest.FILE + "); run ./convcert generate");
+            }
+            return new VectorStore(folder, m);
+        } catch (IOException e) {
+            throw new UsageException("cannot read " + folder.resolve(Manifest.FILE) + ": " + e.getMessage());
+        }
+    }
+
+    public Path folder() {
+        return folder;
+    }
+
+    public List<Manifest.Entry> cases() {
+        return manifest.cases();
+    }
+
+    public static CaseKey key(Manifest.Entry e) {
+        Map<Integer, Integer> ctrl = new TreeMap<>();
+        e.ctrl().forEach((bit, value) -> ctrl.put(Integer.parseInt(bit), value));
+        return new CaseKey(e.profile(), e.from(), e.to(), e.rounding(), e.state(), e.form(), ctrl);
+    }
+
+    /** A case's inputs or expected values from its binary files. */
+    public long[] read(Manifest.Entry e, boolean inputs, int width) {
+        var ref = e.files().get(inputs ? ".in.bin" : ".expected.bin");
+        if (ref == null) {
+            throw new UsageException(e.name() + ": the vector set has no binary layout; generate it with --format bin");
+        }
+        try {
+            return elements(Files.readAllBytes(folder.resolve(ref.path())), width);
+        } catch (IOException ex) {
+            throw new UsageException("cannot read " + folder.resolve(ref.path()) + ": " + ex.getMessage());
+        }
+    }
+
+    public static long[] elements(byte[] data, int width) {
+        ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+        long[] values = new long[data.length / (width / 8)];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = switch (width) {
+                case 8 -> buffer.get() & 0xFFL;
+                case 16 -> buffer.getShort() & 0xFFFFL;
+                case 32 -> buffer.getInt() & 0xFFFFFFFFL;
+                default -> buffer.getLong();
+            };
+        }
+        return values;
+    }
+}

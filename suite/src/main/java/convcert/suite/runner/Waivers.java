@@ -1,0 +1,61 @@
+package convcert.suite.runner;
+
+import convcert.reference.UsageException;
+import convcert.spec.CsvTable;
+import convcert.spec.TableException;
+import convcert.suite.spi.CaseKey;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Known deviations a CI gate accepts until a date: a CSV with columns case, reason, expires.
+ * 'case' is a case name (float->half/rn-nosat) where '*' matches anything; 'expires' is an ISO date.
+ * A failing case with a live waiver is reported as waived; an expired waiver fails the case.
+ */
+public final class Waivers {
+
+    public record Waiver(String pattern, String reason, LocalDate expires, String location) {
+
+        boolean matches(CaseKey key) {
+            String regex = ("\\Q" + pattern + "\\E").replace("*", "\\E.*\\Q");
+            return Pattern.matches(regex, key.name());
+        }
+    }
+
+    private final List<Waiver> waivers;
+
+    private Waivers(List<Waiver> waivers) {
+        this.waivers = waivers;
+    }
+
+    public static Waivers none() {
+        return new Waivers(List.of());
+    }
+
+    public static Waivers read(Path file) {
+        List<Waiver> list = new ArrayList<>();
+        try {
+            for (CsvTable.Row row : CsvTable.read(file, List.of("case", "reason", "expires")).rows()) {
+                LocalDate expires;
+                try {
+                    expires = LocalDate.parse(row.required("expires"));
+                } catch (DateTimeParseException e) {
+                    throw row.error("expires", "expected an ISO date (2027-01-31), got '" + row.text("expires") + "'");
+                }
+                list.add(new Waiver(row.required("case"), row.required("reason"), expires, row.location().toString()));
+            }
+        } catch (TableException e) {
+            throw new UsageException("waivers: " + e.getMessage());
+        }
+        return new Waivers(list);
+    }
+
+    /** The first waiver matching the case, or null. */
+    public Waiver find(CaseKey key) {
+        return waivers.stream().filter(w -> w.matches(key)).findFirst().orElse(null);
+    }
+}

@@ -1,0 +1,18 @@
+package convcert.suite.spi;
+
+import java.util.Map;
+
+/**
+ * Creates adapters by name: `--adapter NAME[:key=value,...]`. Providers are found with
+ * java.util.ServiceLoader (META-INF/services/convcert.suite.spi.AdapterProvider), so a jar on the
+ * classpath adds adapters without changing the suite.
+ */
+public interface AdapterProvider {
+
+    String name();
+
+    /** One line for `convcert certify --list-adapters`. */
+    String description();
+
+    ConverterAdapter create(AdapterContext context, Map<String, String> options) throws AdapterException;
+}

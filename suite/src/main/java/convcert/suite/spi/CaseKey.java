@@ -1,0 +1,34 @@
+package convcert.suite.spi;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One conversion case an adapter is asked to perform: the profile, the pair, the rounding suffix, the
+ * effective saturation state (nosat, sat, wrap, sat-keepnan), and the API form and CTRL bits that
+ * select that state, for implementations that program them.
+ */
+public record CaseKey(String profile, String from, String to, String rounding, String state, String form,
+                      Map<Integer, Integer> ctrl) {
+
+    public CaseKey {
+        ctrl = Map.copyOf(ctrl);
+    }
+
+    /** "float->half/rn-nosat". */
+    public String name() {
+        return from + "->" + to + "/" + rounding + "-" + state;
+    }
+
+    public String pair() {
+        return from + "->" + to;
+    }
+
+    /** CTRL bits as "60=0,59=0,50=0,48=1" (descending bit order). */
+    public String ctrlText() {
+        StringBuilder b = new StringBuilder();
+        new TreeMap<>(ctrl).descendingMap().forEach((bit, value) -> b.append(b.isEmpty() ? "" : ",").append(bit)
+                .append('=').append(value));
+        return b.toString();
+    }
+}
