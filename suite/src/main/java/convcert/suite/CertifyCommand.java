@@ -7,6 +7,7 @@ import convcert.spec.Conversion;
 import convcert.suite.adapters.Adapters;
 import convcert.suite.report.ConformanceReport;
 import convcert.suite.report.HtmlReport;
+import convcert.suite.report.JUnitXmlReport;
 import convcert.suite.runner.ConformanceTests;
 import convcert.suite.runner.SuiteRun;
 import convcert.suite.runner.VectorStore;
@@ -19,6 +20,10 @@ import convcert.vectors.Level;
 import convcert.vectors.Manifest;
 import convcert.vectors.Progress;
 import convcert.vectors.VectorFormat;
+import io.qameta.allure.Allure;
+import io.qameta.allure.AllureLifecycle;
+import io.qameta.allure.FileSystemResultsWriter;
+import io.qameta.allure.junitplatform.AllureJunitPlatform;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -33,10 +38,10 @@ import java.util.stream.Stream;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherConfig;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
-import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -151,12 +156,16 @@ public final class CertifyCommand implements Callable<Integer> {
         Thread partial = new Thread(() -> writeReports(run, reference, source, report));
         Runtime.getRuntime().addShutdownHook(partial); // Ctrl-C still leaves the results so far
         try {
-            System.setProperty("allure.results.directory", report.resolve("allure-results").toString());
-            Launcher launcher = LauncherFactory.create();
+            // An Allure lifecycle and listener of this run's own: the auto-registered listener keeps the
+            // results folder of the first lifecycle in the JVM.
+            AllureLifecycle allure = new AllureLifecycle(new FileSystemResultsWriter(report.resolve("allure-results")));
+            Allure.setLifecycle(allure);
+            Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
+                    .enableTestExecutionListenerAutoRegistration(false).build());
             LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                     .selectors(DiscoverySelectors.selectClass(ConformanceTests.class)).build();
             SummaryGeneratingListener summary = new SummaryGeneratingListener();
-            launcher.execute(request, summary, new LegacyXmlReportGeneratingListener(report.resolve("junit"), err));
+            launcher.execute(request, summary, new AllureJunitPlatform(allure));
             if (summary.getSummary().getTotalFailureCount() > 0 && run.results().isEmpty()) {
                 summary.getSummary().printFailuresTo(err, 20); // discovery failed before any case ran
                 throw new UsageException("the suite could not start; see above");
@@ -179,6 +188,7 @@ public final class CertifyCommand implements Callable<Integer> {
         try {
             r.write(report);
             HtmlReport.write(r, report);
+            JUnitXmlReport.write(r, report.resolve("junit"));
         } catch (IOException e) {
             System.err.println("convcert: cannot write reports to " + report + ": " + e.getMessage());
         }

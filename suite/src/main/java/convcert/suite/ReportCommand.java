@@ -3,6 +3,7 @@ package convcert.suite;
 import convcert.reference.UsageException;
 import convcert.suite.report.ConformanceReport;
 import convcert.suite.report.HtmlReport;
+import convcert.suite.report.JUnitXmlReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +48,7 @@ public final class ReportCommand {
             ConformanceReport merged = ConformanceReport.merge(reports);
             merged.write(out);
             HtmlReport.write(merged, out);
+            JUnitXmlReport.write(merged, out.resolve("junit"));
             CertifyCommand.printMatrix(merged, spec.commandLine().getOut());
             return merged.exitCode();
         }

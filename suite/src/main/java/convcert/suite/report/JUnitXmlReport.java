@@ -1,0 +1,88 @@
+package convcert.suite.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * JUnit XML (the Ant/Surefire schema CI systems read): one testsuite per pair, one testcase per
+ * (rounding, saturation state). Failures are mismatches, errors adapter failures, skipped the cases
+ * that do not apply or are waived. Written from the results rather than by the Platform's legacy
+ * listener, whose names for dynamic tests ("conformance()[3][1]") say nothing on a dashboard.
+ */
+public final class JUnitXmlReport {
+
+    private JUnitXmlReport() {
+    }
+
+    public static Path write(ConformanceReport r, Path folder) throws IOException {
+        Files.createDirectories(folder);
+        String name = "TEST-convcert-" + r.adapter().replaceAll("[^A-Za-z0-9._-]", "_") + ".xml";
+        StringBuilder x = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        var s = r.summary();
+        x.append(String.format(Locale.ROOT, "<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">%n",
+                esc("convcert " + r.adapter() + " against " + r.profile()), s.cases(), s.failed(), s.adapterErrors(),
+                s.notApplicable() + s.waived()));
+        for (String pair : r.cases().stream().map(ConformanceReport.Entry::pair).distinct().sorted().toList()) {
+            List<ConformanceReport.Entry> cases = r.cases().stream().filter(e -> e.pair().equals(pair)).toList();
+            x.append(String.format(Locale.ROOT, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">%n",
+                    esc(r.profile() + "." + pair), cases.size(), count(cases, "FAIL"), count(cases, "ADAPTER_ERROR"),
+                    count(cases, "NOT_APPLICABLE") + count(cases, "WAIVED"),
+                    cases.stream().mapToLong(ConformanceReport.Entry::millis).sum() / 1000.0));
+            for (ConformanceReport.Entry e : cases) {
+                x.append(String.format(Locale.ROOT, "    <testcase classname=\"%s\" name=\"%s\" time=\"%.3f\"",
+                        esc(r.profile() + "." + pair), esc(e.rounding() + " " + e.state()), e.millis() / 1000.0));
+                switch (e.status()) {
+                    case "PASS" -> x.append("/>\n");
+                    case "FAIL" -> x.append(">\n      <failure message=\"").append(esc(e.mismatches() + " of " + e.vectors()
+                            + " vectors differ" + (e.message() == null ? "" : ": " + e.message()))).append("\">")
+                            .append(esc(details(e))).append("</failure>\n    </testcase>\n");
+                    case "ADAPTER_ERROR" -> x.append(">\n      <error message=\"").append(esc(e.message())).append("\">")
+                            .append(esc(details(e))).append("</error>\n    </testcase>\n");
+                    default -> x.append(">\n      <skipped message=\"").append(esc(e.status().equals("WAIVED") ? e.message()
+                            : "not applicable: the adapter does not implement it")).append("\"/>\n    </testcase>\n");
+                }
+            }
+            x.append("  </testsuite>\n");
+        }
+        x.append("</testsuites>\n");
+        Path temp = folder.resolve("." + name + ".partial");
+        Files.writeString(temp, x, StandardCharsets.UTF_8);
+        return Files.move(temp, folder.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static String details(ConformanceReport.Entry e) {
+        StringBuilder b = new StringBuilder();
+        e.firstMismatches().forEach(m -> b.append(m).append('\n'));
+        if (!e.rules().isEmpty()) {
+            b.append("the expected value of the first is decided by:\n");
+            e.rules().forEach(rule -> b.append("  ").append(rule).append('\n'));
+        }
+        return b.toString();
+    }
+
+    private static int count(List<ConformanceReport.Entry> cases, String status) {
+        return (int) cases.stream().filter(e -> e.status().equals(status)).count();
+    }
+
+    /** XML escaping; '>' may stand in attributes and text, and pairs read better with it ("float->half"). */
+    private static String esc(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '<' -> b.append("&lt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                default -> b.append(c < 0x20 && c != '\n' && c != '\t' ? '\uFFFD' : c);
+            }
+        }
+        return b.toString();
+    }
+}

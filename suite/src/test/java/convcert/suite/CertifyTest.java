@@ -1,0 +1,240 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * convcert certify end to end: every built-in adapter, the example devices (built here with gcc), the
+ * robustness of the process adapter, waivers, reports, exit codes.
+ */
+class CertifyTest {
+
+    static final Path HOME = Path.of(System.getProperty("convcert.home"));
+    static final Path DUT_SOURCE = HOME.resolve("suite/devices/example-c/dut.c");
+
+    @TempDir
+    static Path build;
+
+    static Path dut;
+    static Path library;
+
+    @BeforeAll
+    static void buildExampleDevices() throws Exception {
+        dut = build.resolve("dut");
+        library = build.resolve("libdut.so");
+        gcc("-O2", "-o", dut.toString(), DUT_SOURCE.toString(), "-lm");
+        gcc("-O2", "-shared", "-fPIC", "-DCONVCERT_LIBRARY", "-I", HOME.resolve("suite/native").toString(), "-o",
+                library.toString(), DUT_SOURCE.toString(), "-lm");
+    }
+
+    private static void gcc(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("gcc"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "gcc failed: " + output);
+    }
+
+    static MainTest.Run certify(Path out, String... args) {
+        List<String> all = new ArrayList<>(List.of("certify", "--out", out.toString()));
+        all.addAll(List.of(args));
+        return MainTest.run("", all.toArray(String[]::new));
+    }
+
+    static JsonNode report(Path out) throws IOException {
+        return new ObjectMapper().readTree(out.resolve("conformance.json").toFile());
+    }
+
+    static JsonNode find(JsonNode report, String name) {
+        for (JsonNode c : report.get("cases")) {
+            if (c.get("name").asText().equals(name)) {
+                return c;
+            }
+        }
+        throw new AssertionError("no case " + name);
+    }
+
+    @Test
+    void theJdkIsTheDefaultAndPassesWhatItDeclares(@TempDir Path out) throws IOException {
+        MainTest.Run r = certify(out);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode report = report(out);
+        assertEquals("jdk", report.get("adapter").asText());
+        assertEquals("PASS", find(report, "float->half/rn-nosat").get("status").asText());
+        assertEquals("NOT_APPLICABLE", find(report, "float->bfloat16/rn-nosat").get("status").asText());
+        assertTrue(report.get("summary").get("passed").asInt() > 50);
+        String xml = Files.readString(out.resolve("junit/TEST-convcert-jdk.xml"));
+        assertTrue(xml.contains("<testcase classname=\"ascend-c.float->half\" name=\"rn nosat\""), xml.substring(0, 400));
+        assertTrue(xml.contains("<skipped message=\"not applicable"), "not applicable is skipped, not passed");
+        assertTrue(Files.list(out.resolve("allure-results")).findAny().isPresent(), "Allure results written");
+        assertTrue(r.out().contains("PASS: every applicable case agrees"), r.out());
+    }
+
+    @Test
+    void exactNanComparisonShowsWhereJavaDropsTheNanSign(@TempDir Path out) throws IOException {
+        MainTest.Run r = certify(out, "--pair", "float:float", "--decision", "nan-comparison=exact");
+        assertEquals(1, r.exit(), r.out());
+        JsonNode c = find(report(out), "float->float/rn-nosat");
+        assertEquals("FAIL", c.get("status").asText());
+        assertEquals("NaN encoding", c.get("kinds").fieldNames().next());
+        assertTrue(c.get("firstMismatches").get(0).asText().contains("actual 0x7FC00000"), c.toString());
+        assertTrue(c.get("rules").toString().contains("conversions.csv"), "names the deciding rows");
+    }
+
+    @Test
+    void theExampleDevicesPassTheirCapabilities(@TempDir Path out) throws IOException {
+        MainTest.Run r = certify(out.resolve("process"), "--adapter", "process:cmd=" + dut);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertEquals("PASS", find(report(out.resolve("process")), "float->int32/rz-sat").get("status").asText());
+        r = certify(out.resolve("native"), "--adapter", "native:lib=" + library);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertEquals(5, report(out.resolve("native")).get("summary").get("passed").asInt());
+    }
+
+    @Test
+    void thePythonDevicePasses(@TempDir Path out) throws Exception {
+        Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
+        assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
+        MainTest.Run r = certify(out, "--adapter", "process:cmd=python3 suite/devices/example-python/dut.py");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertEquals(3, report(out).get("summary").get("passed").asInt());
+    }
+
+    @ParameterizedTest(name = "fault {0}")
+    @CsvSource(delimiter = '|', value = {
+        "crash|the process exited with code 134; its stderr ends: dut: simulated crash",
+        "hang|no answer within 1500 ms",
+        "garbage|expected 'OK <count>' or 'ERR <message>', got '\\x01\\x02garbage'",
+        "short|short payload",
+        "long|returned 2821 values for a batch of 2820",
+        "error|the process answered: ERR simulated device error",
+    })
+    void aMisbehavingProcessFailsItsCaseAndTheRunGoesOn(String fault, String message, @TempDir Path out) throws IOException {
+        MainTest.Run r = certify(out, "--adapter", "process:cmd=" + dut + " --fault " + fault, "--timeout-ms", "1500",
+                "--pair", "float:bfloat16", "--pair", "float:half");
+        assertEquals(3, r.exit(), r.out() + r.err());
+        JsonNode report = report(out);
+        JsonNode broken = find(report, "float->bfloat16/rz-nosat");
+        assertEquals("ADAPTER_ERROR", broken.get("status").asText());
+        assertTrue(broken.get("message").asText().contains(message), broken.get("message").asText());
+        assertEquals("PASS", find(report, "float->half/rn-nosat").get("status").asText(), "restarted for the next case");
+        assertTrue(Files.readString(out.resolve("conformance.html")).contains("ADAPTER_ERROR"));
+    }
+
+    /** A recording of the reference's own outputs for float->fp8_e4m3fn rn nosat, as a board would write it. */
+    private static Path record(Path dir, boolean memh) throws IOException {
+        Path pair = dir.resolve("ascend-c/float-fp8_e4m3fn");
+        Files.createDirectories(pair);
+        Path expected = HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn/rn-nosat.expected." + (memh ? "memh" : "bin"));
+        return Files.copy(expected, pair.resolve("rn-nosat.out." + (memh ? "memh" : "bin")));
+    }
+
+    @Test
+    void replayChecksRecordedOutputs(@TempDir Path out) throws IOException {
+        Path recording = out.resolve("recording");
+        Path bin = record(recording, false);
+        MainTest.Run r = certify(out.resolve("ok"), "--adapter", "replay:dir=" + recording);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertEquals(1, report(out.resolve("ok")).get("summary").get("passed").asInt());
+        byte[] bytes = Files.readAllBytes(bin);
+        bytes[100] ^= 0x01; // one wrong output
+        Files.write(bin, bytes);
+        r = certify(out.resolve("bad"), "--adapter", "replay:dir=" + recording);
+        assertEquals(1, r.exit(), r.out());
+        JsonNode c = find(report(out.resolve("bad")), "float->fp8_e4m3fn/rn-nosat");
+        assertEquals(1, c.get("mismatches").asInt());
+        Path memhRecording = out.resolve("memh");
+        record(memhRecording, true);
+        assertEquals(0, certify(out.resolve("memh-report"), "--adapter", "replay:dir=" + memhRecording).exit());
+    }
+
+    @Test
+    void waiversAcceptKnownDeviationsUntilTheyExpire(@TempDir Path out) throws IOException {
+        Path recording = out.resolve("recording");
+        Path bin = record(recording, false);
+        byte[] bytes = Files.readAllBytes(bin);
+        bytes[7] ^= 0x01;
+        Files.write(bin, bytes);
+        Path live = out.resolve("live.csv");
+        Files.writeString(live, "case,reason,expires\nfloat->fp8_e4m3fn/*,board bug 1234,2999-12-31\n");
+        MainTest.Run r = certify(out.resolve("r1"), "--adapter", "replay:dir=" + recording, "--waivers", live.toString());
+        assertEquals(0, r.exit(), r.out());
+        assertEquals("WAIVED", find(report(out.resolve("r1")), "float->fp8_e4m3fn/rn-nosat").get("status").asText());
+        Path expired = out.resolve("expired.csv");
+        Files.writeString(expired, "case,reason,expires\nfloat->fp8_e4m3fn/rn-nosat,board bug 1234,2020-01-01\n");
+        r = certify(out.resolve("r2"), "--adapter", "replay:dir=" + recording, "--waivers", expired.toString());
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.err().contains("expired on 2020-01-01") || Files.readString(out.resolve("r2/conformance.html"))
+                .contains("FAIL"), r.err());
+        Path bad = out.resolve("bad.csv");
+        Files.writeString(bad, "case,reason,expires\nx,y,tomorrow\n");
+        r = certify(out.resolve("r3"), "--adapter", "replay:dir=" + recording, "--waivers", bad.toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("bad.csv:2:3: expires: expected an ISO date"), r.err());
+    }
+
+    @Test
+    void adapterSuppliedTextIsEscapedInHtml(@TempDir Path out) throws IOException {
+        Path script = out.resolve("evil.py");
+        Files.writeString(script, """
+                import sys
+                sys.stdin.buffer.readline()
+                sys.stdout.write("CAP float half rn nosat\\nREADY\\n"); sys.stdout.flush()
+                for line in iter(sys.stdin.buffer.readline, b""):
+                    if line.startswith(b"QUIT"): break
+                    n = int(line.split()[-1]); sys.stdin.buffer.read(4 * n)
+                    sys.stdout.write("ERR <script>alert('x')</script>\\n"); sys.stdout.flush()
+                """);
+        MainTest.Run r = certify(out, "--adapter", "process:cmd=python3 " + script, "--pair", "float:half");
+        assertEquals(3, r.exit(), r.out() + r.err());
+        String html = Files.readString(out.resolve("conformance.html"));
+        assertFalse(html.contains("<script>"), "raw adapter text in the HTML");
+        assertTrue(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+    }
+
+    @Test
+    void exhaustiveShardsCoverTheirRangeAndMerge(@TempDir Path out) throws IOException {
+        for (String shard : List.of("1023/1024", "1024/1024")) {
+            MainTest.Run r = certify(out.resolve(shard.replace('/', '-')), "--adapter", "reference", "--exhaustive",
+                    "--pair", "float:fp8_e5m2", "--shard", shard);
+            assertEquals(0, r.exit(), r.out() + r.err());
+        }
+        JsonNode one = find(report(out.resolve("1024-1024")), "float->fp8_e5m2/rn-sat");
+        assertEquals(1L << 22, one.get("vectors").asLong());
+        MainTest.Run merged = MainTest.run("", "report", "merge", out.resolve("1023-1024").toString(),
+                out.resolve("1024-1024").toString(), "--out", out.resolve("merged").toString());
+        assertEquals(0, merged.exit(), merged.err());
+        assertEquals(2L << 22, find(report(out.resolve("merged")), "float->fp8_e5m2/rn-sat").get("vectors").asLong());
+    }
+
+    @Test
+    void usageErrorsExitWith2(@TempDir Path out) {
+        MainTest.Run r = certify(out, "--adapter", "gpu");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("unknown adapter 'gpu'; adapters: "), r.err());
+        assertEquals(2, certify(out, "--exhaustive").exit());
+        assertEquals(2, certify(out, "--exhaustive", "--pair", "half:float").exit());
+        r = certify(out, "--shard", "3/2", "--exhaustive", "--pair", "float:half");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("bad --shard '3/2'"), r.err());
+        r = certify(out, "--adapter", "process");
+        assertTrue(r.err().contains("needs option cmd=..."), r.err());
+        assertEquals(2, r.exit());
+    }
+}
