@@ -76,6 +76,10 @@ public final class CertifyCommand implements Callable<Integer> {
     @Option(names = "--pair", paramLabel = "FROM:TO", description = "Only these pairs (repeatable).")
     List<String> pairs = List.of();
 
+    @Option(names = "--only", paramLabel = "GLOB",
+            description = "Only cases whose name matches, e.g. 'float->half/rn-*' ('*' matches anything).")
+    String only;
+
     @Option(names = "--exhaustive", description = "Stream all 2^32 inputs of each selected 32-bit-source pair, "
             + "compared with the reference on the fly (needs --pair).")
     boolean exhaustive;
@@ -149,12 +153,15 @@ public final class CertifyCommand implements Callable<Integer> {
             deleteTree(report.resolve(sub));
         }
         Files.createDirectories(report);
-        SuiteRun run = new SuiteRun(new SuiteRun.Config(reference, adapter, implementation, store, selected, exhaustive,
-                k, n, waiverList, timeoutMillis, first, LocalDate.now(), err, System.console() != null));
+        SuiteRun run = new SuiteRun(new SuiteRun.Config(reference, adapter, implementation, store, selected, only,
+                exhaustive, k, n, waiverList, timeoutMillis, first, LocalDate.now(), err, System.console() != null));
         SuiteRun.install(run);
         String source = exhaustive ? "exhaustive 2^32 inputs, shard " + shard : vectorFolder.toString();
-        Thread partial = new Thread(() -> writeReports(run, reference, source, report));
-        Runtime.getRuntime().addShutdownHook(partial); // Ctrl-C still leaves the results so far
+        Thread partial = new Thread(() -> { // Ctrl-C: keep the results so far, stop the device's process
+            writeReports(run, reference, source, report);
+            run.close();
+        });
+        Runtime.getRuntime().addShutdownHook(partial);
         try {
             // An Allure lifecycle and listener of this run's own: the auto-registered listener keeps the
             // results folder of the first lifecycle in the JVM.

@@ -45,7 +45,36 @@ public final class ReplayAdapter implements ConverterAdapter {
     private final AdapterContext context;
     private final List<Capability> capabilities = new ArrayList<>();
     private final Map<String, Path> recordings = new HashMap<>();
-    private final Map<String, Map<Long, Long>> loaded = new HashMap<>();
+    private final Map<String, Recording> loaded = new HashMap<>();
+
+    /**
+     * One recording: inputs and outputs in recorded order. Batches usually ask for the inputs in that
+     * order, so a cursor answers them; other orders fall back to a map built on first need.
+     */
+    private static final class Recording {
+        final long[] inputs;
+        final long[] outputs;
+        int cursor;
+        Map<Long, Long> byInput;
+
+        Recording(long[] inputs, long[] outputs) {
+            this.inputs = inputs;
+            this.outputs = outputs;
+        }
+
+        Long answer(long input) {
+            if (cursor < inputs.length && inputs[cursor] == input) {
+                return outputs[cursor++];
+            }
+            if (byInput == null) {
+                byInput = new HashMap<>(inputs.length * 2);
+                for (int i = 0; i < inputs.length; i++) {
+                    byInput.put(inputs[i], outputs[i]);
+                }
+            }
+            return byInput.get(input);
+        }
+    }
 
     ReplayAdapter(Path dir, AdapterContext context) throws AdapterException {
         this.dir = dir;
@@ -77,13 +106,16 @@ public final class ReplayAdapter implements ConverterAdapter {
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        Map<Long, Long> answers = loaded.get(c.name());
-        if (answers == null) {
-            answers = load(c);
-            loaded.put(c.name(), answers);
+        Recording recording = loaded.get(c.name());
+        if (recording == null) {
+            recording = load(c);
+            loaded.put(c.name(), recording);
+        }
+        if (count > 0 && recording.inputs.length > 0 && inputs[0] == recording.inputs[0]) {
+            recording.cursor = 0; // a pass over the case in recorded order starts again
         }
         for (int i = 0; i < count; i++) {
-            Long out = answers.get(inputs[i]);
+            Long out = recording.answer(inputs[i]);
             if (out == null) {
                 throw new AdapterException("the recording " + recordings.get(c.name()) + " has no output for input 0x"
                         + Long.toHexString(inputs[i]));
@@ -92,7 +124,7 @@ public final class ReplayAdapter implements ConverterAdapter {
         }
     }
 
-    private Map<Long, Long> load(CaseKey c) throws AdapterException {
+    private Recording load(CaseKey c) throws AdapterException {
         Path outFile = recordings.get(c.name());
         boolean memh = outFile.toString().endsWith(".memh");
         Path inFile = Path.of(outFile.toString().replaceFirst("\\.out\\.(bin|memh)$", ".in." + (memh ? "memh" : "bin")));
@@ -114,11 +146,7 @@ public final class ReplayAdapter implements ConverterAdapter {
                 throw new AdapterException("the recording " + outFile + " holds " + outs.length + " outputs for "
                         + ins.length + " inputs");
             }
-            Map<Long, Long> map = new HashMap<>(ins.length * 2);
-            for (int i = 0; i < ins.length; i++) {
-                map.put(ins[i], outs[i]);
-            }
-            return map;
+            return new Recording(ins, outs);
         } catch (IOException e) {
             throw new AdapterException("cannot read the recording " + outFile + ": " + e.getMessage());
         }

@@ -33,7 +33,7 @@ public final class SuiteRun {
 
     /** What to run. shard is 1-based; shards 1 means all. */
     public record Config(Reference reference, String adapterSpec, ConverterAdapter adapter, VectorStore vectors,
-                         List<Conversion> pairs, boolean exhaustive, int shard, int shards, Waivers waivers,
+                         List<Conversion> pairs, String only, boolean exhaustive, int shard, int shards, Waivers waivers,
                          long timeoutMillis, int firstMismatches, LocalDate today, PrintWriter progress, boolean terminal) {
     }
 
@@ -76,7 +76,7 @@ public final class SuiteRun {
             }
         }
         ConverterAdapter adapter = Adapters.create(spec, new AdapterContext(home, vectors, 10_000, reference));
-        return new SuiteRun(new Config(reference, spec, adapter, VectorStore.open(vectors), pairs, false, 1, 1,
+        return new SuiteRun(new Config(reference, spec, adapter, VectorStore.open(vectors), pairs, null, false, 1, 1,
                 Waivers.none(), 10_000, 10, LocalDate.now(), null, false));
     }
 
@@ -90,8 +90,23 @@ public final class SuiteRun {
         }
     }
 
-    /** The planned cases grouped by pair, in a stable order. */
+    /** The planned cases grouped by pair, in a stable order; --only filters them by name. */
     public Map<String, List<Planned>> plan() {
+        Map<String, List<Planned>> all = allPlanned();
+        if (config.only() == null) {
+            return all;
+        }
+        Map<String, List<Planned>> kept = new LinkedHashMap<>();
+        all.forEach((pair, cases) -> {
+            List<Planned> matching = cases.stream().filter(p -> p.key().nameMatches(config.only())).toList();
+            if (!matching.isEmpty()) {
+                kept.put(pair, matching);
+            }
+        });
+        return kept;
+    }
+
+    private Map<String, List<Planned>> allPlanned() {
         Reference reference = config.reference();
         Map<String, List<Planned>> plan = new LinkedHashMap<>();
         if (config.exhaustive()) {

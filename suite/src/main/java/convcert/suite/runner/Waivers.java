@@ -9,7 +9,6 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Known deviations a CI gate accepts until a date: a CSV with columns case, reason, expires.
@@ -21,8 +20,7 @@ public final class Waivers {
     public record Waiver(String pattern, String reason, LocalDate expires, String location) {
 
         boolean matches(CaseKey key) {
-            String regex = ("\\Q" + pattern + "\\E").replace("*", "\\E.*\\Q");
-            return Pattern.matches(regex, key.name());
+            return key.nameMatches(pattern);
         }
     }
 

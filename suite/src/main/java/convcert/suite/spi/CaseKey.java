@@ -20,6 +20,11 @@ public record CaseKey(String profile, String from, String to, String rounding, S
         return from + "->" + to + "/" + rounding + "-" + state;
     }
 
+    /** Whether name() matches a glob where '*' matches anything ("float->half/rn-*"). */
+    public boolean nameMatches(String glob) {
+        return java.util.regex.Pattern.matches(("\\Q" + glob + "\\E").replace("*", "\\E.*\\Q"), name());
+    }
+
     public String pair() {
         return from + "->" + to;
     }
