@@ -31,6 +31,11 @@ public final class TestProfile {
         return tables;
     }
 
+    /** Another profile of the repository, loaded fresh. */
+    public static Reference reference(String profile) {
+        return Reference.of(SpecTables.load(home().resolve("spec-tables").resolve(profile)));
+    }
+
     public static synchronized Reference reference() {
         if (reference == null) {
             reference = Reference.of(tables());

@@ -43,7 +43,8 @@ public final class Converter {
         this.mode = spec.rounding();
         this.saturating = spec.saturation() == Saturation.SAT;
         this.wrapping = spec.saturation() == Saturation.WRAP;
-        this.nanUnderSaturation = "ctrl50".equals(dst.format().satNan()) && spec.ctrl().bit(50) == 1;
+        this.nanUnderSaturation = "nan".equals(dst.format().satNan())
+                || ("ctrl50".equals(dst.format().satNan()) && spec.ctrl().bit(50) == 1);
         this.integral = spec.conversion().sameType();
         this.integerDestination = dst.isInteger();
         this.directedToInfinity = !saturating && semantics.directedOverflow() == Semantics.DirectedOverflow.INFINITY
@@ -144,8 +145,9 @@ public final class Converter {
 
     private long nan(boolean negative, long payload, Trace t) {
         if (integerDestination) {
-            if (t != null) t.note("NaN to an integer gives 0 (Table 1, Table 3)");
-            return 0;
+            if (t != null) t.note("NaN to an integer gives " + dst.format().hex(dst.format().fromNan())
+                    + " (formats.csv from_nan)");
+            return dst.format().fromNan();
         }
         if (saturating && !nanUnderSaturation) {
             if (t != null) t.note("saturating: NaN gives 0 (Table 3; decision sat-nan-zero)");

@@ -132,7 +132,16 @@ public final class Reference {
         java.util.List<CtrlState> ctrls = new java.util.ArrayList<>();
         CtrlState powerOn = tables.powerOnCtrl();
         for (int g = 0; g < 16; g++) {
-            ctrls.add(powerOn.with(60, g & 1).with(48, 1 - ((g >> 1) & 1)).with(59, (g >> 2) & 1).with(50, (g >> 3) & 1));
+            CtrlState ctrl = powerOn;
+            int[][] variations = {{60, g & 1}, {48, 1 - ((g >> 1) & 1)}, {59, (g >> 2) & 1}, {50, (g >> 3) & 1}};
+            for (int[] v : variations) {
+                if (tables.ctrlBits().containsKey(v[0])) {
+                    ctrl = ctrl.with(v[0], v[1]);
+                }
+            }
+            if (!ctrls.contains(ctrl)) {
+                ctrls.add(ctrl);
+            }
         }
         for (CtrlState ctrl : ctrls) {
             for (Form form : java.util.List.of(Form.NOSAT, Form.SAT)) {

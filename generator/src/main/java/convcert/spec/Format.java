@@ -8,11 +8,12 @@ import java.util.List;
  *
  * @param inf     the +infinity encoding, or null when the format has none
  * @param nan     the canonical (positive, quiet) NaN encoding, or null for integers
- * @param satNan  what a NaN input gives under saturation: "zero", or "ctrl50" (CTRL[50] decides)
+ * @param satNan  what a NaN input gives under saturation: "zero", "nan", or "ctrl50" (CTRL[50] decides)
+ * @param fromNan integer formats: the bits a NaN converts to; null for floating formats
  */
 public record Format(String name, List<String> aliases, int width, Layout layout,
                      int exponentBits, int mantissaBits, int bias,
-                     Long inf, Long nan, long maxFinite, boolean negativeZero, String satNan,
+                     Long inf, Long nan, long maxFinite, boolean negativeZero, String satNan, Long fromNan,
                      String description, Location location) {
 
     public boolean isInteger() {

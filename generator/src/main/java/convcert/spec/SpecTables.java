@@ -28,8 +28,8 @@ public final class SpecTables {
             "hybrid-rounding.csv", "saturation-groups.csv", "saturation.csv", "ctrl.csv", "conversions.csv",
             "decisions.csv", "examples.csv");
 
-    /** CTRL bits the reference consults; ctrl.csv must define each. */
-    public static final List<Integer> CONSULTED_CTRL_BITS = List.of(60, 48, 50, 59);
+    /** The CTRL bit that sat_nan=ctrl50 consults. */
+    public static final int NAN_UNDER_SATURATION_BIT = 50;
 
     private final String profile;
     private final Path directory;
@@ -50,7 +50,7 @@ public final class SpecTables {
         this.directory = directory;
         this.profile = directory.getFileName().toString();
         loadFormats(read("formats.csv", "name", "aliases", "width", "layout", "exponent_bits", "mantissa_bits",
-                "bias", "inf", "nan", "max_finite", "negative_zero", "sat_nan", "description"));
+                "bias", "inf", "nan", "max_finite", "negative_zero", "sat_nan", "from_nan", "description"));
         loadTapered(read("tapered.csv", "format", "prefix", "kind", "exponent_bits", "mantissa_bits",
                 "min_abs_exponent", "max_abs_exponent", "hybrid"));
         loadRounding(read("rounding.csv", "mode", "suffix", "ieee_attribute", "definition", "source"));
@@ -105,8 +105,12 @@ public final class SpecTables {
                     throw row.error("max_finite", "an " + width + "-bit " + layout.tableName()
                             + " has largest value 0x" + Long.toHexString(expectedMax).toUpperCase());
                 }
+                long fromNan = row.hex("from_nan");
+                if ((fromNan & ~mask) != 0) {
+                    throw row.error("from_nan", "does not fit in " + width + " bits");
+                }
                 format = new Format(name, row.words("aliases"), width, layout, 0, 0, 0, null, null, max,
-                        row.yesNo("negative_zero"), null, row.text("description"), row.location());
+                        row.yesNo("negative_zero"), null, fromNan, row.text("description"), row.location());
             } else {
                 int exponentBits = 0;
                 int mantissaBits = 0;
@@ -146,11 +150,14 @@ public final class SpecTables {
                     }
                 }
                 String satNan = row.required("sat_nan");
-                if (!satNan.equals("zero") && !satNan.equals("ctrl50")) {
-                    throw row.error("sat_nan", "expected zero or ctrl50, got '" + satNan + "'");
+                if (!satNan.equals("zero") && !satNan.equals("ctrl50") && !satNan.equals("nan")) {
+                    throw row.error("sat_nan", "expected zero, nan or ctrl50, got '" + satNan + "'");
+                }
+                if (!row.text("from_nan").isEmpty()) {
+                    throw row.error("from_nan", "must be blank for a floating format");
                 }
                 format = new Format(name, row.words("aliases"), width, layout, exponentBits, mantissaBits, bias,
-                        inf, nan, max, row.yesNo("negative_zero"), satNan, row.text("description"), row.location());
+                        inf, nan, max, row.yesNo("negative_zero"), satNan, null, row.text("description"), row.location());
                 if (layout == Layout.IEEE || layout == Layout.IEEE_FN) {
                     checkIeeeSpecials(row, format);
                 }
@@ -328,9 +335,10 @@ public final class SpecTables {
                 throw row.error("bit", "duplicate CTRL bit " + bit);
             }
         }
-        for (int bit : CONSULTED_CTRL_BITS) {
-            if (!ctrlBits.containsKey(bit)) {
-                throw new TableException(new Location(table.file(), 0, 0), "no row for CTRL[" + bit + "]");
+        for (Format f : formats.values()) {
+            if ("ctrl50".equals(f.satNan()) && !ctrlBits.containsKey(NAN_UNDER_SATURATION_BIT)) {
+                throw new TableException(new Location(table.file(), 0, 0), "no row for CTRL[50], which sat_nan=ctrl50 of "
+                        + f.name() + " consults");
             }
         }
     }
@@ -365,9 +373,16 @@ public final class SpecTables {
         }
     }
 
-    private static Integer ctrlPattern(CsvTable.Row row, String column) {
+    private Integer ctrlPattern(CsvTable.Row row, String column) {
         String text = row.required(column);
-        return text.equals("*") ? null : bitValue(row, column);
+        if (text.equals("*")) {
+            return null;
+        }
+        int bit = Integer.parseInt(column.substring(4));
+        if (!ctrlBits.containsKey(bit)) {
+            throw row.error(column, "CTRL[" + bit + "] has no row in ctrl.csv");
+        }
+        return bitValue(row, column);
     }
 
     private static int bitValue(CsvTable.Row row, String column) {

@@ -16,8 +16,11 @@ class ExamplesTest {
 
     @TestFactory
     Stream<DynamicTest> everyExampleRow() {
-        Reference reference = TestProfile.reference();
-        return TestProfile.tables().examples().stream().map(e -> DynamicTest.dynamicTest(
+        return Stream.of("ascend-c", "cuda").flatMap(profile -> examples(TestProfile.reference(profile)));
+    }
+
+    private static Stream<DynamicTest> examples(Reference reference) {
+        return reference.tables().examples().stream().map(e -> DynamicTest.dynamicTest(reference.tables().profile() + " " +
                 e.id() + (e.erratum() ? " (erratum)" : "") + " [" + e.location() + "]", () -> {
                     CtrlState ctrl = reference.tables().powerOnCtrl();
                     for (var bit : e.ctrl().entrySet()) {

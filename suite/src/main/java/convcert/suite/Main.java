@@ -1,6 +1,7 @@
 package convcert.suite;
 
 import convcert.cli.ConvertCommand;
+import convcert.cli.DigestCommand;
 import convcert.cli.GenerateCommand;
 import convcert.cli.TablesCommand;
 import convcert.reference.UsageException;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "convcert", mixinStandardHelpOptions = true, version = "convcert 0.1.0",
         description = "Conformance suite and golden-vector generator for numeric data-type conversion.",
-        subcommands = {CertifyCommand.class, ConvertCommand.class, GenerateCommand.class, ReportCommand.class, TablesCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {CertifyCommand.class, ConvertCommand.class, DigestCommand.class, GenerateCommand.class, ReportCommand.class, TablesCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
 
     public static final int USAGE = 2;

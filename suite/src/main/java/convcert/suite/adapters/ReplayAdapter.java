@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 
 /**
  * Outputs recorded elsewhere (a board run, an RTL simulation's $writememh, a GPU run), checked
- * offline. The recording folder mirrors vectors/: PROFILE/FROM-TO/ROUNDING-STATE.out.bin (or .out.memh)
+ * offline. The recording folder mirrors vectors/: PROFILE/FROM-TO/ROUNDING-STATE.out.bin (or .out.memh);
+ * only the folder of the profile under certification counts. The outputs file
  * holds the outputs for the inputs in .in.bin (or .in.memh) beside it; without its own inputs file a
  * recording answers the vector set's inputs in order. Option dir=RECORDING FOLDER.
  */
@@ -82,7 +83,8 @@ public final class ReplayAdapter implements ConverterAdapter {
         if (!Files.isDirectory(dir)) {
             throw new AdapterException("no recording folder " + dir);
         }
-        try (Stream<Path> files = Files.walk(dir)) {
+        Path profileDir = dir.resolve(context.reference().tables().profile());
+        try (Stream<Path> files = Files.isDirectory(profileDir) ? Files.walk(profileDir) : Stream.empty()) {
             for (Path p : files.filter(f -> f.toString().endsWith(".out.bin") || f.toString().endsWith(".out.memh")).toList()) {
                 String name = p.getFileName().toString().replaceFirst("\\.out\\.(bin|memh)$", "");
                 String pair = p.getParent().getFileName().toString();

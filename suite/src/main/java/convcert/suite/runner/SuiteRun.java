@@ -138,9 +138,11 @@ public final class SuiteRun {
                 continue;
             }
             CaseKey key = VectorStore.key(e);
-            Case state = reference.resolve(c, Rounding.parse(e.rounding()), convcert.spec.Form.parse(e.form()),
-                    reference.tables().powerOnCtrl().with(60, key.ctrl().get(60)).with(48, key.ctrl().get(48))
-                            .with(50, key.ctrl().get(50)).with(59, key.ctrl().get(59)));
+            convcert.spec.CtrlState ctrl = reference.tables().powerOnCtrl();
+            for (var bit : key.ctrl().entrySet()) {
+                ctrl = ctrl.with(bit.getKey(), bit.getValue());
+            }
+            Case state = reference.resolve(c, Rounding.parse(e.rounding()), convcert.spec.Form.parse(e.form()), ctrl);
             Converter converter = reference.converter(state);
             Supplier<CaseRunner.Batches> batches = () -> CaseRunner.of(store.read(e, true, c.from().width()),
                     store.read(e, false, c.to().width()));

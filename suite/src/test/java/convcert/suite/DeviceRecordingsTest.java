@@ -1,0 +1,74 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import convcert.reference.ChunkDigest;
+import convcert.reference.Converter;
+import convcert.reference.Reference;
+import convcert.spec.SpecTables;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The committed device certifications stay reproducible without the device: replaying the recorded
+ * outputs gives the committed verdicts case by case, and the committed digests of the exhaustive GPU
+ * runs agree with the reference (one chunk per case recomputed here; all chunks were compared when
+ * recorded).
+ */
+class DeviceRecordingsTest {
+
+    static final Path H200 = CertifyTest.HOME.resolve("reports/devices/nvidia-h200");
+
+    @TempDir
+    Path temp;
+
+    @TestFactory
+    Stream<DynamicTest> replayedVerdictsMatchTheCommittedReports() {
+        record Run(String folder, List<String> args) { }
+        return Stream.of(new Run("ascend-c", List.of()), new Run("cuda", List.of("--profile", "cuda", "--level", "ci")),
+                new Run("cuda-exact-nan", List.of("--profile", "cuda", "--level", "ci", "--decision",
+                        "nan-comparison=exact"))).map(run -> DynamicTest.dynamicTest("nvidia-h200 " + run.folder(), () -> {
+            Path out = temp.resolve(run.folder());
+            List<String> args = new java.util.ArrayList<>(List.of("--adapter", "replay:dir=" + H200.resolve("recording")));
+            args.addAll(run.args());
+            MainTest.Run r = CertifyTest.certify(out, args.toArray(String[]::new));
+            assertTrue(r.exit() == 0 || r.exit() == 1, r.out() + r.err());
+            JsonNode now = CertifyTest.report(out);
+            JsonNode committed = CertifyTest.report(H200.resolve(run.folder()));
+            assertEquals(committed.get("cases").size(), now.get("cases").size());
+            for (int i = 0; i < now.get("cases").size(); i++) {
+                JsonNode a = committed.get("cases").get(i);
+                JsonNode b = now.get("cases").get(i);
+                for (String field : List.of("name", "status", "vectors", "mismatches", "kinds", "firstMismatches")) {
+                    assertEquals(a.get(field), b.get(field), a.get("name") + " " + field);
+                }
+            }
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> gpuDigestsAgreeWithTheReference() throws IOException {
+        Reference reference = Reference.of(SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ascend-c")));
+        return Files.list(H200.resolve("digests")).filter(p -> p.getFileName().toString().startsWith("digest-")).sorted()
+                .map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+                    String op = file.getFileName().toString().replaceAll("digest-|\\.txt", "");
+                    String to = op.startsWith("f2h") ? "half" : "bfloat16";
+                    String mode = op.substring(op.indexOf('_') + 1);
+                    Converter c = reference.converter(reference.resolve("float", to, mode, "nosat", reference.ctrl("60=0")));
+                    List<String> lines = Files.readAllLines(file);
+                    assertEquals(256, lines.size());
+                    int chunk = Math.floorMod(op.hashCode(), 256); // a different chunk per case
+                    long gpu = Long.parseUnsignedLong(lines.get(chunk).split(" ")[1], 16);
+                    long[] ours = ChunkDigest.digests(c, 24, c.destination().format().nan(), chunk, chunk + 1);
+                    assertEquals(Long.toHexString(gpu), Long.toHexString(ours[0]), op + " chunk " + chunk);
+                }));
+    }
+}
