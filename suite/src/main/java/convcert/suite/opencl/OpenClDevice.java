@@ -1,0 +1,184 @@
+package convcert.suite.opencl;
+
+import static org.jocl.CL.*;
+
+import convcert.suite.spi.AdapterException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.HashMap;
+import java.util.Map;
+import org.jocl.CL;
+import org.jocl.CLException;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
+import org.jocl.cl_context_properties;
+import org.jocl.cl_device_id;
+import org.jocl.cl_kernel;
+import org.jocl.cl_mem;
+import org.jocl.cl_platform_id;
+import org.jocl.cl_program;
+
+/**
+ * One OpenCL device, through JOCL: builds kernels from OpenCL C source (cached) and runs a kernel of
+ * the form k(global const IN *in, global OUT *out, ...) over byte buffers.
+ */
+public final class OpenClDevice implements AutoCloseable {
+
+    private final cl_device_id device;
+    private final cl_context context;
+    private final cl_command_queue queue;
+    private final String description;
+    private final String extensions;
+    private final Map<String, cl_kernel> kernels = new HashMap<>();
+
+    public OpenClDevice(String platformFilter, int deviceIndex) throws AdapterException {
+        try {
+            CL.setExceptionsEnabled(true);
+            int[] count = new int[1];
+            clGetPlatformIDs(0, null, count);
+            cl_platform_id[] platforms = new cl_platform_id[count[0]];
+            clGetPlatformIDs(platforms.length, platforms, null);
+            cl_platform_id platform = null;
+            StringBuilder seen = new StringBuilder();
+            for (cl_platform_id p : platforms) {
+                String name = info(p, CL_PLATFORM_NAME);
+                seen.append(seen.isEmpty() ? "" : ", ").append(name);
+                if (platform == null && (platformFilter == null || name.toLowerCase().contains(platformFilter.toLowerCase()))) {
+                    platform = p;
+                }
+            }
+            if (platform == null) {
+                throw new AdapterException("no OpenCL platform" + (platformFilter == null ? "" : " matching '" + platformFilter
+                        + "'") + " (found: " + (seen.isEmpty() ? "none; install an ICD such as pocl-opencl-icd" : seen) + ")");
+            }
+            clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, null, count);
+            cl_device_id[] devices = new cl_device_id[count[0]];
+            clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, devices.length, devices, null);
+            if (deviceIndex >= devices.length) {
+                throw new AdapterException("platform " + info(platform, CL_PLATFORM_NAME) + " has " + devices.length + " devices");
+            }
+            device = devices[deviceIndex];
+            cl_context_properties properties = new cl_context_properties();
+            properties.addProperty(CL_CONTEXT_PLATFORM, platform);
+            context = clCreateContext(properties, 1, new cl_device_id[] {device}, null, null, null);
+            queue = clCreateCommandQueue(context, device, 0, null);
+            extensions = deviceInfo(CL_DEVICE_EXTENSIONS);
+            description = info(platform, CL_PLATFORM_NAME) + " " + info(platform, CL_PLATFORM_VERSION) + " / "
+                    + deviceInfo(CL_DEVICE_NAME) + " / " + deviceInfo(CL_DEVICE_VERSION);
+        } catch (CLException | UnsatisfiedLinkError e) {
+            throw new AdapterException("OpenCL is not usable: " + e.getMessage());
+        }
+    }
+
+    private static String info(cl_platform_id p, int what) {
+        long[] size = new long[1];
+        clGetPlatformInfo(p, what, 0, null, size);
+        byte[] buffer = new byte[(int) size[0]];
+        clGetPlatformInfo(p, what, buffer.length, Pointer.to(buffer), null);
+        return new String(buffer, 0, Math.max(0, buffer.length - 1)).strip();
+    }
+
+    private String deviceInfo(int what) {
+        long[] size = new long[1];
+        clGetDeviceInfo(device, what, 0, null, size);
+        byte[] buffer = new byte[(int) size[0]];
+        clGetDeviceInfo(device, what, buffer.length, Pointer.to(buffer), null);
+        return new String(buffer, 0, Math.max(0, buffer.length - 1)).strip();
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public boolean hasExtension(String extension) {
+        return extension == null || extension.isEmpty() || (" " + extensions + " ").contains(" " + extension + " ");
+    }
+
+    /** Compiles (once) and returns the kernel named k of the source. */
+    public cl_kernel kernel(String source) throws AdapterException {
+        cl_kernel k = kernels.get(source);
+        if (k != null) {
+            return k;
+        }
+        cl_program program = clCreateProgramWithSource(context, 1, new String[] {source}, null, null);
+        try {
+            clBuildProgram(program, 0, null, null, null, null);
+        } catch (CLException e) {
+            long[] size = new long[1];
+            clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, null, size);
+            byte[] log = new byte[(int) size[0]];
+            clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
+            throw new AdapterException("kernel does not build: " + new String(log).strip() + "\n" + source);
+        }
+        k = clCreateKernel(program, "k", null);
+        kernels.put(source, k);
+        return k;
+    }
+
+    /**
+     * Runs kernel k(in, out, extra ints...) over 'items' work-items; in and out are byte images.
+     */
+    public void run(cl_kernel kernel, byte[] in, byte[] out, long items, int... extra) throws AdapterException {
+        cl_mem input = null;
+        cl_mem output = null;
+        try {
+            input = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, Math.max(1, in.length),
+                    Pointer.to(in.length == 0 ? new byte[1] : in), null);
+            output = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, Math.max(1, out.length),
+                    Pointer.to(out.length == 0 ? new byte[1] : out), null);
+            clSetKernelArg(kernel, 0, Sizeof.cl_mem, Pointer.to(input));
+            clSetKernelArg(kernel, 1, Sizeof.cl_mem, Pointer.to(output));
+            for (int i = 0; i < extra.length; i++) {
+                clSetKernelArg(kernel, 2 + i, Sizeof.cl_int, Pointer.to(new int[] {extra[i]}));
+            }
+            if (items > 0) {
+                clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {items}, null, 0, null, null);
+            }
+            clEnqueueReadBuffer(queue, output, CL_TRUE, 0, out.length, Pointer.to(out), 0, null, null);
+        } catch (CLException e) {
+            throw new AdapterException("OpenCL call failed: " + e.getMessage());
+        } finally {
+            if (input != null) {
+                clReleaseMemObject(input);
+            }
+            if (output != null) {
+                clReleaseMemObject(output);
+            }
+        }
+    }
+
+    /** Packs count elements of the given width (bytes) little-endian, the byte order of hosts and devices here. */
+    public static byte[] pack(long[] values, int count, int bytes) {
+        ByteBuffer b = ByteBuffer.allocate(count * bytes).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            switch (bytes) {
+                case 1 -> b.put((byte) values[i]);
+                case 2 -> b.putShort((short) values[i]);
+                case 4 -> b.putInt((int) values[i]);
+                default -> b.putLong(values[i]);
+            }
+        }
+        return b.array();
+    }
+
+    public static void unpack(byte[] data, long[] values, int count, int bytes) {
+        ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            values[i] = switch (bytes) {
+                case 1 -> b.get() & 0xFFL;
+                case 2 -> b.getShort() & 0xFFFFL;
+                case 4 -> b.getInt() & 0xFFFFFFFFL;
+                default -> b.getLong();
+            };
+        }
+    }
+
+    @Override
+    public void close() {
+        kernels.values().forEach(CL::clReleaseKernel);
+        clReleaseCommandQueue(queue);
+        clReleaseContext(context);
+    }
+}

@@ -1,0 +1,47 @@
+package convcert.suite.opencl;
+
+import convcert.spec.CsvTable;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** spec-tables/opencl/types.csv: OpenCL C scalar types, the formats they hold, and the extension each needs. */
+public final class OpenClTypes {
+
+    public record Type(String opencl, String format, int bytes, String extension, boolean gentype) {
+    }
+
+    private final Map<String, Type> byOpenCl = new LinkedHashMap<>();
+    private final Map<String, Type> byFormat = new LinkedHashMap<>();
+
+    public OpenClTypes(Path file) {
+        for (CsvTable.Row row : CsvTable.read(file, List.of("opencl", "format", "bytes", "extension", "gentype")).rows()) {
+            String gentype = row.required("gentype");
+            if (!gentype.equals("yes") && !gentype.equals("extension")) {
+                throw row.error("gentype", "expected yes or extension");
+            }
+            Type t = new Type(row.required("opencl"), row.required("format"), row.integer("bytes"), row.text("extension"),
+                    gentype.equals("yes"));
+            if (byOpenCl.put(t.opencl(), t) != null || byFormat.put(t.format(), t) != null) {
+                throw row.error("opencl", "duplicate type");
+            }
+        }
+    }
+
+    public static OpenClTypes load(Path home) {
+        return new OpenClTypes(home.resolve("spec-tables/opencl/types.csv"));
+    }
+
+    public Type ofFormat(String format) {
+        return byFormat.get(format);
+    }
+
+    public Type ofOpenCl(String name) {
+        return byOpenCl.get(name);
+    }
+
+    public List<Type> all() {
+        return List.copyOf(byOpenCl.values());
+    }
+}
