@@ -5,7 +5,9 @@
  *   gcc -O2 -shared -fPIC -DCONVCERT_LIBRARY -I../../native -o libdut.so dut.c
  *                                           a shared library with the ABI of suite/native/convcert_dut.h
  * The process takes --fault crash|hang|garbage|short|long|error: it then also claims float->bfloat16
- * rz nosat and misbehaves on it, which the suite's robustness tests use.
+ * rz nosat and misbehaves on it, which the suite's robustness tests use. The process also implements
+ * the OpenCL memory functions vloadn/vstoren of the integer and float gentypes and as_type between
+ * same-sized types, checking alignment (it refuses misaligned addresses).
  */
 #include <math.h>
 #include <stdint.h>
@@ -133,6 +135,61 @@ const char *convcert_last_error(void) { return last_error; }
 
 #else
 
+/* OpenCL memory functions: vloadn/vstoren on a byte image, as_type as a byte copy. */
+static const char *MEM_TYPES[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float"};
+static const int MEM_SIZES[] = {1, 1, 2, 2, 4, 4, 8, 8, 4};
+static const int WIDTHS[] = {2, 3, 4, 8, 16};
+
+static int type_size(const char *t) {
+    for (int i = 0; i < 9; i++) if (!strcmp(MEM_TYPES[i], t)) return MEM_SIZES[i];
+    return 0;
+}
+
+static uint32_t read_u32(void) { uint8_t b[4]; if (fread(b, 1, 4, stdin) != 4) exit(4); return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24; }
+static uint64_t read_u64(void) { uint64_t lo = read_u32(); return lo | (uint64_t)read_u32() << 32; }
+static void write_i32(int32_t v) { uint32_t u = (uint32_t)v; uint8_t b[4] = {u, u >> 8, u >> 16, u >> 24}; fwrite(b, 1, 4, stdout); }
+
+static void memory_batch(const char *function, const char *type, int n, const char *to_type, int to_n, unsigned long long count) {
+    uint32_t images = read_u32();
+    uint8_t **image = calloc(images + 1, sizeof *image);
+    uint32_t *image_size = calloc(images + 1, sizeof *image_size);
+    for (uint32_t k = 0; k < images; k++) {
+        image_size[k] = read_u32();
+        image[k] = malloc(image_size[k] + 1);
+        if (fread(image[k], 1, image_size[k], stdin) != image_size[k]) exit(4);
+    }
+    int size = type_size(type), storage = n == 3 ? 4 : n;
+    printf("OK %llu\n", count);
+    for (unsigned long long i = 0; i < count; i++) {
+        uint64_t pointer = read_u64(), offset = read_u64();
+        int32_t index = (int32_t)read_u32();
+        uint32_t data_len = read_u32();
+        uint8_t *data = malloc(data_len + 1);
+        if (data_len && fread(data, 1, data_len, stdin) != data_len) exit(4);
+        if (!strcmp(function, "as_type")) {
+            int to_size = type_size(to_type), to_storage = to_n == 3 ? 4 : to_n;
+            if (to_size * to_storage != size * storage) write_i32(-1);          /* a compile error in OpenCL C */
+            else { write_i32((int32_t)data_len); fwrite(data, 1, data_len, stdout); }
+        } else {
+            uint64_t address = pointer + offset * (uint64_t)n * size;
+            uint8_t *mem = image[index];
+            if (address % size != 0 || address + (uint64_t)n * size > image_size[index]) write_i32(-1);
+            else if (!strcmp(function, "vload")) { write_i32(n * size); fwrite(mem + address, 1, n * size, stdout); }
+            else {
+                uint8_t *copy = malloc(image_size[index]);
+                memcpy(copy, mem, image_size[index]);
+                memcpy(copy + address, data, n * size);
+                write_i32((int32_t)image_size[index]); fwrite(copy, 1, image_size[index], stdout);
+                free(copy);
+            }
+        }
+        free(data);
+    }
+    fflush(stdout);
+    for (uint32_t k = 0; k < images; k++) free(image[k]);
+    free(image); free(image_size);
+}
+
 int main(int argc, char **argv) {
     const char *fault = NULL;
     for (int i = 1; i + 1 < argc; i++) if (!strcmp(argv[i], "--fault")) fault = argv[i + 1];
@@ -140,13 +197,28 @@ int main(int argc, char **argv) {
     if (!fgets(line, sizeof line, stdin) || strncmp(line, "CONVCERT 1", 10)) { fprintf(stderr, "bad hello\n"); return 2; }
     for (size_t i = 0; i < NOPS; i++) printf("CAP %s %s %s %s\n", OPS[i].from, OPS[i].to, OPS[i].rounding, OPS[i].state);
     if (fault) printf("CAP %s %s %s %s\n", FAULTY.from, FAULTY.to, FAULTY.rounding, FAULTY.state);
-    printf("READY\n");
+    for (int t = 0; t < 9; t++)
+        for (int w = 0; w < 5; w++) {
+            printf("MEM vload%d %s%d\nMEM vstore%d %s%d\n", WIDTHS[w], MEM_TYPES[t], WIDTHS[w], WIDTHS[w], MEM_TYPES[t], WIDTHS[w]);
+            for (int u = 0; u < 9; u++)
+                if (u != t && MEM_SIZES[u] == MEM_SIZES[t]) printf("MEM as_%s%d %s%d\n", MEM_TYPES[u], WIDTHS[w], MEM_TYPES[t], WIDTHS[w]);
+        }
+    printf("ALIGNMENT checked\nREADY\n");
     fflush(stdout);
     static uint8_t in[1 << 22], out[1 << 22];
+    unsigned long long count;
     while (fgets(line, sizeof line, stdin)) {
         char from[32], to[32], rounding[8], state[16], form[8], ctrl[64];
-        unsigned long long count;
         if (!strncmp(line, "QUIT", 4)) return 0;
+        if (!strncmp(line, "MEMORY ", 7)) {
+            char function[32], type[16], rnd[8], to_type[16];
+            int n, to_n;
+            if (sscanf(line, "MEMORY %31s %15s %d %7s %15s %d %llu", function, type, &n, rnd, to_type, &to_n, &count) != 7) {
+                printf("ERR bad memory header\n"); fflush(stdout); return 2;
+            }
+            memory_batch(function, type, n, to_type, to_n, count);
+            continue;
+        }
         if (sscanf(line, "BATCH %31s %31s %7s %15s %7s %63s %llu", from, to, rounding, state, form, ctrl, &count) != 7) {
             printf("ERR bad header\n"); fflush(stdout); return 2;
         }

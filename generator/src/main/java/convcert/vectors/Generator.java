@@ -79,6 +79,7 @@ public final class Generator {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+        entries.addAll(memoryCases(reference, profile, vectors));
         progress.finish();
         Manifest previous = Manifest.readIn(options.out());
         Map<String, Manifest.Entry> merged = new TreeMap<>();
@@ -134,6 +135,47 @@ public final class Generator {
             }
         }
         return new PairSummary(c.pairName(), cases, inputs.length, (long) cases * inputs.length, tagged.counts());
+    }
+
+    /**
+     * OpenCL memory functions and as_type (a profile with spec-tables/opencl's memory tables): one
+     * CSV per case under PROFILE/memory/. Images are not repeated: 'memory' names the fixed pattern
+     * (OpenClVectors.pattern) or the table of all halves.
+     */
+    private List<Manifest.Entry> memoryCases(Reference reference, String profile, AtomicLong vectors) throws IOException {
+        Path dir = reference.tables().directory();
+        if (!Files.isRegularFile(dir.resolve("vector-functions.csv"))) {
+            return List.of();
+        }
+        convcert.opencl.OpenClReference ref = new convcert.opencl.OpenClReference(convcert.opencl.OpenClTables.load(dir),
+                reference);
+        convcert.opencl.OpenClVectors generator = new convcert.opencl.OpenClVectors(ref, reference, options.level(),
+                options.seed());
+        Path folder = options.out().resolve(profile).resolve("memory");
+        Files.createDirectories(folder);
+        List<Manifest.Entry> result = new ArrayList<>();
+        for (convcert.opencl.MemoryCase c : generator.cases()) {
+            List<convcert.opencl.MemoryVector> list = generator.vectors(c);
+            String name = profile + "/memory/" + c.name().replace(' ', '-');
+            StringBuilder csv = new StringBuilder("pointer,offset,memory,data,expected,compared_bytes,outcome,coverage\n");
+            Map<String, Integer> coverage = new LinkedHashMap<>();
+            for (convcert.opencl.MemoryVector v : list) {
+                String memory = v.memory() == null ? "-" : v.memory().length == convcert.opencl.OpenClVectors.IMAGE
+                        ? "pattern-" + v.memory().length : "all-halves";
+                csv.append(v.pointer()).append(',').append(v.offset()).append(',').append(memory).append(',')
+                        .append(convcert.opencl.MemoryVector.hex(v.data())).append(',')
+                        .append(convcert.opencl.MemoryVector.hex(v.expected())).append(',').append(v.comparedBytes())
+                        .append(',').append(v.outcome().label()).append(',').append(v.coverage()).append('\n');
+                coverage.merge(v.coverage(), 1, Integer::sum);
+            }
+            String sha = VectorFiles.writeText(options.out().resolve(name + ".csv"), csv.toString());
+            var key = convcert.opencl.MemoryCase.vectorType(c.type(), c.n());
+            result.add(new Manifest.Entry(name, profile, key, c.functionName(), "-", "memory", "-", "-", c.functionName(),
+                    Map.of(), reference.tables().digest(), reference.semantics().choices(), options.level().label(),
+                    options.seed(), list.size(), coverage, Map.of(".csv", new Manifest.FileRef(name + ".csv", sha))));
+            vectors.addAndGet(list.size());
+        }
+        return result;
     }
 
     /** Prints the per-pair coverage summary. */

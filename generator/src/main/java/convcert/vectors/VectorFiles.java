@@ -44,6 +44,12 @@ final class VectorFiles {
         return digests;
     }
 
+    /** Writes a text file atomically; returns its SHA-256. */
+    static String writeText(Path file, String text) throws IOException {
+        Path base = file.resolveSibling(file.getFileName().toString().replaceFirst("\\.csv$", ""));
+        return atomically(base, ".csv", out -> out.write(text.getBytes(StandardCharsets.US_ASCII)));
+    }
+
     interface Body {
         void write(OutputStream out) throws IOException;
     }

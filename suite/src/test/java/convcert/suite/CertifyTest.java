@@ -28,19 +28,25 @@ class CertifyTest {
     static final Path HOME = Path.of(System.getProperty("convcert.home"));
     static final Path DUT_SOURCE = HOME.resolve("suite/devices/example-c/dut.c");
 
-    @TempDir
-    static Path build;
-
-    static Path dut;
+    static Path dut; // the example C device and its shared-library build, made once for the suite's tests
     static Path library;
 
     @BeforeAll
     static void buildExampleDevices() throws Exception {
-        dut = build.resolve("dut");
-        library = build.resolve("libdut.so");
-        gcc("-O2", "-o", dut.toString(), DUT_SOURCE.toString(), "-lm");
-        gcc("-O2", "-shared", "-fPIC", "-DCONVCERT_LIBRARY", "-I", HOME.resolve("suite/native").toString(), "-o",
-                library.toString(), DUT_SOURCE.toString(), "-lm");
+        exampleDevice();
+    }
+
+    static synchronized Path exampleDevice() throws Exception {
+        if (dut == null) {
+            Path build = java.nio.file.Files.createTempDirectory("convcert-dut");
+            build.toFile().deleteOnExit();
+            gcc("-O2", "-o", build.resolve("dut").toString(), DUT_SOURCE.toString(), "-lm");
+            gcc("-O2", "-shared", "-fPIC", "-DCONVCERT_LIBRARY", "-I", HOME.resolve("suite/native").toString(), "-o",
+                    build.resolve("libdut.so").toString(), DUT_SOURCE.toString(), "-lm");
+            library = build.resolve("libdut.so");
+            dut = build.resolve("dut");
+        }
+        return dut;
     }
 
     private static void gcc(String... args) throws Exception {

@@ -3,13 +3,17 @@ package convcert.suite.adapters;
 import convcert.spec.Rounding;
 import convcert.spec.SpecTables;
 import convcert.suite.opencl.OpenClDevice;
-import convcert.suite.opencl.OpenClTypes;
+import convcert.opencl.OpenClTypes;
 import convcert.suite.spi.AdapterContext;
 import convcert.suite.spi.AdapterException;
 import convcert.suite.spi.AdapterProvider;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.suite.spi.MemoryOperations;
+import convcert.opencl.MemoryCase;
+import convcert.opencl.OpenClTables;
+import convcert.opencl.OpenClVectors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +24,7 @@ import java.util.Map;
  * cl_khr_fp16. Capabilities follow the device's extensions. Options: platform=NAME (a substring),
  * device=INDEX. The OpenCL type names and rounding suffixes come from spec-tables/opencl.
  */
-public final class OpenClAdapter implements ConverterAdapter {
+public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -51,11 +55,23 @@ public final class OpenClAdapter implements ConverterAdapter {
     private final OpenClTypes types;
     private final SpecTables tables;
     private final List<Capability> capabilities = new ArrayList<>();
+    private final OpenClTables memoryTables;
+    private final List<String> memoryCapabilities = new ArrayList<>();
 
     OpenClAdapter(OpenClDevice device, AdapterContext context) {
         this.device = device;
         this.types = OpenClTypes.load(context.home());
         this.tables = SpecTables.load(context.home().resolve("spec-tables/opencl"));
+        this.memoryTables = OpenClTables.load(context.home().resolve("spec-tables/opencl"));
+        for (MemoryCase m : OpenClVectors.cases(memoryTables)) {
+            boolean available = device.hasExtension(types.ofOpenCl(m.type()).extension())
+                    && (!m.isAsType() || device.hasExtension(types.ofOpenCl(m.toType()).extension()));
+            boolean sameSize = !m.isAsType() || types.ofOpenCl(m.type()).bytes() * memoryTables.storage(m.n())
+                    == types.ofOpenCl(m.toType()).bytes() * memoryTables.storage(m.toN());
+            if (available && sameSize) {
+                memoryCapabilities.add(m.name());
+            }
+        }
         boolean fp16 = device.hasExtension("cl_khr_fp16");
         for (OpenClTypes.Type src : types.all()) {
             for (OpenClTypes.Type dst : types.all()) {
@@ -134,8 +150,122 @@ public final class OpenClAdapter implements ConverterAdapter {
         int inBytes = types.ofFormat(c.from()).bytes();
         int outBytes = types.ofFormat(c.to()).bytes();
         byte[] out = new byte[count * outBytes];
-        device.run(device.kernel(kernelSource(c)), OpenClDevice.pack(inputs, count, inBytes), out, count);
+        device.execute(device.kernel(kernelSource(c)), count, OpenClDevice.pack(inputs, count, inBytes),
+                new OpenClDevice.Output(out));
         OpenClDevice.unpack(out, outputs, count, outBytes);
+    }
+
+    @Override
+    public List<String> memoryCapabilities() {
+        return memoryCapabilities;
+    }
+
+    private String pragmas(String... types) {
+        StringBuilder s = new StringBuilder();
+        for (String t : types) {
+            String extension = this.types.ofOpenCl(t).extension();
+            if (!extension.isEmpty() && s.indexOf(extension) < 0) {
+                s.append("#pragma OPENCL EXTENSION ").append(extension).append(" : enable\n");
+            }
+        }
+        return s.toString();
+    }
+
+    /** "v.s0, v.s1, ..." writes of n components into o[]. */
+    private static String components(String target, String vector, int n) {
+        StringBuilder s = new StringBuilder();
+        for (int k = 0; k < n; k++) {
+            s.append(target).append('[').append(k).append("] = ").append(vector).append(n == 1 ? "" : ".s" + Integer.toHexString(k))
+                    .append("; ");
+        }
+        return s.toString();
+    }
+
+    private static String build(String type, int n, String array) {
+        if (n == 1) {
+            return array + "[0]";
+        }
+        StringBuilder s = new StringBuilder("(" + type + n + ")(");
+        for (int k = 0; k < n; k++) {
+            s.append(k == 0 ? "" : ", ").append(array).append('[').append(k).append(']');
+        }
+        return s.append(')').toString();
+    }
+
+    /** The kernel of a memory case; see memoryRun for its arguments. */
+    String memoryKernel(MemoryCase m) {
+        OpenClTables.Function f = memoryTables.function(m.function());
+        int n = m.n();
+        String t = m.type();
+        if (m.isAsType()) {
+            String to = m.toType();
+            return pragmas(t, to) + "__kernel void k(__global const " + t + " *in, __global " + to + " *out) {\n"
+                    + "  size_t i = get_global_id(0);\n  __global const " + t + " *x = in + i * " + memoryTables.storage(n)
+                    + ";\n  " + MemoryCase.vectorType(t, n) + " v = " + build(t, n, "x") + ";\n  "
+                    + MemoryCase.vectorType(to, m.toN()) + " r = as_" + MemoryCase.vectorType(to, m.toN()) + "(v);\n"
+                    + "  __global " + to + " *o = out + i * " + memoryTables.storage(m.toN()) + ";\n  "
+                    + components("o", "r", m.toN()) + "\n}\n";
+        }
+        String memoryType = f.memoryType().equals("gentype") ? t : f.memoryType();
+        String call = m.functionName();
+        String pointer = "(__global " + (f.store() ? "" : "const ") + memoryType + " *)(mem + " + (f.store() ? "i * image + " : "")
+                + "ptr[i])";
+        if (!f.store()) {
+            String result = memoryType.equals(t) ? t : "float";
+            return pragmas(t) + "__kernel void k(__global const uchar *mem, __global " + result
+                    + " *out, __global const long *ptr, __global const long *off) {\n  size_t i = get_global_id(0);\n  "
+                    + MemoryCase.vectorType(result, n) + " v = " + call + "(off[i], " + pointer + ");\n  __global " + result
+                    + " *o = out + i * " + n + ";\n  " + components("o", "v", n) + "\n}\n";
+        }
+        return pragmas(t) + "__kernel void k(__global uchar *mem, __global const " + t
+                + " *data, __global const long *ptr, __global const long *off, int image) {\n  size_t i = get_global_id(0);\n"
+                + "  __global const " + t + " *d = data + i * " + n + ";\n  " + call + "(" + build(t, n, "d") + ", off[i], "
+                + pointer + ");\n}\n";
+    }
+
+    @Override
+    public void run(MemoryCase m, long[] pointers, long[] offsets, byte[][] memories, byte[][] data, byte[][] results,
+                    int count) throws AdapterException {
+        if (count == 0) {
+            return;
+        }
+        var kernel = device.kernel(memoryKernel(m));
+        OpenClTables.Function f = m.isAsType() ? null : memoryTables.function(m.function());
+        if (m.isAsType()) {
+            int size = types.ofOpenCl(m.toType()).bytes() * memoryTables.storage(m.toN());
+            byte[] in = new byte[count * data[0].length];
+            for (int i = 0; i < count; i++) {
+                System.arraycopy(data[i], 0, in, i * data[0].length, data[i].length);
+            }
+            byte[] out = new byte[count * size];
+            device.execute(kernel, count, in, new OpenClDevice.Output(out));
+            for (int i = 0; i < count; i++) {
+                results[i] = java.util.Arrays.copyOfRange(out, i * size, (i + 1) * size);
+            }
+            return;
+        }
+        byte[] ptr = OpenClDevice.pack(pointers, count, 8);
+        byte[] off = OpenClDevice.pack(offsets, count, 8);
+        if (!f.store()) {
+            int size = (f.memoryType().equals("gentype") ? types.ofOpenCl(m.type()).bytes() : 4) * m.n();
+            byte[] out = new byte[count * size];
+            device.execute(kernel, count, memories[0], new OpenClDevice.Output(out), ptr, off);
+            for (int i = 0; i < count; i++) {
+                results[i] = java.util.Arrays.copyOfRange(out, i * size, (i + 1) * size);
+            }
+            return;
+        }
+        int image = memories[0].length;
+        byte[] mem = new byte[count * image];
+        byte[] values = new byte[count * data[0].length];
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(memories[i], 0, mem, i * image, image);
+            System.arraycopy(data[i], 0, values, i * data[0].length, data[i].length);
+        }
+        device.execute(kernel, count, new OpenClDevice.Output(mem), values, ptr, off, image);
+        for (int i = 0; i < count; i++) {
+            results[i] = java.util.Arrays.copyOfRange(mem, i * image, (i + 1) * image);
+        }
     }
 
     @Override

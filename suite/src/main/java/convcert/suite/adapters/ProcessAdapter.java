@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * A crash, hang, garbage answer or wrong count fails the case; the process is restarted for the next.
  * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: the repository).
  */
-public final class ProcessAdapter implements ConverterAdapter {
+public final class ProcessAdapter implements ConverterAdapter, convcert.suite.spi.MemoryOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -58,6 +58,8 @@ public final class ProcessAdapter implements ConverterAdapter {
     private OutputStream out;
     private StderrTail stderr;
     private List<Capability> capabilities = List.of();
+    private List<String> memoryCapabilities = List.of();
+    private boolean checksAlignment;
 
     ProcessAdapter(List<String> command, Path directory, AdapterContext context) {
         this.command = command;
@@ -78,10 +80,19 @@ public final class ProcessAdapter implements ConverterAdapter {
             out.write("CONVCERT 1\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
             List<Capability> caps = new ArrayList<>();
+            List<String> memory = new ArrayList<>();
             for (String line = readLine(); !line.equals("READY"); line = readLine()) {
+                if (line.startsWith("MEM ")) {
+                    memory.add(line.substring(4).strip());
+                    continue;
+                }
+                if (line.equals("ALIGNMENT checked")) {
+                    checksAlignment = true;
+                    continue;
+                }
                 if (!line.startsWith("CAP ")) {
-                    throw new AdapterException("handshake: expected 'CAP FROM TO ROUNDING STATE' or 'READY', got '"
-                            + printable(line) + "'");
+                    throw new AdapterException("handshake: expected 'CAP FROM TO ROUNDING STATE', 'MEM CASE', "
+                            + "'ALIGNMENT checked' or 'READY', got '" + printable(line) + "'");
                 }
                 try {
                     caps.add(Capability.parse(line.substring(4)));
@@ -90,6 +101,7 @@ public final class ProcessAdapter implements ConverterAdapter {
                 }
             }
             capabilities = List.copyOf(caps);
+            memoryCapabilities = List.copyOf(memory);
         } catch (IOException e) {
             throw failure("handshake failed: " + e.getMessage());
         }
@@ -150,6 +162,88 @@ public final class ProcessAdapter implements ConverterAdapter {
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }
+    }
+
+    @Override
+    public boolean checksAlignment() {
+        return checksAlignment;
+    }
+
+    @Override
+    public List<String> memoryCapabilities() {
+        return memoryCapabilities;
+    }
+
+    /**
+     * MEMORY batch (suite/ADAPTERS.md): the distinct memory images once, then per vector pointer,
+     * offset, image index and data; the answer gives per vector a length (-1: refused) and bytes.
+     */
+    @Override
+    public void run(convcert.opencl.MemoryCase c, long[] pointers, long[] offsets, byte[][] memories, byte[][] data,
+                    byte[][] results, int count) throws AdapterException {
+        if (process == null || !process.isAlive()) {
+            start();
+        }
+        try {
+            java.util.IdentityHashMap<byte[], Integer> images = new java.util.IdentityHashMap<>();
+            List<byte[]> distinct = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                if (memories[i] != null && !images.containsKey(memories[i])) {
+                    images.put(memories[i], distinct.size());
+                    distinct.add(memories[i]);
+                }
+            }
+            out.write(("MEMORY " + c.function() + " " + c.type() + " " + c.n() + " " + (c.rounding().isEmpty() ? "-" : c.rounding())
+                    + " " + (c.toType().isEmpty() ? "-" : c.toType()) + " " + c.toN() + " " + count + "\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            java.io.DataOutputStream le = new java.io.DataOutputStream(out);
+            writeInt(le, distinct.size());
+            for (byte[] image : distinct) {
+                writeInt(le, image.length);
+                le.write(image);
+            }
+            for (int i = 0; i < count; i++) {
+                writeLong(le, pointers[i]);
+                writeLong(le, offsets[i]);
+                writeInt(le, memories[i] == null ? -1 : images.get(memories[i]));
+                writeInt(le, data[i] == null ? 0 : data[i].length);
+                if (data[i] != null) {
+                    le.write(data[i]);
+                }
+            }
+            out.flush();
+            String answer = readLine();
+            if (answer.startsWith("ERR")) {
+                throw new AdapterException("the process answered: " + printable(answer));
+            }
+            if (!answer.equals("OK " + count)) {
+                throw failure("expected 'OK " + count + "' or 'ERR <message>', got '" + printable(answer) + "'");
+            }
+            for (int i = 0; i < count; i++) {
+                byte[] length = in.readNBytes(4);
+                if (length.length != 4) {
+                    throw failure("short payload in the answer to " + c.name());
+                }
+                int n = (length[0] & 0xFF) | (length[1] & 0xFF) << 8 | (length[2] & 0xFF) << 16 | (length[3] & 0xFF) << 24;
+                if (n < -1 || n > (1 << 24)) {
+                    throw failure("garbage: result length " + n);
+                }
+                results[i] = n < 0 ? null : in.readNBytes(n);
+                if (results[i] != null && results[i].length != n) {
+                    throw failure("short payload in the answer to " + c.name());
+                }
+            }
+        } catch (IOException e) {
+            throw failure("pipe broke: " + e.getMessage());
+        }
+    }
+
+    private static void writeInt(java.io.DataOutputStream out, int v) throws IOException {
+        out.writeInt(Integer.reverseBytes(v));
+    }
+
+    private static void writeLong(java.io.DataOutputStream out, long v) throws IOException {
+        out.writeLong(Long.reverseBytes(v));
     }
 
     /** A failure message with the process's exit status and the end of its stderr, when it died. */

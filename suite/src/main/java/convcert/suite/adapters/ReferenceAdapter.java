@@ -13,8 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The reference itself as an implementation under test: a self-check of the whole pipeline. */
-public final class ReferenceAdapter implements ConverterAdapter {
+/**
+ * The reference itself as an implementation under test: a self-check of the whole pipeline. With the
+ * opencl profile it also performs the memory functions and as_type, checking alignment (it refuses
+ * misaligned addresses, disabled extensions and as_type across sizes) and defining as_type between
+ * element counts as "bits unchanged".
+ */
+public final class ReferenceAdapter implements ConverterAdapter, convcert.suite.spi.MemoryOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -35,9 +40,38 @@ public final class ReferenceAdapter implements ConverterAdapter {
 
     private final Reference reference;
     private final Map<String, Converter> converters = new ConcurrentHashMap<>();
+    private final convcert.opencl.OpenClReference memory;
 
     public ReferenceAdapter(Reference reference) {
         this.reference = reference;
+        java.nio.file.Path dir = reference.tables().directory();
+        this.memory = java.nio.file.Files.isRegularFile(dir.resolve("vector-functions.csv"))
+                ? new convcert.opencl.OpenClReference(convcert.opencl.OpenClTables.load(dir), reference) : null;
+    }
+
+    @Override
+    public boolean checksAlignment() {
+        return true;
+    }
+
+    @Override
+    public List<String> memoryCapabilities() {
+        return memory == null ? List.of()
+                : convcert.opencl.OpenClVectors.cases(memory.tables()).stream().map(convcert.opencl.MemoryCase::name).toList();
+    }
+
+    @Override
+    public void run(convcert.opencl.MemoryCase c, long[] pointers, long[] offsets, byte[][] memories, byte[][] data,
+                    byte[][] results, int count) {
+        for (int i = 0; i < count; i++) {
+            var v = memory.evaluate(c, pointers[i], offsets[i], memories[i], data[i],
+                    java.util.Set.of("cl_khr_fp16", "cl_khr_fp64"), "-");
+            results[i] = switch (v.outcome()) {
+                case OK -> v.expected();
+                case IMPLEMENTATION_DEFINED -> data[i].clone();
+                default -> null;
+            };
+        }
     }
 
     @Override

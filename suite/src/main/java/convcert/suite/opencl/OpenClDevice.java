@@ -117,35 +117,47 @@ public final class OpenClDevice implements AutoCloseable {
         return k;
     }
 
+    /** A read-write buffer whose contents are read back after the kernel. */
+    public record Output(byte[] data) {
+    }
+
     /**
-     * Runs kernel k(in, out, extra ints...) over 'items' work-items; in and out are byte images.
+     * Runs kernel k over 'items' work-items with the given arguments in order: byte[] (a read-only
+     * buffer), Output (a read-write buffer, read back), Integer (an int argument).
      */
-    public void run(cl_kernel kernel, byte[] in, byte[] out, long items, int... extra) throws AdapterException {
-        cl_mem input = null;
-        cl_mem output = null;
+    public void execute(cl_kernel kernel, long items, Object... args) throws AdapterException {
+        java.util.List<cl_mem> buffers = new java.util.ArrayList<>();
         try {
-            input = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, Math.max(1, in.length),
-                    Pointer.to(in.length == 0 ? new byte[1] : in), null);
-            output = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, Math.max(1, out.length),
-                    Pointer.to(out.length == 0 ? new byte[1] : out), null);
-            clSetKernelArg(kernel, 0, Sizeof.cl_mem, Pointer.to(input));
-            clSetKernelArg(kernel, 1, Sizeof.cl_mem, Pointer.to(output));
-            for (int i = 0; i < extra.length; i++) {
-                clSetKernelArg(kernel, 2 + i, Sizeof.cl_int, Pointer.to(new int[] {extra[i]}));
+            for (int a = 0; a < args.length; a++) {
+                if (args[a] instanceof Integer value) {
+                    clSetKernelArg(kernel, a, Sizeof.cl_int, Pointer.to(new int[] {value}));
+                    continue;
+                }
+                byte[] bytes = args[a] instanceof Output o ? o.data() : (byte[]) args[a];
+                byte[] backing = bytes.length == 0 ? new byte[1] : bytes;
+                cl_mem mem = clCreateBuffer(context, (args[a] instanceof Output ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY)
+                        | CL_MEM_COPY_HOST_PTR, backing.length, Pointer.to(backing), null);
+                buffers.add(mem);
+                clSetKernelArg(kernel, a, Sizeof.cl_mem, Pointer.to(mem));
             }
             if (items > 0) {
                 clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {items}, null, 0, null, null);
             }
-            clEnqueueReadBuffer(queue, output, CL_TRUE, 0, out.length, Pointer.to(out), 0, null, null);
+            int b = 0;
+            for (Object arg : args) {
+                if (arg instanceof Integer) {
+                    continue;
+                }
+                cl_mem mem = buffers.get(b++);
+                if (arg instanceof Output o && o.data().length > 0) {
+                    clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, o.data().length, Pointer.to(o.data()), 0, null, null);
+                }
+            }
+            clFinish(queue);
         } catch (CLException e) {
             throw new AdapterException("OpenCL call failed: " + e.getMessage());
         } finally {
-            if (input != null) {
-                clReleaseMemObject(input);
-            }
-            if (output != null) {
-                clReleaseMemObject(output);
-            }
+            buffers.forEach(CL::clReleaseMemObject);
         }
     }
 

@@ -98,7 +98,10 @@ public final class HtmlReport {
             grid.computeIfAbsent(e.pair(), k -> new LinkedHashMap<>()).computeIfAbsent(e.rounding(), k -> new ArrayList<>())
                     .add(e);
         }
-        List<String> modes = MODES.stream().filter(m -> r.cases().stream().anyMatch(e -> e.rounding().equals(m))).toList();
+        List<String> modes = new ArrayList<>(MODES.stream().filter(m -> r.cases().stream().anyMatch(e -> e.rounding().equals(m)))
+                .toList());
+        r.cases().stream().map(ConformanceReport.Entry::rounding).filter(m -> !MODES.contains(m)).distinct().sorted()
+                .forEach(modes::add); // OpenCL memory cases: vector widths
         h.append("<h2>Matrix</h2>\n<table><tr><th>pair</th>");
         modes.forEach(m -> h.append("<th>").append(esc(m)).append("</th>"));
         h.append("</tr>\n");

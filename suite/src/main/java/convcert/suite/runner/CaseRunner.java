@@ -109,9 +109,18 @@ public final class CaseRunner implements AutoCloseable {
                 render(first, source, destination), rules, kinds, null, millis(start));
     }
 
+    /** A call to the adapter on the worker thread, bounded by the timeout. */
+    private interface AdapterCall {
+        void call() throws AdapterException;
+    }
+
     private void convert(CaseKey key, long[] in, long[] out, int n) throws AdapterException {
+        timed(() -> adapter.convert(key, in, out, n), "batch of " + n);
+    }
+
+    private void timed(AdapterCall work, String what) throws AdapterException {
         Future<?> call = worker.submit(() -> {
-            adapter.convert(key, in, out, n);
+            work.call();
             return null;
         });
         try {
@@ -120,7 +129,7 @@ public final class CaseRunner implements AutoCloseable {
             call.cancel(true);
             worker.shutdownNow();
             worker = newWorker(); // the stuck thread is abandoned; the adapter recovers below
-            throw new AdapterException("no answer within " + timeoutMillis + " ms (batch of " + n + ")");
+            throw new AdapterException("no answer within " + timeoutMillis + " ms (" + what + ")");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             throw cause instanceof AdapterException a ? a
@@ -129,6 +138,113 @@ public final class CaseRunner implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new AdapterException("interrupted");
         }
+    }
+
+    /**
+     * Runs one OpenCL memory case. Vectors with an implementation-defined result are run and recorded,
+     * not judged; negative vectors (errors of the reference) only go to adapters that check alignment,
+     * which must refuse them.
+     */
+    public CaseResult runMemory(CaseKey key, convcert.opencl.MemoryCase c, List<convcert.opencl.MemoryVector> all,
+                                boolean anyNaN) {
+        long start = System.nanoTime();
+        if (!(adapter instanceof convcert.suite.spi.MemoryOperations memory) || !memory.memoryCapabilities().contains(c.name())) {
+            return new CaseResult(key, Status.NOT_APPLICABLE, 0, 0, List.of(), List.of(), Map.of(),
+                    "not implemented by the adapter", 0);
+        }
+        // Misaligned and size-mismatch vectors go only to adapters that check; a disabled extension is a
+        // compile-time error of the kernel source, not a vector any adapter can refuse: reference only.
+        List<convcert.opencl.MemoryVector> vectors = all.stream()
+                .filter(v -> v.outcome() != convcert.opencl.MemoryVector.Outcome.EXTENSION_DISABLED)
+                .filter(v -> !v.outcome().negative() || adapter.checksAlignment()).toList();
+        int n = vectors.size();
+        long[] pointers = new long[n];
+        long[] offsets = new long[n];
+        byte[][] memories = new byte[n][];
+        byte[][] data = new byte[n][];
+        byte[][] results = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            convcert.opencl.MemoryVector v = vectors.get(i);
+            pointers[i] = v.pointer();
+            offsets[i] = v.offset();
+            memories[i] = v.memory();
+            data[i] = v.data();
+        }
+        try {
+            timed(() -> memory.run(c, pointers, offsets, memories, data, results, n), n + " vectors of " + c.name());
+        } catch (AdapterException e) {
+            recover();
+            return new CaseResult(key, Status.ADAPTER_ERROR, 0, 0, List.of(), List.of(), Map.of(), e.getMessage(),
+                    millis(start));
+        }
+        long mismatches = 0;
+        List<String> first = new ArrayList<>();
+        List<String> recorded = new ArrayList<>();
+        Map<String, Long> kinds = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            convcert.opencl.MemoryVector v = vectors.get(i);
+            byte[] got = results[i];
+            String where = "p=" + v.pointer() + " offset=" + v.offset()
+                    + (v.data() == null ? "" : " data=" + convcert.opencl.MemoryVector.hex(v.data()));
+            if (v.outcome() == convcert.opencl.MemoryVector.Outcome.IMPLEMENTATION_DEFINED) {
+                if (recorded.size() < 3) {
+                    recorded.add(where + " -> " + convcert.opencl.MemoryVector.hex(got));
+                }
+                continue;
+            }
+            boolean ok = v.outcome().negative() ? got == null
+                    : got != null && got.length >= v.comparedBytes() && sameBytes(c, v.expected(), got, v.comparedBytes(), anyNaN);
+            if (!ok) {
+                mismatches++;
+                String kind = v.outcome().negative() ? "accepted a " + v.outcome().label() + " vector" : "wrong bytes";
+                kinds.merge(kind, 1L, Long::sum);
+                if (first.size() < firstMismatches) {
+                    first.add(where + ": expected " + (v.outcome().negative() ? v.outcome().label()
+                            : convcert.opencl.MemoryVector.hex(java.util.Arrays.copyOf(v.expected(), v.comparedBytes())))
+                            + ", actual " + (got == null ? "refused" : convcert.opencl.MemoryVector.hex(got)));
+                }
+            }
+        }
+        boolean onlyRecorded = vectors.stream().allMatch(v -> v.outcome() == convcert.opencl.MemoryVector.Outcome.IMPLEMENTATION_DEFINED);
+        String message = recorded.isEmpty() ? null : "implementation-defined, recorded not judged: " + String.join("; ", recorded);
+        Status status = onlyRecorded ? Status.NOT_APPLICABLE : mismatches == 0 ? Status.PASS : Status.FAIL;
+        return new CaseResult(key, status, n, mismatches, first, List.of("opencl " + c.name() + " (spec-tables/opencl)"),
+                kinds, message, millis(start));
+    }
+
+    /**
+     * Byte comparison; for the _half functions with nan-comparison=any, a NaN element equals any NaN
+     * (loads give floats, stores write halves), as conversions compare.
+     */
+    private static boolean sameBytes(convcert.opencl.MemoryCase c, byte[] expected, byte[] actual, int n, boolean anyNaN) {
+        if (java.util.Arrays.equals(expected, 0, n, actual, 0, n)) {
+            return true;
+        }
+        if (!anyNaN || !c.function().contains("_half")) {
+            return false;
+        }
+        int width = c.isStore() ? 2 : 4;
+        for (int i = 0; i + width <= n; i += width) {
+            long a = 0;
+            long b = 0;
+            for (int k = width - 1; k >= 0; k--) {
+                a = a << 8 | (expected[i + k] & 0xFF);
+                b = b << 8 | (actual[i + k] & 0xFF);
+            }
+            boolean bothNaN = width == 2 ? isHalfNaN(a) && isHalfNaN(b) : isFloatNaN(a) && isFloatNaN(b);
+            if (a != b && !bothNaN) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isHalfNaN(long h) {
+        return (h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0;
+    }
+
+    private static boolean isFloatNaN(long f) {
+        return (f & 0x7F800000L) == 0x7F800000L && (f & 0x7FFFFF) != 0;
     }
 
     private void recover() {

@@ -37,8 +37,17 @@ public final class SuiteRun {
                          long timeoutMillis, int firstMismatches, LocalDate today, PrintWriter progress, boolean terminal) {
     }
 
-    /** A case ready to run: its key, the reference converter, and where its vectors come from. */
-    public record Planned(CaseKey key, Converter reference, Supplier<CaseRunner.Batches> batches, long count) {
+    /** A case ready to run: its key, its size, and how to run it (a conversion or an OpenCL memory case). */
+    public record Planned(CaseKey key, long count, Execution execution) {
+    }
+
+    /** Runs a planned case with the run's CaseRunner; progress is null for short cases. */
+    public interface Execution {
+        CaseResult run(CaseRunner runner, CaseRunner.ProgressListener progress);
+    }
+
+    private static Planned conversion(CaseKey key, Converter converter, Supplier<CaseRunner.Batches> batches, long count) {
+        return new Planned(key, count, (runner, progress) -> runner.run(key, converter, batches.get(), progress));
     }
 
     private static volatile SuiteRun current;
@@ -121,7 +130,7 @@ public final class SuiteRun {
                 for (Rounding mode : c.modes().stream().sorted().toList()) {
                     for (Case state : reference.saturationStates(c, mode)) {
                         Converter converter = reference.converter(state);
-                        plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(new Planned(key(state),
+                        plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(conversion(key(state),
                                 converter, () -> CaseRunner.range(first, end, converter), end - first));
                     }
                 }
@@ -130,8 +139,8 @@ public final class SuiteRun {
         }
         VectorStore store = config.vectors();
         for (Manifest.Entry e : store.cases()) {
-            if (!e.profile().equals(reference.tables().profile())) {
-                continue;
+            if (!e.profile().equals(reference.tables().profile()) || e.state().equals("memory")) {
+                continue; // memory cases are planned from the reference (addMemoryCases)
             }
             Conversion c = reference.conversion(e.from(), e.to());
             if (!config.pairs().isEmpty() && !config.pairs().contains(c)) {
@@ -146,9 +155,41 @@ public final class SuiteRun {
             Converter converter = reference.converter(state);
             Supplier<CaseRunner.Batches> batches = () -> CaseRunner.of(store.read(e, true, c.from().width()),
                     store.read(e, false, c.to().width()));
-            plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(new Planned(key, converter, batches, e.count()));
+            plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(conversion(key, converter, batches, e.count()));
         }
+        addMemoryCases(plan);
         return plan;
+    }
+
+    /**
+     * A profile with OpenCL memory tables (spec-tables/opencl/vector-functions.csv) adds its memory
+     * and as_type cases, their vectors made by the reference on the fly. In the matrix the pair is
+     * "VALUE TYPE->FUNCTION" and the column the vector width.
+     */
+    private void addMemoryCases(Map<String, List<Planned>> plan) {
+        java.nio.file.Path dir = config.reference().tables().directory();
+        if (!java.nio.file.Files.isRegularFile(dir.resolve("vector-functions.csv"))) {
+            return;
+        }
+        convcert.opencl.OpenClTables tables = convcert.opencl.OpenClTables.load(dir);
+        convcert.opencl.OpenClReference ref = new convcert.opencl.OpenClReference(tables, config.reference());
+        convcert.opencl.OpenClVectors generator = new convcert.opencl.OpenClVectors(ref, config.reference(),
+                convcert.vectors.Level.CI, 1);
+        for (convcert.opencl.MemoryCase c : generator.cases()) {
+            CaseKey key = memoryKey(config.reference().tables().profile(), c);
+            if (!config.pairs().isEmpty()) {
+                continue; // --pair selects conversions
+            }
+            plan.computeIfAbsent(key.pair(), k -> new ArrayList<>()).add(new Planned(key, 0,
+                    (runner, progress) -> runner.runMemory(key, c, generator.vectors(c), config.reference().semantics()
+                            .nanComparison() == convcert.reference.Semantics.NanComparison.ANY)));
+        }
+    }
+
+    public static CaseKey memoryKey(String profile, convcert.opencl.MemoryCase c) {
+        String function = c.isAsType() ? "as_" + c.toType() : c.function() + (c.rounding().isEmpty() ? "" : "_" + c.rounding());
+        String width = c.isAsType() && c.n() != c.toN() ? c.n() + "->" + c.toN() : "x" + c.n();
+        return new CaseKey(profile, c.type(), function, width, "memory", "-", Map.of());
     }
 
     private CaseKey key(Case c) {
@@ -163,7 +204,7 @@ public final class SuiteRun {
         Allure.story(p.key().rounding() + " " + p.key().state());
         Progress progress = config.progress() != null && p.count() >= (1 << 22)
                 ? new Progress(config.progress(), config.terminal(), p.key().name(), p.count()) : null;
-        CaseResult r = runner.run(p.key(), p.reference(), p.batches().get(), progress);
+        CaseResult r = p.execution().run(runner, progress);
         if (progress != null) {
             progress.finish();
         }

@@ -1,4 +1,4 @@
-package convcert.suite.opencl;
+package convcert.opencl;
 
 import convcert.spec.CsvTable;
 import java.nio.file.Path;

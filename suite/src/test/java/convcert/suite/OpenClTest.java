@@ -1,0 +1,62 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The OpenCL memory functions and as_type through the suite: the reference and the example C device
+ * (process protocol) pass and refuse misaligned addresses; PoCL, where an OpenCL platform is
+ * installed (.ci/run installs it), gives the verdicts committed in reports/devices/pocl.
+ */
+class OpenClTest {
+
+    @Test
+    void theReferencePassesEveryMemoryCaseAndRefusesNegativeVectors(@TempDir Path out) throws Exception {
+        MainTest.Run r = CertifyTest.certify(out, "--profile", "opencl", "--adapter", "reference", "--only", "*memory");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode report = CertifyTest.report(out);
+        JsonNode vstore = CertifyTest.find(report, "int->vstore/x4-memory");
+        assertEquals("PASS", vstore.get("status").asText());
+        JsonNode sizes = CertifyTest.find(report, "float->as_double/x4-memory"); // 16 vs 32 bytes: an error
+        assertEquals("PASS", sizes.get("status").asText(), "as_type across sizes is refused, as expected");
+        assertTrue(CertifyTest.find(report, "int->as_short/1->2-memory").get("message").asText()
+                .startsWith("implementation-defined, recorded not judged"));
+    }
+
+    @Test
+    void theCDevicePassesItsMemoryCasesOverTheProcessProtocol(@TempDir Path out) throws Exception {
+        MainTest.Run r = CertifyTest.certify(out, "--profile", "opencl", "--adapter", "process:cmd=" + CertifyTest.exampleDevice(),
+                "--only", "*memory");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode report = CertifyTest.report(out);
+        assertEquals(150, report.get("summary").get("passed").asInt(), "vload/vstore of 9 types x 5 widths, as_type");
+        JsonNode misaligned = CertifyTest.find(report, "long->vload/x2-memory");
+        assertTrue(misaligned.get("vectors").asInt() > 16, "negative vectors go to an adapter that checks alignment");
+    }
+
+    @Test
+    void poclGivesTheCommittedVerdicts(@TempDir Path out) throws Exception {
+        MainTest.Run probe = CertifyTest.certify(out.resolve("probe"), "--profile", "opencl", "--adapter", "opencl",
+                "--only", "int->vload/x2-memory");
+        assumeTrue(probe.exit() != 2, "no OpenCL platform here: " + probe.err());
+        MainTest.Run r = CertifyTest.certify(out.resolve("run"), "--profile", "opencl", "--level", "ci", "--adapter", "opencl");
+        assertEquals(3, r.exit(), "PoCL 3.1 lacks scalar vloada_half/vstorea_half (reports/devices/pocl/README.md)\n"
+                + r.out() + r.err());
+        JsonNode now = CertifyTest.report(out.resolve("run"));
+        JsonNode committed = CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/pocl"));
+        assertEquals(committed.get("cases").size(), now.get("cases").size());
+        for (int i = 0; i < now.get("cases").size(); i++) {
+            for (String field : List.of("name", "status", "vectors", "mismatches")) {
+                assertEquals(committed.get("cases").get(i).get(field), now.get("cases").get(i).get(field),
+                        committed.get("cases").get(i).get("name") + " " + field);
+            }
+        }
+    }
+}
