@@ -20,7 +20,7 @@ import java.util.Map;
  * Writes one case's vectors. Every file is written under a temporary name and renamed when complete,
  * so an interrupted run never leaves a file that looks finished. Returns each file's SHA-256.
  */
-final class VectorFiles {
+public final class VectorFiles {
 
     private VectorFiles() {
     }
@@ -112,6 +112,21 @@ final class VectorFiles {
                 out.write(line.charAt(k));
             }
         }
+    }
+
+    /** The elements of a raw little-endian vector file of the given element width in bits. */
+    public static long[] elements(byte[] data, int width) {
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(data).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long[] values = new long[data.length / (width / 8)];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = switch (width) {
+                case 8 -> buffer.get() & 0xFFL;
+                case 16 -> buffer.getShort() & 0xFFFFL;
+                case 32 -> buffer.getInt() & 0xFFFFFFFFL;
+                default -> buffer.getLong();
+            };
+        }
+        return values;
     }
 
     private static final char[] DIGITS = "0123456789ABCDEF".toCharArray();

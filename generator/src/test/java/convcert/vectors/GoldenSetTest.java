@@ -10,8 +10,6 @@ import convcert.reference.Reference;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,17 +40,7 @@ class GoldenSetTest {
     }
 
     static long[] elements(Path file, int width) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-        long[] values = new long[buffer.capacity() / (width / 8)];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = switch (width) {
-                case 8 -> buffer.get() & 0xFFL;
-                case 16 -> buffer.getShort() & 0xFFFFL;
-                case 32 -> buffer.getInt() & 0xFFFFFFFFL;
-                default -> buffer.getLong();
-            };
-        }
-        return values;
+        return VectorFiles.elements(Files.readAllBytes(file), width);
     }
 
     @TestFactory

@@ -1,6 +1,6 @@
 package convcert.suite.adapters;
 
-import convcert.suite.runner.VectorStore;
+import convcert.vectors.VectorFiles;
 import convcert.suite.spi.AdapterContext;
 import convcert.suite.spi.AdapterException;
 import convcert.suite.spi.AdapterProvider;
@@ -156,7 +156,7 @@ public final class ReplayAdapter implements ConverterAdapter {
 
     private static long[] read(Path file, int width, boolean memh) throws IOException, AdapterException {
         if (!memh) {
-            return VectorStore.elements(Files.readAllBytes(file), width);
+            return VectorFiles.elements(Files.readAllBytes(file), width);
         }
         List<String> lines = Files.readAllLines(file);
         long[] values = new long[(int) lines.stream().filter(l -> !l.isBlank() && !l.startsWith("//")).count()];

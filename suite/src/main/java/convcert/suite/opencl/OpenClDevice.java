@@ -176,15 +176,7 @@ public final class OpenClDevice implements AutoCloseable {
     }
 
     public static void unpack(byte[] data, long[] values, int count, int bytes) {
-        ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < count; i++) {
-            values[i] = switch (bytes) {
-                case 1 -> b.get() & 0xFFL;
-                case 2 -> b.getShort() & 0xFFFFL;
-                case 4 -> b.getInt() & 0xFFFFFFFFL;
-                default -> b.getLong();
-            };
-        }
+        System.arraycopy(convcert.vectors.VectorFiles.elements(data, 8 * bytes), 0, values, 0, count);
     }
 
     @Override

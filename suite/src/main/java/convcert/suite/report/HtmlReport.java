@@ -32,21 +32,7 @@ public final class HtmlReport {
     }
 
     static String esc(String s) {
-        if (s == null) {
-            return "";
-        }
-        StringBuilder b = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&#39;");
-                default -> b.append(c < 0x20 && c != '\n' && c != '\t' ? '\uFFFD' : c);
-            }
-        }
-        return b.toString();
+        return Markup.escape(s, true);
     }
 
     private static String anchor(String name) {

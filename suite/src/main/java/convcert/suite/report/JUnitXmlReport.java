@@ -69,20 +69,8 @@ public final class JUnitXmlReport {
         return (int) cases.stream().filter(e -> e.status().equals(status)).count();
     }
 
-    /** XML escaping; '>' may stand in attributes and text, and pairs read better with it ("float->half"). */
+    /** '>' may stand in XML attributes and text, and pairs read better with it ("float->half"). */
     private static String esc(String s) {
-        if (s == null) {
-            return "";
-        }
-        StringBuilder b = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                default -> b.append(c < 0x20 && c != '\n' && c != '\t' ? '\uFFFD' : c);
-            }
-        }
-        return b.toString();
+        return Markup.escape(s, false);
     }
 }

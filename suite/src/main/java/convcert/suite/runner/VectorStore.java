@@ -3,9 +3,8 @@ package convcert.suite.runner;
 import convcert.reference.UsageException;
 import convcert.suite.spi.CaseKey;
 import convcert.vectors.Manifest;
+import convcert.vectors.VectorFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,23 +55,9 @@ public final class VectorStore {
             throw new UsageException(e.name() + ": the vector set has no binary layout; generate it with --format bin");
         }
         try {
-            return elements(Files.readAllBytes(folder.resolve(ref.path())), width);
+            return VectorFiles.elements(Files.readAllBytes(folder.resolve(ref.path())), width);
         } catch (IOException ex) {
             throw new UsageException("cannot read " + folder.resolve(ref.path()) + ": " + ex.getMessage());
         }
-    }
-
-    public static long[] elements(byte[] data, int width) {
-        ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-        long[] values = new long[data.length / (width / 8)];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = switch (width) {
-                case 8 -> buffer.get() & 0xFFL;
-                case 16 -> buffer.getShort() & 0xFFFFL;
-                case 32 -> buffer.getInt() & 0xFFFFFFFFL;
-                default -> buffer.getLong();
-            };
-        }
-        return values;
     }
 }
