@@ -62,12 +62,7 @@ public final class GenerateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Reference reference = profile.reference();
-        Level lvl = switch (level) {
-            case "quick" -> Level.QUICK;
-            case "ci" -> Level.CI;
-            case "full" -> Level.FULL;
-            default -> throw new UsageException("unknown level '" + level + "'; levels: quick ci full");
-        };
+        Level lvl = Level.parse(level);
         Set<VectorFormat> layouts = EnumSet.noneOf(VectorFormat.class);
         for (String f : formats) {
             VectorFormat vf = VectorFormat.parse(f.strip());
@@ -76,14 +71,7 @@ public final class GenerateCommand implements Callable<Integer> {
             }
             layouts.add(vf);
         }
-        List<Conversion> selected = new ArrayList<>();
-        for (String p : pairs) {
-            String[] parts = p.split(":", 2);
-            if (parts.length != 2) {
-                throw new UsageException("bad --pair '" + p + "'; expected FROM:TO, e.g. float:half");
-            }
-            selected.add(reference.conversion(parts[0].strip(), parts[1].strip()));
-        }
+        List<Conversion> selected = new ArrayList<>(ProfileOptions.pairs(reference, pairs));
         if (selected.isEmpty()) {
             selected.addAll(reference.tables().conversions());
         }

@@ -59,6 +59,19 @@ public final class ProfileOptions {
         return map;
     }
 
+    /** --pair FROM:TO arguments as conversions of the profile. */
+    public static List<convcert.spec.Conversion> pairs(Reference reference, List<String> pairs) {
+        List<convcert.spec.Conversion> selected = new java.util.ArrayList<>();
+        for (String p : pairs) {
+            String[] parts = p.split(":", 2);
+            if (parts.length != 2) {
+                throw new UsageException("bad --pair '" + p + "'; expected FROM:TO, e.g. float:half");
+            }
+            selected.add(reference.conversion(parts[0].strip(), parts[1].strip()));
+        }
+        return selected;
+    }
+
     public Reference reference() {
         SpecTables t = loadTables();
         return new Reference(t, Semantics.of(t, decisionOverrides()));

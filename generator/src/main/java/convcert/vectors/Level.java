@@ -7,4 +7,14 @@ public enum Level {
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }
+
+    /** quick, ci or full; anything else is a usage error. */
+    public static Level parse(String label) {
+        for (Level level : values()) {
+            if (level.label().equals(label)) {
+                return level;
+            }
+        }
+        throw new convcert.reference.UsageException("unknown level '" + label + "'; levels: quick ci full");
+    }
 }

@@ -116,14 +116,7 @@ public final class CertifyCommand implements Callable<Integer> {
             return 0;
         }
         Reference reference = profile.reference();
-        List<Conversion> selected = new ArrayList<>();
-        for (String p : pairs) {
-            String[] parts = p.split(":", 2);
-            if (parts.length != 2) {
-                throw new UsageException("bad --pair '" + p + "'; expected FROM:TO, e.g. float:half");
-            }
-            selected.add(reference.conversion(parts[0].strip(), parts[1].strip()));
-        }
+        List<Conversion> selected = ProfileOptions.pairs(reference, pairs);
         if (exhaustive && selected.isEmpty()) {
             throw new UsageException("--exhaustive needs --pair (each selected pair streams 2^32 inputs per case)");
         }
@@ -228,12 +221,7 @@ public final class CertifyCommand implements Callable<Integer> {
 
     private static Path generate(Reference reference, List<Conversion> selected, String level, Path folder,
                                  PrintWriter err) throws IOException {
-        Level lvl = switch (level) {
-            case "quick" -> Level.QUICK;
-            case "ci" -> Level.CI;
-            case "full" -> Level.FULL;
-            default -> throw new UsageException("unknown level '" + level + "'; levels: quick ci full");
-        };
+        Level lvl = Level.parse(level);
         Files.createDirectories(folder);
         List<Conversion> pairs = selected.isEmpty() ? List.copyOf(reference.tables().conversions()) : selected;
         new Generator(new Generator.Options(reference, pairs, lvl, 1, EnumSet.of(VectorFormat.BIN), folder),
