@@ -9,11 +9,6 @@ public enum Form {
     }
 
     public static Form parse(String name) {
-        for (Form form : values()) {
-            if (form.tableName().equals(name)) {
-                return form;
-            }
-        }
-        return null;
+        return Labels.find(values(), Form::tableName, name);
     }
 }

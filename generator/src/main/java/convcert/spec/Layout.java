@@ -28,11 +28,6 @@ public enum Layout {
     }
 
     public static Layout parse(String name) {
-        for (Layout layout : values()) {
-            if (layout.tableName.equals(name)) {
-                return layout;
-            }
-        }
-        return null;
+        return Labels.find(values(), Layout::tableName, name);
     }
 }

@@ -15,12 +15,7 @@ public enum Rounding {
     }
 
     public static Rounding parse(String suffix) {
-        for (Rounding mode : values()) {
-            if (mode.suffix().equals(suffix)) {
-                return mode;
-            }
-        }
-        return null;
+        return Labels.find(values(), Rounding::suffix, suffix);
     }
 
     public static String known() {

@@ -12,11 +12,6 @@ public enum Saturation {
     }
 
     public static Saturation parse(String name) {
-        for (Saturation s : values()) {
-            if (s.tableName().equals(name)) {
-                return s;
-            }
-        }
-        return null;
+        return Labels.find(values(), Saturation::tableName, name);
     }
 }

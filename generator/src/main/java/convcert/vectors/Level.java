@@ -10,11 +10,10 @@ public enum Level {
 
     /** quick, ci or full; anything else is a usage error. */
     public static Level parse(String label) {
-        for (Level level : values()) {
-            if (level.label().equals(label)) {
-                return level;
-            }
+        Level level = convcert.spec.Labels.find(values(), Level::label, label);
+        if (level == null) {
+            throw new convcert.reference.UsageException("unknown level '" + label + "'; levels: quick ci full");
         }
-        throw new convcert.reference.UsageException("unknown level '" + label + "'; levels: quick ci full");
+        return level;
     }
 }

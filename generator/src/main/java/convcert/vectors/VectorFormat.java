@@ -27,11 +27,6 @@ public enum VectorFormat {
     }
 
     public static VectorFormat parse(String name) {
-        for (VectorFormat f : values()) {
-            if (f.label().equals(name)) {
-                return f;
-            }
-        }
-        return null;
+        return convcert.spec.Labels.find(values(), VectorFormat::label, name);
     }
 }

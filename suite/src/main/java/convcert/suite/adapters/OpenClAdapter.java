@@ -73,39 +73,31 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
             }
         }
         boolean fp16 = device.hasExtension("cl_khr_fp16");
+        List<String> modes = List.of("rn", "rz", "ru", "rd");
         for (OpenClTypes.Type src : types.all()) {
             for (OpenClTypes.Type dst : types.all()) {
-                if (src == dst || !device.hasExtension(src.extension()) && !storedAsHalf(src, dst, fp16)
-                        || !device.hasExtension(dst.extension()) && !storedAsHalf(src, dst, fp16)) {
+                if (src == dst) {
                     continue;
                 }
-                boolean toFloating = FLOATING.contains(dst.format());
                 boolean fromFloating = FLOATING.contains(src.format());
-                if (toFloating) {
-                    for (String mode : List.of("rn", "rz", "ru", "rd")) {
-                        if (!(dst.format().equals("half") && !fp16) || src.format().equals("float")
-                                || src.format().equals("double")) {
-                            capabilities.add(new Capability(src.format(), dst.format(), src.format().equals("half") && !fp16
-                                    ? "rn" : mode, "nosat"));
-                        }
+                if (!device.hasExtension(src.extension()) || !device.hasExtension(dst.extension())) {
+                    // Without cl_khr_fp16, half is still a memory format: vstore_half_rtX from float and
+                    // double (where the device has it), vload_half to float.
+                    if (!fp16 && fromFloating && dst.format().equals("half") && device.hasExtension(src.extension())) {
+                        modes.forEach(mode -> capabilities.add(new Capability(src.format(), "half", mode, "nosat")));
+                    } else if (!fp16 && src.format().equals("half") && dst.format().equals("float")) {
+                        capabilities.add(new Capability("half", "float", "rn", "nosat"));
                     }
+                } else if (FLOATING.contains(dst.format())) {
+                    modes.forEach(mode -> capabilities.add(new Capability(src.format(), dst.format(), mode, "nosat")));
                 } else if (fromFloating) {
-                    for (String mode : List.of("rn", "rz", "ru", "rd")) {
-                        capabilities.add(new Capability(src.format(), dst.format(), mode, "sat"));
-                    }
+                    modes.forEach(mode -> capabilities.add(new Capability(src.format(), dst.format(), mode, "sat")));
                 } else {
                     capabilities.add(new Capability(src.format(), dst.format(), "rz", "wrap"));
                     capabilities.add(new Capability(src.format(), dst.format(), "rz", "sat"));
                 }
             }
         }
-        capabilities.removeIf(c -> c.from().equals("half") && !fp16 && !c.to().equals("float"));
-    }
-
-    /** Without cl_khr_fp16, half is still a memory format: vstore_half from float/double, vload_half to float. */
-    private static boolean storedAsHalf(OpenClTypes.Type src, OpenClTypes.Type dst, boolean fp16) {
-        return !fp16 && ((dst.format().equals("half") && (src.format().equals("float") || src.format().equals("double")))
-                || (src.format().equals("half") && dst.format().equals("float")));
     }
 
     public String deviceDescription() {
@@ -114,7 +106,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
 
     @Override
     public List<Capability> capabilities() {
-        return capabilities.stream().distinct().toList();
+        return List.copyOf(capabilities);
     }
 
     /** The OpenCL C kernel of a case. */

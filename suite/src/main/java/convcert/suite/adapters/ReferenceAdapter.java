@@ -1,5 +1,9 @@
 package convcert.suite.adapters;
 
+import convcert.opencl.MemoryCase;
+import convcert.opencl.OpenClReference;
+import convcert.opencl.OpenClTables;
+import convcert.opencl.OpenClVectors;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.spec.Form;
@@ -9,6 +13,7 @@ import convcert.suite.spi.AdapterProvider;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.suite.spi.MemoryOperations;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * misaligned addresses, disabled extensions and as_type across sizes) and defining as_type between
  * element counts as "bits unchanged".
  */
-public final class ReferenceAdapter implements ConverterAdapter, convcert.suite.spi.MemoryOperations {
+public final class ReferenceAdapter implements ConverterAdapter, MemoryOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -40,13 +45,13 @@ public final class ReferenceAdapter implements ConverterAdapter, convcert.suite.
 
     private final Reference reference;
     private final Map<String, Converter> converters = new ConcurrentHashMap<>();
-    private final convcert.opencl.OpenClReference memory;
+    private final OpenClReference memory;
 
     public ReferenceAdapter(Reference reference) {
         this.reference = reference;
         java.nio.file.Path dir = reference.tables().directory();
         this.memory = java.nio.file.Files.isRegularFile(dir.resolve("vector-functions.csv"))
-                ? new convcert.opencl.OpenClReference(convcert.opencl.OpenClTables.load(dir), reference) : null;
+                ? new OpenClReference(OpenClTables.load(dir), reference) : null;
     }
 
     @Override
@@ -57,11 +62,11 @@ public final class ReferenceAdapter implements ConverterAdapter, convcert.suite.
     @Override
     public List<String> memoryCapabilities() {
         return memory == null ? List.of()
-                : convcert.opencl.OpenClVectors.cases(memory.tables()).stream().map(convcert.opencl.MemoryCase::name).toList();
+                : OpenClVectors.cases(memory.tables()).stream().map(MemoryCase::name).toList();
     }
 
     @Override
-    public void run(convcert.opencl.MemoryCase c, long[] pointers, long[] offsets, byte[][] memories, byte[][] data,
+    public void run(MemoryCase c, long[] pointers, long[] offsets, byte[][] memories, byte[][] data,
                     byte[][] results, int count) {
         for (int i = 0; i < count; i++) {
             var v = memory.evaluate(c, pointers[i], offsets[i], memories[i], data[i],

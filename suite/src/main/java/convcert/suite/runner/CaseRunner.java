@@ -1,5 +1,7 @@
 package convcert.suite.runner;
 
+import convcert.opencl.MemoryCase;
+import convcert.opencl.MemoryVector;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
@@ -8,6 +10,7 @@ import convcert.reference.Values;
 import convcert.suite.spi.AdapterException;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.suite.spi.MemoryOperations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -145,17 +148,17 @@ public final class CaseRunner implements AutoCloseable {
      * not judged; negative vectors (errors of the reference) only go to adapters that check alignment,
      * which must refuse them.
      */
-    public CaseResult runMemory(CaseKey key, convcert.opencl.MemoryCase c, List<convcert.opencl.MemoryVector> all,
+    public CaseResult runMemory(CaseKey key, MemoryCase c, List<MemoryVector> all,
                                 boolean anyNaN) {
         long start = System.nanoTime();
-        if (!(adapter instanceof convcert.suite.spi.MemoryOperations memory) || !memory.memoryCapabilities().contains(c.name())) {
+        if (!(adapter instanceof MemoryOperations memory) || !memory.memoryCapabilities().contains(c.name())) {
             return new CaseResult(key, Status.NOT_APPLICABLE, 0, 0, List.of(), List.of(), Map.of(),
                     "not implemented by the adapter", 0);
         }
         // Misaligned and size-mismatch vectors go only to adapters that check; a disabled extension is a
         // compile-time error of the kernel source, not a vector any adapter can refuse: reference only.
-        List<convcert.opencl.MemoryVector> vectors = all.stream()
-                .filter(v -> v.outcome() != convcert.opencl.MemoryVector.Outcome.EXTENSION_DISABLED)
+        List<MemoryVector> vectors = all.stream()
+                .filter(v -> v.outcome() != MemoryVector.Outcome.EXTENSION_DISABLED)
                 .filter(v -> !v.outcome().negative() || adapter.checksAlignment()).toList();
         int n = vectors.size();
         long[] pointers = new long[n];
@@ -164,7 +167,7 @@ public final class CaseRunner implements AutoCloseable {
         byte[][] data = new byte[n][];
         byte[][] results = new byte[n][];
         for (int i = 0; i < n; i++) {
-            convcert.opencl.MemoryVector v = vectors.get(i);
+            MemoryVector v = vectors.get(i);
             pointers[i] = v.pointer();
             offsets[i] = v.offset();
             memories[i] = v.memory();
@@ -182,13 +185,13 @@ public final class CaseRunner implements AutoCloseable {
         List<String> recorded = new ArrayList<>();
         Map<String, Long> kinds = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            convcert.opencl.MemoryVector v = vectors.get(i);
+            MemoryVector v = vectors.get(i);
             byte[] got = results[i];
             String where = "p=" + v.pointer() + " offset=" + v.offset()
-                    + (v.data() == null ? "" : " data=" + convcert.opencl.MemoryVector.hex(v.data()));
-            if (v.outcome() == convcert.opencl.MemoryVector.Outcome.IMPLEMENTATION_DEFINED) {
+                    + (v.data() == null ? "" : " data=" + MemoryVector.hex(v.data()));
+            if (v.outcome() == MemoryVector.Outcome.IMPLEMENTATION_DEFINED) {
                 if (recorded.size() < 3) {
-                    recorded.add(where + " -> " + convcert.opencl.MemoryVector.hex(got));
+                    recorded.add(where + " -> " + MemoryVector.hex(got));
                 }
                 continue;
             }
@@ -200,12 +203,12 @@ public final class CaseRunner implements AutoCloseable {
                 kinds.merge(kind, 1L, Long::sum);
                 if (first.size() < firstMismatches) {
                     first.add(where + ": expected " + (v.outcome().negative() ? v.outcome().label()
-                            : convcert.opencl.MemoryVector.hex(java.util.Arrays.copyOf(v.expected(), v.comparedBytes())))
-                            + ", actual " + (got == null ? "refused" : convcert.opencl.MemoryVector.hex(got)));
+                            : MemoryVector.hex(java.util.Arrays.copyOf(v.expected(), v.comparedBytes())))
+                            + ", actual " + (got == null ? "refused" : MemoryVector.hex(got)));
                 }
             }
         }
-        boolean onlyRecorded = vectors.stream().allMatch(v -> v.outcome() == convcert.opencl.MemoryVector.Outcome.IMPLEMENTATION_DEFINED);
+        boolean onlyRecorded = vectors.stream().allMatch(v -> v.outcome() == MemoryVector.Outcome.IMPLEMENTATION_DEFINED);
         String message = recorded.isEmpty() ? null : "implementation-defined, recorded not judged: " + String.join("; ", recorded);
         Status status = onlyRecorded ? Status.NOT_APPLICABLE : mismatches == 0 ? Status.PASS : Status.FAIL;
         return new CaseResult(key, status, n, mismatches, first, List.of("opencl " + c.name() + " (spec-tables/opencl)"),
@@ -216,7 +219,7 @@ public final class CaseRunner implements AutoCloseable {
      * Byte comparison; for the _half functions with nan-comparison=any, a NaN element equals any NaN
      * (loads give floats, stores write halves), as conversions compare.
      */
-    private static boolean sameBytes(convcert.opencl.MemoryCase c, byte[] expected, byte[] actual, int n, boolean anyNaN) {
+    private static boolean sameBytes(MemoryCase c, byte[] expected, byte[] actual, int n, boolean anyNaN) {
         if (java.util.Arrays.equals(expected, 0, n, actual, 0, n)) {
             return true;
         }

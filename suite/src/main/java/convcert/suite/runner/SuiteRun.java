@@ -1,10 +1,15 @@
 package convcert.suite.runner;
 
+import convcert.opencl.MemoryCase;
+import convcert.opencl.OpenClReference;
+import convcert.opencl.OpenClTables;
+import convcert.opencl.OpenClVectors;
 import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.Conversion;
+import convcert.spec.CtrlState;
 import convcert.spec.Rounding;
 import convcert.suite.adapters.Adapters;
 import convcert.suite.spi.AdapterContext;
@@ -147,7 +152,7 @@ public final class SuiteRun {
                 continue;
             }
             CaseKey key = VectorStore.key(e);
-            convcert.spec.CtrlState ctrl = reference.tables().powerOnCtrl();
+            CtrlState ctrl = reference.tables().powerOnCtrl();
             for (var bit : key.ctrl().entrySet()) {
                 ctrl = ctrl.with(bit.getKey(), bit.getValue());
             }
@@ -171,11 +176,11 @@ public final class SuiteRun {
         if (!java.nio.file.Files.isRegularFile(dir.resolve("vector-functions.csv"))) {
             return;
         }
-        convcert.opencl.OpenClTables tables = convcert.opencl.OpenClTables.load(dir);
-        convcert.opencl.OpenClReference ref = new convcert.opencl.OpenClReference(tables, config.reference());
-        convcert.opencl.OpenClVectors generator = new convcert.opencl.OpenClVectors(ref, config.reference(),
+        OpenClTables tables = OpenClTables.load(dir);
+        OpenClReference ref = new OpenClReference(tables, config.reference());
+        OpenClVectors generator = new OpenClVectors(ref, config.reference(),
                 convcert.vectors.Level.CI, 1);
-        for (convcert.opencl.MemoryCase c : generator.cases()) {
+        for (MemoryCase c : generator.cases()) {
             CaseKey key = memoryKey(config.reference().tables().profile(), c);
             if (!config.pairs().isEmpty()) {
                 continue; // --pair selects conversions
@@ -186,7 +191,7 @@ public final class SuiteRun {
         }
     }
 
-    public static CaseKey memoryKey(String profile, convcert.opencl.MemoryCase c) {
+    public static CaseKey memoryKey(String profile, MemoryCase c) {
         String function = c.isAsType() ? "as_" + c.toType() : c.function() + (c.rounding().isEmpty() ? "" : "_" + c.rounding());
         String width = c.isAsType() && c.n() != c.toN() ? c.n() + "->" + c.toN() : "x" + c.n();
         return new CaseKey(profile, c.type(), function, width, "memory", "-", Map.of());
