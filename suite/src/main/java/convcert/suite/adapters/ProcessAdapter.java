@@ -253,6 +253,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
             try {
                 if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
                     b.append("; the process exited with code ").append(process.exitValue());
+                    stderr.awaitEnd(200);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -326,9 +327,10 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
     private static final class StderrTail {
         private final byte[] ring = new byte[4096];
         private long written;
+        private final Thread drain;
 
         StderrTail(InputStream err) {
-            Thread t = new Thread(() -> {
+            drain = new Thread(() -> {
                 byte[] buffer = new byte[1024];
                 try {
                     int n;
@@ -343,8 +345,13 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                     // the process is gone
                 }
             }, "convcert-process-stderr");
-            t.setDaemon(true);
-            t.start();
+            drain.setDaemon(true);
+            drain.start();
+        }
+
+        /** Once the process has exited, lets the drain read what it wrote last (a crash message). */
+        void awaitEnd(long millis) throws InterruptedException {
+            drain.join(millis);
         }
 
         synchronized String tail() {
