@@ -5,6 +5,8 @@ import convcert.reference.Values;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,14 +95,7 @@ public final class VectorFiles {
     }
 
     private static void binary(OutputStream out, long[] values, int width) throws IOException {
-        int bytes = width / 8;
-        byte[] buffer = new byte[bytes];
-        for (long v : values) {
-            for (int b = 0; b < bytes; b++) {
-                buffer[b] = (byte) (v >>> (8 * b));
-            }
-            out.write(buffer);
-        }
+        out.write(pack(values, values.length, width));
     }
 
     private static void memh(OutputStream out, long[] values, int width) throws IOException {
@@ -116,9 +111,32 @@ public final class VectorFiles {
 
     /** The elements of a raw little-endian vector file of the given element width in bits. */
     public static long[] elements(byte[] data, int width) {
-        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(data).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         long[] values = new long[data.length / (width / 8)];
-        for (int i = 0; i < values.length; i++) {
+        unpack(data, width, values, values.length);
+        return values;
+    }
+
+    /**
+     * The first count values as elements of the given width in bits, little-endian: the byte order of
+     * .bin files, of the process adapter's pipe and of the hosts and devices here.
+     */
+    public static byte[] pack(long[] values, int count, int width) {
+        ByteBuffer buffer = ByteBuffer.allocate(count * (width / 8)).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            switch (width) {
+                case 8 -> buffer.put((byte) values[i]);
+                case 16 -> buffer.putShort((short) values[i]);
+                case 32 -> buffer.putInt((int) values[i]);
+                default -> buffer.putLong(values[i]);
+            }
+        }
+        return buffer.array();
+    }
+
+    /** The inverse of pack: count little-endian elements of data into values, zero-extended. */
+    public static void unpack(byte[] data, int width, long[] values, int count) {
+        ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
             values[i] = switch (width) {
                 case 8 -> buffer.get() & 0xFFL;
                 case 16 -> buffer.getShort() & 0xFFFFL;
@@ -126,7 +144,6 @@ public final class VectorFiles {
                 default -> buffer.getLong();
             };
         }
-        return values;
     }
 
     private static final char[] DIGITS = "0123456789ABCDEF".toCharArray();

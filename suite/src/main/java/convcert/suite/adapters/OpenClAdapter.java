@@ -14,6 +14,7 @@ import convcert.suite.spi.MemoryOperations;
 import convcert.opencl.MemoryCase;
 import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClVectors;
+import convcert.vectors.VectorFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -139,12 +140,12 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        int inBytes = types.ofFormat(c.from()).bytes();
-        int outBytes = types.ofFormat(c.to()).bytes();
-        byte[] out = new byte[count * outBytes];
-        device.execute(device.kernel(kernelSource(c)), count, OpenClDevice.pack(inputs, count, inBytes),
+        int inWidth = 8 * types.ofFormat(c.from()).bytes();
+        int outWidth = 8 * types.ofFormat(c.to()).bytes();
+        byte[] out = new byte[count * outWidth / 8];
+        device.execute(device.kernel(kernelSource(c)), count, VectorFiles.pack(inputs, count, inWidth),
                 new OpenClDevice.Output(out));
-        OpenClDevice.unpack(out, outputs, count, outBytes);
+        VectorFiles.unpack(out, outWidth, outputs, count);
     }
 
     @Override
@@ -236,8 +237,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
             }
             return;
         }
-        byte[] ptr = OpenClDevice.pack(pointers, count, 8);
-        byte[] off = OpenClDevice.pack(offsets, count, 8);
+        byte[] ptr = VectorFiles.pack(pointers, count, 64);
+        byte[] off = VectorFiles.pack(offsets, count, 64);
         if (!f.store()) {
             int size = (f.memoryType().equals("gentype") ? types.ofOpenCl(m.type()).bytes() : 4) * m.n();
             byte[] out = new byte[count * size];

@@ -6,6 +6,7 @@ import convcert.suite.spi.AdapterProvider;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.vectors.VectorFiles;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -117,19 +118,13 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         if (process == null || !process.isAlive()) {
             start();
         }
-        int inBytes = context.widthOf(c.from()) / 8;
-        int outBytes = context.widthOf(c.to()) / 8;
+        int inWidth = context.widthOf(c.from());
+        int outWidth = context.widthOf(c.to());
         try {
             String header = "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form()
                     + " " + c.ctrlText() + " " + count + "\n";
             out.write(header.getBytes(StandardCharsets.US_ASCII));
-            byte[] payload = new byte[count * inBytes];
-            for (int i = 0; i < count; i++) {
-                for (int b = 0; b < inBytes; b++) {
-                    payload[i * inBytes + b] = (byte) (inputs[i] >>> (8 * b));
-                }
-            }
-            out.write(payload);
+            out.write(VectorFiles.pack(inputs, count, inWidth));
             out.flush();
             String answer = readLine();
             if (answer.startsWith("ERR")) {
@@ -148,17 +143,12 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
             if (returned != count) {
                 throw failure("returned " + returned + " values for a batch of " + count);
             }
-            byte[] result = in.readNBytes(count * outBytes);
-            if (result.length != count * outBytes) {
-                throw failure("short payload: " + result.length + " of " + count * outBytes + " bytes");
+            int expectedBytes = count * outWidth / 8;
+            byte[] result = in.readNBytes(expectedBytes);
+            if (result.length != expectedBytes) {
+                throw failure("short payload: " + result.length + " of " + expectedBytes + " bytes");
             }
-            for (int i = 0; i < count; i++) {
-                long v = 0;
-                for (int b = 0; b < outBytes; b++) {
-                    v |= (result[i * outBytes + b] & 0xFFL) << (8 * b);
-                }
-                outputs[i] = v;
-            }
+            VectorFiles.unpack(result, outWidth, outputs, count);
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }

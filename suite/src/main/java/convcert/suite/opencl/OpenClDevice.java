@@ -3,8 +3,6 @@ package convcert.suite.opencl;
 import static org.jocl.CL.*;
 
 import convcert.suite.spi.AdapterException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.HashMap;
 import java.util.Map;
 import org.jocl.CL;
@@ -159,24 +157,6 @@ public final class OpenClDevice implements AutoCloseable {
         } finally {
             buffers.forEach(CL::clReleaseMemObject);
         }
-    }
-
-    /** Packs count elements of the given width (bytes) little-endian, the byte order of hosts and devices here. */
-    public static byte[] pack(long[] values, int count, int bytes) {
-        ByteBuffer b = ByteBuffer.allocate(count * bytes).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < count; i++) {
-            switch (bytes) {
-                case 1 -> b.put((byte) values[i]);
-                case 2 -> b.putShort((short) values[i]);
-                case 4 -> b.putInt((int) values[i]);
-                default -> b.putLong(values[i]);
-            }
-        }
-        return b.array();
-    }
-
-    public static void unpack(byte[] data, long[] values, int count, int bytes) {
-        System.arraycopy(convcert.vectors.VectorFiles.elements(data, 8 * bytes), 0, values, 0, count);
     }
 
     @Override
