@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -59,12 +58,7 @@ public final class VectorFiles {
     private static String atomically(Path base, String suffix, Body body) throws IOException {
         Path target = base.resolveSibling(base.getFileName() + suffix);
         Path temp = base.resolveSibling("." + base.getFileName() + suffix + ".partial");
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        MessageDigest sha = Sha256.digest();
         try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16), sha)) {
             body.write(out);
         } catch (IOException | RuntimeException e) {

@@ -1,6 +1,7 @@
 package convcert.suite;
 
 import convcert.cli.ProfileOptions;
+import convcert.cli.WorkingDirectory;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.Conversion;
@@ -8,11 +9,14 @@ import convcert.suite.adapters.Adapters;
 import convcert.suite.report.ConformanceReport;
 import convcert.suite.report.HtmlReport;
 import convcert.suite.report.JUnitXmlReport;
+import convcert.suite.report.Provenance;
+import convcert.suite.runner.CaseResult;
 import convcert.suite.runner.ConformanceTests;
 import convcert.suite.runner.SuiteRun;
 import convcert.suite.runner.VectorStore;
 import convcert.suite.runner.Waivers;
 import convcert.suite.spi.AdapterContext;
+import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.AdapterProvider;
 import convcert.suite.spi.ConverterAdapter;
 import convcert.vectors.Generator;
@@ -28,6 +32,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
@@ -130,6 +135,10 @@ public final class CertifyCommand implements Callable<Integer> {
         if (n < 1 || k < 1 || k > n) {
             throw new UsageException("bad --shard '" + shard + "'; expected K/N with 1 <= K <= N");
         }
+        if (n > 1 && !exhaustive) {
+            throw new UsageException("--shard splits the 2^32 inputs of --exhaustive; without --exhaustive every "
+                    + "vector case would run whole in each shard");
+        }
         String adapterName = adapter.contains(":") ? adapter.substring(0, adapter.indexOf(':')) : adapter;
         Path report = out != null ? out : ProfileOptions.home().resolve("reports").resolve(adapterName);
         Path vectorFolder = vectors != null ? vectors : ProfileOptions.home().resolve("vectors");
@@ -146,10 +155,21 @@ public final class CertifyCommand implements Callable<Integer> {
         Files.createDirectories(report);
         SuiteRun run = new SuiteRun(new SuiteRun.Config(reference, adapter, implementation, store, selected, only,
                 exhaustive, k, n, waiverList, timeoutMillis, first, LocalDate.now(), err, System.console() != null));
+        List<CaseKey> known = new ArrayList<>(run.profileCases());
+        run.plan().values().forEach(cases -> cases.forEach(p -> known.add(p.key())));
+        try {
+            waiverList.checkAgainst(known);
+        } catch (UsageException e) {
+            run.close();
+            throw e;
+        }
         SuiteRun.install(run);
-        String source = exhaustive ? "exhaustive 2^32 inputs, shard " + shard : vectorFolder.toString();
+        Header header = new Header(reference, run, exhaustive ? "exhaustive: all 2^32 inputs, expected values computed "
+                + "by the reference" : WorkingDirectory.relative(vectorFolder).toString(), n > 1 ? shard : null,
+                Provenance.of(implementation.identity(), exhaustive ? "computed by the reference (exhaustive)"
+                        : "manifest.json sha256 " + store.manifestDigest()));
         Thread partial = new Thread(() -> { // Ctrl-C: keep the results so far, stop the device's process
-            writeReports(run, reference, source, report);
+            writeReports(header, run.results(), report, err);
             run.close();
         });
         Runtime.getRuntime().addShutdownHook(partial);
@@ -172,25 +192,41 @@ public final class CertifyCommand implements Callable<Integer> {
             run.close();
             SuiteRun.install(null);
         }
-        ConformanceReport result = writeReports(run, reference, source, report);
+        ConformanceReport result = writeReports(header, run.results(), report, err);
         Runtime.getRuntime().removeShutdownHook(partial);
         printMatrix(result, stdout);
-        stdout.println("reports: " + report.resolve(HtmlReport.FILE) + ", " + report.resolve(ConformanceReport.FILE)
-                + ", " + report.resolve("junit") + ", " + report.resolve("allure-results"));
-        return result.exitCode();
+        printFindings(result, stdout, only, pairs);
+        stdout.println("reports: " + WorkingDirectory.relative(report.resolve(HtmlReport.FILE)) + ", "
+                + WorkingDirectory.relative(report.resolve(ConformanceReport.FILE)) + ", " + WorkingDirectory.relative(report.resolve("junit"))
+                + ", " + WorkingDirectory.relative(report.resolve("allure-results")));
+        ConformanceReport.Verdict verdict = result.verdict();
+        stdout.println(verdict.line());
+        return verdict.exitCode();
     }
 
-    private static ConformanceReport writeReports(SuiteRun run, Reference reference, String source, Path report) {
-        ConformanceReport r = ConformanceReport.of(run.config().adapterSpec(), reference.tables().profile(),
-                reference.tables().digest(), reference.semantics().choices(), source, run.results());
+    /** What every report of the run states besides its cases. */
+    private record Header(Reference reference, SuiteRun run, String source, String shard, Provenance provenance) {
+        ConformanceReport report(List<ConformanceReport.Entry> entries, boolean partial) {
+            return new ConformanceReport(Provenance.versionLine(), provenance, run.config().adapterSpec(),
+                    reference.tables().profile(), reference.tables().digest(), reference.semantics().choices(), source,
+                    shard, partial, run.declared(), run.unmatched(), run.notes(), null, List.of()).withCases(entries);
+        }
+    }
+
+    private static ConformanceReport writeReports(Header header, List<CaseResult> results, Path report, PrintWriter err) {
+        ConformanceReport r = header.report(results.stream().map(ConformanceReport::entry).toList(), false);
         try {
-            r.write(report);
-            HtmlReport.write(r, report);
-            JUnitXmlReport.write(r, report.resolve("junit"));
+            write(r, report);
         } catch (IOException e) {
-            System.err.println("convcert: cannot write reports to " + report + ": " + e.getMessage());
+            err.println("convcert: cannot write reports to " + report + ": " + e.getMessage());
         }
         return r;
+    }
+
+    static void write(ConformanceReport r, Path folder) throws IOException {
+        r.write(folder);
+        HtmlReport.write(r, folder);
+        JUnitXmlReport.write(r, folder.resolve("junit"));
     }
 
     static void printMatrix(ConformanceReport r, PrintWriter out) {
@@ -199,18 +235,60 @@ public final class CertifyCommand implements Callable<Integer> {
         r.cases().stream().map(ConformanceReport.Entry::pair).distinct().sorted().forEach(pair -> {
             List<ConformanceReport.Entry> cases = r.cases().stream().filter(e -> e.pair().equals(pair)).toList();
             out.printf("%-26s %5d %5d %5d %5d %5d %10d %10d%n", pair, count(cases, "PASS"), count(cases, "FAIL"),
-                    count(cases, "NOT_APPLICABLE"), count(cases, "ADAPTER_ERROR"), count(cases, "WAIVED"),
-                    cases.stream().mapToLong(ConformanceReport.Entry::vectors).sum(),
+                    count(cases, "NOT_APPLICABLE"), count(cases, "ADAPTER_ERROR") + count(cases, "ERROR"),
+                    count(cases, "WAIVED"), cases.stream().mapToLong(ConformanceReport.Entry::vectors).sum(),
                     cases.stream().mapToLong(ConformanceReport.Entry::mismatches).sum());
         });
         var s = r.summary();
         out.printf("%-26s %5d %5d %5d %5d %5d %10d %10d%n", "total (" + s.cases() + " cases)", s.passed(), s.failed(),
-                s.notApplicable(), s.adapterErrors(), s.waived(), s.vectors(), s.mismatches());
-        out.println(switch (r.exitCode()) {
-            case 0 -> "PASS: every applicable case agrees with the reference";
-            case 1 -> "FAIL: mismatches";
-            default -> "FAIL: the adapter failed";
+                s.notApplicable(), s.adapterErrors() + s.errors(), s.waived(), s.vectors(),
+                s.mismatches() + s.waivedMismatches());
+    }
+
+    /** Maximum failing cases the console lists; the reports list them all. */
+    static final int LISTED_CASES = 20;
+
+    /**
+     * What a CI log reader acts on: declared capabilities that match nothing, notes on the expected
+     * values, an empty selection, and each case that did not pass with its first mismatch or message.
+     */
+    static void printFindings(ConformanceReport r, PrintWriter out, String only, List<String> pairs) {
+        if (!r.unmatched().isEmpty()) {
+            out.println("warning: " + r.unmatched().size() + " of " + r.declared().size() + " declared capabilities match "
+                    + "no case of profile " + r.profile() + " (a misspelt type, rounding or state?):");
+            r.unmatched().forEach(c -> out.println("  " + c));
+        }
+        r.notes().forEach(n -> out.println("note: " + n));
+        if (r.cases().isEmpty()) {
+            String selection = Stream.of(only == null ? null : "--only '" + only + "'",
+                    pairs.isEmpty() ? null : "--pair " + String.join(" --pair ", pairs)).filter(x -> x != null)
+                    .collect(java.util.stream.Collectors.joining(" with "));
+            out.println("nothing selected: " + (selection.isEmpty() ? "the vectors hold no case of profile " + r.profile()
+                    : selection + " selects no case of profile " + r.profile()));
+        }
+        List<ConformanceReport.Entry> bad = r.cases().stream().filter(e -> !e.status().equals("PASS")
+                && !e.status().equals("NOT_APPLICABLE")).toList();
+        bad.stream().limit(LISTED_CASES).forEach(e -> {
+            out.println(e.status() + " " + e.name() + variant(e) + (e.mismatches() > 0 ? ": " + e.mismatches() + " of "
+                    + e.vectors() + " vectors differ " + e.kinds() : ""));
+            if (e.message() != null) {
+                e.message().lines().forEach(line -> out.println("    " + line));
+            }
+            if (!e.firstMismatches().isEmpty()) {
+                out.println("    first: " + e.firstMismatches().getFirst());
+            }
         });
+        if (bad.size() > LISTED_CASES) {
+            out.println("... and " + (bad.size() - LISTED_CASES) + " more cases that did not pass (see the reports)");
+        }
+    }
+
+    /** " [form sat, CTRL 60=0,48=1]": how the adapter was asked to select the case's saturation. */
+    static String variant(ConformanceReport.Entry e) {
+        if (e.form() == null || e.form().equals("-")) {
+            return "";
+        }
+        return " [form " + e.form() + (e.ctrl() == null || e.ctrl().isEmpty() ? "" : ", CTRL " + e.ctrl()) + "]";
     }
 
     private static int count(List<ConformanceReport.Entry> cases, String status) {

@@ -10,13 +10,25 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The convcert command line. Exit codes: 0 success (all applicable cases pass), 1 mismatches,
- * 2 usage or configuration error (including a bad spec table), 3 adapter failure, 4 internal error.
+ * The convcert command line. Exit codes: 0 success (every applicable case passes, at least one),
+ * 1 mismatches, 2 usage or configuration error (including a bad spec table), 3 adapter failure,
+ * 4 internal error or a case that could not run, 5 nothing certified (no case selected or applicable).
  */
-@Command(name = "convcert", mixinStandardHelpOptions = true, version = "convcert 0.1.0",
+@Command(name = "convcert", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Conformance suite and golden-vector generator for numeric data-type conversion.",
         subcommands = {CertifyCommand.class, ConvertCommand.class, DigestCommand.class, GenerateCommand.class, ReportCommand.class, TablesCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
+
+    /** --version: convcert's version and commit, the JDK and the OS (what a report's provenance records). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {convcert.suite.report.Provenance.versionLine(),
+                    "JDK " + System.getProperty("java.vendor") + " " + System.getProperty("java.runtime.version"),
+                    "OS " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                            + System.getProperty("os.arch")};
+        }
+    }
 
     public static final int USAGE = 2;
     public static final int INTERNAL = 4;

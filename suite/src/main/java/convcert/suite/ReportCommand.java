@@ -2,8 +2,7 @@ package convcert.suite;
 
 import convcert.reference.UsageException;
 import convcert.suite.report.ConformanceReport;
-import convcert.suite.report.HtmlReport;
-import convcert.suite.report.JUnitXmlReport;
+import convcert.suite.report.ShardMerge;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +21,9 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class ReportCommand {
 
     @Command(name = "merge", mixinStandardHelpOptions = true,
-            description = {"Merge the conformance.json of several report folders (e.g. --shard runs) into one report.",
+            description = {"Merge the conformance.json of several report folders into one report: every shard K/N of one",
+                    "--exhaustive run exactly once, or runs of different cases (a CI matrix by pair). Refuses reports",
+                    "of different implementations, profiles, tables, decisions or vectors, and partial reports.",
                     "Allure result folders merge as they are: point allure at all of them."})
     static final class Merge implements Callable<Integer> {
 
@@ -43,14 +44,20 @@ public final class ReportCommand {
                 if (!Files.isRegularFile(file)) {
                     throw new UsageException("no " + ConformanceReport.FILE + " in " + f);
                 }
-                reports.add(ConformanceReport.read(file));
+                try {
+                    reports.add(ConformanceReport.read(file));
+                } catch (IOException e) {
+                    throw new UsageException(file + ": not a conformance report: " + e.getMessage().lines().findFirst().orElse(""));
+                }
             }
-            ConformanceReport merged = ConformanceReport.merge(reports);
-            merged.write(out);
-            HtmlReport.write(merged, out);
-            JUnitXmlReport.write(merged, out.resolve("junit"));
-            CertifyCommand.printMatrix(merged, spec.commandLine().getOut());
-            return merged.exitCode();
+            ConformanceReport merged = ShardMerge.merge(folders, reports);
+            CertifyCommand.write(merged, out);
+            var stdout = spec.commandLine().getOut();
+            CertifyCommand.printMatrix(merged, stdout);
+            CertifyCommand.printFindings(merged, stdout, null, List.of());
+            ConformanceReport.Verdict verdict = merged.verdict();
+            stdout.println(verdict.line());
+            return verdict.exitCode();
         }
     }
 }

@@ -41,6 +41,11 @@ public final class JdkAdapter implements ConverterAdapter {
 
     private final Map<String, LongUnaryOperator> operations = new LinkedHashMap<>();
 
+    @Override
+    public String identity() {
+        return "the JDK's conversions: " + System.getProperty("java.vendor") + " " + System.getProperty("java.vm.version");
+    }
+
     public JdkAdapter() {
         operations.put("float half rn nosat", f -> Float.floatToFloat16(f32(f)) & 0xFFFFL);
         operations.put("half float rn nosat", h -> bits(Float.float16ToFloat((short) h)));

@@ -44,6 +44,7 @@ public final class NativeAdapter implements ConverterAdapter {
     }
 
     private final AdapterContext context;
+    private final String identity;
     private final Arena arena = Arena.ofShared();
     private final MethodHandle convert;
     private final MethodHandle lastError;
@@ -56,6 +57,7 @@ public final class NativeAdapter implements ConverterAdapter {
         if (!Files.isRegularFile(library)) {
             throw new AdapterException("no library " + library);
         }
+        this.identity = Identity.ofFile("shared library", library);
         try {
             SymbolLookup lookup = SymbolLookup.libraryLookup(library, arena);
             Linker linker = Linker.nativeLinker();
@@ -83,6 +85,11 @@ public final class NativeAdapter implements ConverterAdapter {
     }
 
     @Override
+    public String identity() {
+        return identity;
+    }
+
+    @Override
     public List<Capability> capabilities() {
         return capabilities;
     }
@@ -107,7 +114,7 @@ public final class NativeAdapter implements ConverterAdapter {
         try (Arena call = Arena.ofConfined()) {
             status = (int) convert.invokeExact(call.allocateFrom(c.from()), call.allocateFrom(c.to()),
                     call.allocateFrom(c.rounding()), call.allocateFrom(c.state()), call.allocateFrom(c.form()),
-                    call.allocateFrom(c.ctrlText()), inBuffer, outBuffer, (long) count);
+                    call.allocateFrom(c.ctrlField()), inBuffer, outBuffer, (long) count);
             if (status != 0) {
                 String why = ((MemorySegment) lastError.invokeExact()).reinterpret(4096).getString(0);
                 throw new AdapterException("convcert_convert returned " + status + ": " + why);

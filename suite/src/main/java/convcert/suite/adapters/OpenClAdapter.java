@@ -106,6 +106,11 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
     }
 
     @Override
+    public String identity() {
+        return "OpenCL device " + device.description();
+    }
+
+    @Override
     public List<Capability> capabilities() {
         return List.copyOf(capabilities);
     }

@@ -50,6 +50,8 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
     }
 
     private static final int MAX_LINE = 1024;
+    /** A traceback's last lines hold the exception: quote that many, each made printable. */
+    static final int STDERR_LINES = 12;
 
     private final List<String> command;
     private final Path directory;
@@ -109,6 +111,11 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
     }
 
     @Override
+    public String identity() {
+        return Identity.ofCommand(command, directory);
+    }
+
+    @Override
     public List<Capability> capabilities() {
         return capabilities;
     }
@@ -122,7 +129,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         int outWidth = context.widthOf(c.to());
         try {
             String header = "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form()
-                    + " " + c.ctrlText() + " " + count + "\n";
+                    + " " + c.ctrlField() + " " + count + "\n";
             out.write(header.getBytes(StandardCharsets.US_ASCII));
             out.write(VectorFiles.pack(inputs, count, inWidth));
             out.flush();
@@ -248,9 +255,9 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            String tail = stderr == null ? "" : stderr.tail();
+            String tail = stderr == null ? "" : stderr.lastLines(STDERR_LINES);
             if (!tail.isBlank()) {
-                b.append("; its stderr ends: ").append(printable(tail.strip()));
+                b.append("; its stderr ends:\n").append(tail);
             }
         }
         return new AdapterException(b.toString());
@@ -351,6 +358,20 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                 last[i] = ring[(int) ((written - n + i) % ring.length)];
             }
             return new String(last, StandardCharsets.UTF_8);
+        }
+
+        /** The last non-blank lines, indented, each made printable; a line cut by the ring is dropped. */
+        String lastLines(int count) {
+            boolean cut = written > ring.length;
+            List<String> lines = new ArrayList<>(List.of(tail().split("\\r?\\n")));
+            if (cut && !lines.isEmpty()) {
+                lines.removeFirst();
+            }
+            List<String> kept = lines.stream().filter(l -> !l.isBlank()).toList();
+            kept = kept.subList(Math.max(0, kept.size() - count), kept.size());
+            StringBuilder b = new StringBuilder();
+            kept.forEach(l -> b.append(b.isEmpty() ? "" : "\n").append("  | ").append(printable(l)));
+            return b.toString();
         }
     }
 }

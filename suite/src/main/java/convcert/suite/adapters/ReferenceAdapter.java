@@ -55,6 +55,11 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
     }
 
     @Override
+    public String identity() {
+        return "convcert's reference, spec tables sha256 " + reference.tables().digest();
+    }
+
+    @Override
     public boolean checksAlignment() {
         return true;
     }

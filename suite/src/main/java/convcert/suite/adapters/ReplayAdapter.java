@@ -101,6 +101,16 @@ public final class ReplayAdapter implements ConverterAdapter {
         }
     }
 
+    /** The recording folder and one SHA-256 over its output files' names and digests, in name order. */
+    @Override
+    public String identity() {
+        StringBuilder all = new StringBuilder();
+        recordings.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> all.append(e.getKey()).append(' ').append(Identity.digest(e.getValue())).append('\n'));
+        return "recording " + dir + " (" + recordings.size() + " output files, sha256 "
+                + convcert.vectors.Sha256.of(all.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)) + ")";
+    }
+
     @Override
     public List<Capability> capabilities() {
         return capabilities;

@@ -11,89 +11,128 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * conformance.json: the machine-readable result of a certification, and the model of the HTML
- * report. Shards of one run merge by adding their cases' counts.
+ * conformance.json: the machine-readable result of a certification, and the model of the HTML and
+ * JUnit reports. Its {@link #verdict()} is the gate: the exit code and the console's last line.
+ *
+ * @param provenance   who made it, when, from what, against which implementation
+ * @param shard        "K/N" for one shard of an exhaustive run, null otherwise
+ * @param partial      the run was interrupted: cases that did not finish are NOT_RUN
+ * @param declared     the adapter's capability lines (aliases resolved)
+ * @param unmatched    declared lines that match no case of the profile (a typo certifies nothing)
+ * @param notes        what a reader must know to trust the numbers (recomputed expectations, ...)
  */
-public record ConformanceReport(String tool, String adapter, String profile, String tables,
-                                Map<String, String> decisions, String source, Summary summary, List<Entry> cases) {
+public record ConformanceReport(String tool, Provenance provenance, String adapter, String profile, String tables,
+                                Map<String, String> decisions, String source, String shard, boolean partial,
+                                List<String> declared, List<String> unmatched, List<String> notes, Summary summary,
+                                List<Entry> cases) {
 
     public static final String FILE = "conformance.json";
 
-    public record Summary(int cases, int passed, int failed, int notApplicable, int adapterErrors, int waived,
-                          long vectors, long mismatches, Map<String, Long> kinds) {
+    /** Exit codes of the gate (README, ADAPTERS.md). */
+    public static final int PASS = 0;
+    public static final int MISMATCHES = 1;
+    public static final int USAGE = 2;
+    public static final int ADAPTER_FAILURE = 3;
+    public static final int INTERNAL = 4;
+    public static final int NOTHING_CERTIFIED = 5;
+
+    public ConformanceReport {
+        declared = declared == null ? List.of() : List.copyOf(declared);
+        unmatched = unmatched == null ? List.of() : List.copyOf(unmatched);
+        notes = notes == null ? List.of() : List.copyOf(notes);
     }
 
-    public record Entry(String name, String pair, String from, String to, String rounding, String state, String status,
-                        long vectors, long mismatches, Map<String, Long> kinds, List<String> firstMismatches,
-                        List<String> rules, String message, long millis) {
+    public record Summary(int cases, int passed, int failed, int notApplicable, int adapterErrors, int errors,
+                          int waived, int notRun, long vectors, long certifiedVectors, long mismatches,
+                          long waivedMismatches, Map<String, Long> kinds) {
     }
 
-    public static ConformanceReport of(String adapter, String profile, String tables, Map<String, String> decisions,
-                                       String source, List<CaseResult> results) {
-        List<Entry> entries = results.stream().map(r -> new Entry(r.key().name(), r.key().pair(), r.key().from(),
-                r.key().to(), r.key().rounding(), r.key().state(), r.status().name(), r.vectors(), r.mismatches(),
-                r.kinds(), r.firstMismatches(), r.rules(), r.message(), r.millis())).toList();
-        return new ConformanceReport("convcert 0.1.0", adapter, profile, tables, decisions, source, summarise(entries),
-                sorted(entries));
+    /**
+     * One case. form and ctrl are the API form and CTRL bits the adapter was asked to use; waiver the
+     * waiver that accepted (WAIVED) or no longer accepts (FAIL, expired) the case's mismatches.
+     */
+    public record Entry(String name, String pair, String from, String to, String rounding, String state, String form,
+                        String ctrl, String status, long vectors, long mismatches, Map<String, Long> kinds,
+                        List<String> firstMismatches, List<String> rules, String message, String waiver, long millis) {
     }
 
-    private static List<Entry> sorted(List<Entry> entries) {
-        return entries.stream().sorted(Comparator.comparing(Entry::name)).toList();
+    /** What the gate says: the process exit code and the console's last line. */
+    public record Verdict(int exitCode, String line) {
+    }
+
+    public static Entry entry(CaseResult r) {
+        return new Entry(r.key().name(), r.key().pair(), r.key().from(), r.key().to(), r.key().rounding(),
+                r.key().state(), r.key().form(), r.key().ctrlText(), r.status().name(), r.vectors(), r.mismatches(),
+                r.kinds(), r.firstMismatches(), r.rules(), r.message(), r.waiver(), r.millis());
+    }
+
+    public ConformanceReport withCases(List<Entry> entries) {
+        List<Entry> sorted = entries.stream().sorted(Comparator.comparing(Entry::name)).toList();
+        return new ConformanceReport(tool, provenance, adapter, profile, tables, decisions, source, shard, partial,
+                declared, unmatched, notes, summarise(sorted), sorted);
     }
 
     static Summary summarise(List<Entry> entries) {
         Map<String, Long> kinds = new LinkedHashMap<>();
         entries.forEach(e -> e.kinds().forEach((k, v) -> kinds.merge(k, v, Long::sum)));
         return new Summary(entries.size(), count(entries, Status.PASS), count(entries, Status.FAIL),
-                count(entries, Status.NOT_APPLICABLE), count(entries, Status.ADAPTER_ERROR), count(entries, Status.WAIVED),
-                entries.stream().mapToLong(Entry::vectors).sum(), entries.stream().mapToLong(Entry::mismatches).sum(), kinds);
+                count(entries, Status.NOT_APPLICABLE), count(entries, Status.ADAPTER_ERROR), count(entries, Status.ERROR),
+                count(entries, Status.WAIVED), count(entries, Status.NOT_RUN),
+                entries.stream().mapToLong(Entry::vectors).sum(),
+                entries.stream().filter(e -> e.status().equals("PASS")).mapToLong(Entry::vectors).sum(),
+                entries.stream().filter(e -> !e.status().equals("WAIVED")).mapToLong(Entry::mismatches).sum(),
+                entries.stream().filter(e -> e.status().equals("WAIVED")).mapToLong(Entry::mismatches).sum(), kinds);
     }
 
     private static int count(List<Entry> entries, Status status) {
         return (int) entries.stream().filter(e -> e.status().equals(status.name())).count();
     }
 
-    /** The exit code of the gate: 3 adapter failure, 1 mismatches, else 0. */
     public int exitCode() {
-        return summary.adapterErrors() > 0 ? 3 : summary.failed() > 0 ? 1 : 0;
+        return verdict().exitCode();
     }
 
-    /** Merges shard reports of one run: per case, counts add up and the worst status wins. */
-    public static ConformanceReport merge(List<ConformanceReport> shards) {
-        Map<String, Entry> merged = new LinkedHashMap<>();
-        for (ConformanceReport shard : shards) {
-            for (Entry e : shard.cases()) {
-                merged.merge(e.name(), e, ConformanceReport::combine);
-            }
+    /**
+     * The worst outcome decides: a case that could not run (4), an adapter failure (3), mismatches
+     * (1); a run in which no case passed certified nothing (5), whatever else it did. Only then PASS.
+     */
+    public Verdict verdict() {
+        Summary s = summary;
+        String certified = String.format(Locale.ROOT, "%d cases, %,d vectors certified", s.passed(), s.certifiedVectors());
+        String applicable = String.format(Locale.ROOT, "%d of %d planned cases applicable to the adapter",
+                s.cases() - s.notApplicable(), s.cases());
+        String waived = s.waived() == 0 ? "" : String.format(Locale.ROOT, "; %d waived cases (%,d mismatches accepted)",
+                s.waived(), s.waivedMismatches());
+        String head = partial ? "INTERRUPTED (partial report, " + s.notRun() + " cases not run): " : "";
+        if (s.errors() > 0) {
+            return new Verdict(INTERNAL, head + "FAIL: " + s.errors() + " cases could not run (see their messages); "
+                    + certified + waived);
         }
-        ConformanceReport first = shards.getFirst();
-        List<Entry> entries = new ArrayList<>(merged.values());
-        return new ConformanceReport(first.tool(), first.adapter(), first.profile(), first.tables(), first.decisions(),
-                first.source() + " (" + shards.size() + " shards merged)", summarise(entries), sorted(entries));
-    }
-
-    private static Entry combine(Entry a, Entry b) {
-        Map<String, Long> kinds = new LinkedHashMap<>(a.kinds());
-        b.kinds().forEach((k, v) -> kinds.merge(k, v, Long::sum));
-        List<String> first = new ArrayList<>(a.firstMismatches());
-        first.addAll(b.firstMismatches());
-        String status = worst(a.status(), b.status());
-        return new Entry(a.name(), a.pair(), a.from(), a.to(), a.rounding(), a.state(), status, a.vectors() + b.vectors(),
-                a.mismatches() + b.mismatches(), kinds, first.subList(0, Math.min(first.size(), 20)),
-                a.rules().isEmpty() ? b.rules() : a.rules(), a.message() != null ? a.message() : b.message(),
-                a.millis() + b.millis());
-    }
-
-    private static String worst(String a, String b) {
-        List<String> order = List.of("ADAPTER_ERROR", "FAIL", "WAIVED", "PASS", "NOT_APPLICABLE");
-        return order.indexOf(a) <= order.indexOf(b) ? a : b;
+        if (s.adapterErrors() > 0) {
+            return new Verdict(ADAPTER_FAILURE, head + "FAIL: the adapter failed on " + s.adapterErrors() + " cases"
+                    + (s.failed() > 0 ? " and " + s.failed() + " cases have mismatches" : "") + "; " + certified + waived);
+        }
+        if (s.failed() > 0) {
+            return new Verdict(MISMATCHES, head + String.format(Locale.ROOT, "FAIL: %d cases with mismatches (%,d vectors differ); ",
+                    s.failed(), s.mismatches()) + certified + waived);
+        }
+        if (s.passed() == 0) {
+            String why = s.cases() == 0 ? "no case was selected"
+                    : s.cases() == s.notApplicable() ? "no selected case applies to the adapter (" + applicable + ")"
+                    : s.waived() > 0 && s.waived() + s.notApplicable() + s.notRun() == s.cases() ? "every applicable case was waived"
+                    : "no case finished";
+            return new Verdict(NOTHING_CERTIFIED, head + "NOTHING CERTIFIED: " + why + waived);
+        }
+        return new Verdict(PASS, head + (s.waived() == 0 ? "PASS: " : "PASS with " + s.waived() + " waived cases ("
+                + String.format(Locale.ROOT, "%,d", s.waivedMismatches()) + " mismatches accepted): ") + certified + " ("
+                + applicable + ")");
     }
 
     private static ObjectMapper mapper() {

@@ -49,29 +49,61 @@ public final class HtmlReport {
                 .append("th{background:#f4f4f4;text-align:left}.chip{display:inline-block;border-radius:3px;padding:1px 5px;")
                 .append("margin:1px;font-size:12px;color:#fff;text-decoration:none}.PASS{background:#2e7d32}")
                 .append(".FAIL{background:#c62828}.NOT_APPLICABLE{background:#9e9e9e}.ADAPTER_ERROR{background:#6a1b9a}")
-                .append(".WAIVED{background:#ef6c00}code,pre{font:12px ui-monospace,monospace}pre{background:#f7f7f7;")
+                .append(".WAIVED{background:#ef6c00}.ERROR{background:#4e342e}.NOT_RUN{background:#455a64}.warn{color:#b71c1c}code,pre{font:12px ui-monospace,monospace}pre{background:#f7f7f7;")
                 .append("padding:6px;overflow-x:auto}.num{text-align:right}\n</style></head><body>\n");
+        ConformanceReport.Verdict verdict = r.verdict();
         h.append("<h1>").append(esc(r.adapter())).append(" certified against profile ").append(esc(r.profile()))
-                .append("</h1>\n<p>").append(esc(r.tool())).append(" &middot; vectors: <code>").append(esc(r.source()))
-                .append("</code> &middot; spec tables sha256 <code>").append(esc(r.tables())).append("</code><br>decisions: <code>")
-                .append(esc(r.decisions().toString())).append("</code></p>\n");
+                .append("</h1>\n<p class=\"gate\">Gate (exit ").append(verdict.exitCode()).append("): <b>")
+                .append(esc(verdict.line())).append("</b></p>\n");
+        if (r.partial()) {
+            h.append("<p class=\"warn\"><b>Partial report:</b> the run was interrupted; cases marked NOT_RUN did not finish.</p>\n");
+        }
+        provenance(h, r);
+        for (String note : r.notes()) {
+            h.append("<p>Note: ").append(esc(note)).append("</p>\n");
+        }
+        if (!r.unmatched().isEmpty()) {
+            h.append("<p class=\"warn\">").append(r.unmatched().size()).append(" of ").append(r.declared().size())
+                    .append(" declared capabilities match no case of the profile:</p><pre>")
+                    .append(esc(String.join("\n", r.unmatched()))).append("</pre>\n");
+        }
         h.append("<table><tr><th>cases</th><th>pass</th><th>fail</th><th>not applicable</th><th>adapter error</th>")
-                .append("<th>waived</th><th>vectors</th><th>mismatches</th></tr><tr>")
+                .append("<th>error</th><th>waived</th><th>not run</th><th>vectors</th><th>certified vectors</th>")
+                .append("<th>mismatches</th><th>waived mismatches</th></tr><tr>")
                 .append(numCell(s.cases())).append(numCell(s.passed())).append(numCell(s.failed()))
-                .append(numCell(s.notApplicable())).append(numCell(s.adapterErrors())).append(numCell(s.waived()))
-                .append(numCell(s.vectors())).append(numCell(s.mismatches())).append("</tr></table>\n");
-        h.append("<p>Gate: <b>").append(switch (r.exitCode()) {
-            case 0 -> "pass (every applicable case agrees)";
-            case 1 -> "fail (mismatches)";
-            default -> "fail (adapter failure)";
-        }).append("</b>. Chips: <span class=\"chip PASS\">pass</span><span class=\"chip FAIL\">fail</span>")
+                .append(numCell(s.notApplicable())).append(numCell(s.adapterErrors())).append(numCell(s.errors()))
+                .append(numCell(s.waived())).append(numCell(s.notRun())).append(numCell(s.vectors()))
+                .append(numCell(s.certifiedVectors())).append(numCell(s.mismatches())).append(numCell(s.waivedMismatches()))
+                .append("</tr></table>\n");
+        h.append("<p>Chips: <span class=\"chip PASS\">pass</span><span class=\"chip FAIL\">fail</span>")
                 .append("<span class=\"chip NOT_APPLICABLE\">not applicable</span><span class=\"chip ADAPTER_ERROR\">adapter error</span>")
-                .append("<span class=\"chip WAIVED\">waived</span>, one per saturation state.</p>\n");
+                .append("<span class=\"chip ERROR\">error</span><span class=\"chip WAIVED\">waived</span>")
+                .append("<span class=\"chip NOT_RUN\">not run</span>, one per saturation state.</p>\n");
         matrix(h, r);
         kinds(h, s.kinds());
         details(h, r);
         h.append("</body></html>\n");
         return h.toString();
+    }
+
+    private static void provenance(StringBuilder h, ConformanceReport r) {
+        Provenance p = r.provenance();
+        h.append("<table class=\"provenance\">");
+        row(h, "implementation", p == null ? null : p.implementation());
+        row(h, "vectors", r.source() + (p == null ? "" : " (" + p.vectors() + ")"));
+        row(h, "shard", r.shard());
+        row(h, "spec tables", "sha256 " + r.tables());
+        row(h, "decisions", r.decisions().toString());
+        row(h, "date (UTC)", p == null ? null : p.date());
+        row(h, "convcert", r.tool());
+        row(h, "JDK, OS, host", p == null ? null : p.jdk() + "; " + p.os() + "; " + p.host());
+        h.append("</table>\n");
+    }
+
+    private static void row(StringBuilder h, String name, String value) {
+        if (value != null) {
+            h.append("<tr><th>").append(esc(name)).append("</th><td><code>").append(esc(value)).append("</code></td></tr>");
+        }
     }
 
     private static String numCell(long n) {
@@ -131,6 +163,11 @@ public final class HtmlReport {
         h.append("</svg>\n");
     }
 
+    private static String variantText(ConformanceReport.Entry e) {
+        return e.form() == null || e.form().equals("-") ? ""
+                : " [form " + e.form() + (e.ctrl() == null || e.ctrl().isEmpty() ? "" : ", CTRL " + e.ctrl()) + "]";
+    }
+
     private static void details(StringBuilder h, ConformanceReport r) {
         h.append("<h2>Cases that did not pass</h2>\n");
         boolean any = false;
@@ -141,10 +178,14 @@ public final class HtmlReport {
             any = true;
             h.append("<details open id=\"").append(anchor(e.name())).append("\"><summary><span class=\"chip ")
                     .append(e.status()).append("\">").append(esc(e.status())).append("</span> <b>").append(esc(e.name()))
-                    .append("</b>: ").append(e.mismatches()).append(" of ").append(e.vectors()).append(" vectors differ ")
-                    .append(esc(e.kinds().toString())).append("</summary>\n");
+                    .append("</b>").append(esc(variantText(e)))
+                    .append(e.vectors() > 0 ? ": " + e.mismatches() + " of " + e.vectors() + " vectors differ " : "")
+                    .append(e.kinds().isEmpty() ? "" : esc(e.kinds().toString())).append("</summary>\n");
             if (e.message() != null) {
-                h.append("<p>").append(esc(e.message())).append("</p>\n");
+                h.append("<pre>").append(esc(e.message())).append("</pre>\n");
+            }
+            if (e.waiver() != null) {
+                h.append("<p>Waiver: ").append(esc(e.waiver())).append("</p>\n");
             }
             if (!e.firstMismatches().isEmpty()) {
                 h.append("<pre>").append(esc(String.join("\n", e.firstMismatches()))).append("</pre>\n");

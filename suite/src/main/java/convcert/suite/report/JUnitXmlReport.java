@@ -24,13 +24,14 @@ public final class JUnitXmlReport {
         String name = "TEST-convcert-" + r.adapter().replaceAll("[^A-Za-z0-9._-]", "_") + ".xml";
         StringBuilder x = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         var s = r.summary();
-        x.append(String.format(Locale.ROOT, "<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">%n",
-                esc("convcert " + r.adapter() + " against " + r.profile()), s.cases(), s.failed(), s.adapterErrors(),
-                s.notApplicable() + s.waived()));
+        x.append(String.format(Locale.ROOT, "<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\">%n",
+                esc("convcert " + r.adapter() + " against " + r.profile() + (r.partial() ? " (partial: interrupted)" : "")),
+                s.cases(), s.failed(), s.adapterErrors() + s.errors() + s.notRun()));
         for (String pair : r.cases().stream().map(ConformanceReport.Entry::pair).distinct().sorted().toList()) {
             List<ConformanceReport.Entry> cases = r.cases().stream().filter(e -> e.pair().equals(pair)).toList();
             x.append(String.format(Locale.ROOT, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">%n",
-                    esc(r.profile() + "." + pair), cases.size(), count(cases, "FAIL"), count(cases, "ADAPTER_ERROR"),
+                    esc(r.profile() + "." + pair), cases.size(), count(cases, "FAIL"),
+                    count(cases, "ADAPTER_ERROR") + count(cases, "ERROR") + count(cases, "NOT_RUN"),
                     count(cases, "NOT_APPLICABLE") + count(cases, "WAIVED"),
                     cases.stream().mapToLong(ConformanceReport.Entry::millis).sum() / 1000.0));
             for (ConformanceReport.Entry e : cases) {
@@ -38,13 +39,16 @@ public final class JUnitXmlReport {
                         esc(r.profile() + "." + pair), esc(e.rounding() + " " + e.state()), e.millis() / 1000.0));
                 switch (e.status()) {
                     case "PASS" -> x.append("/>\n");
-                    case "FAIL" -> x.append(">\n      <failure message=\"").append(esc(e.mismatches() + " of " + e.vectors()
-                            + " vectors differ" + (e.message() == null ? "" : ": " + e.message()))).append("\">")
-                            .append(esc(details(e))).append("</failure>\n    </testcase>\n");
-                    case "ADAPTER_ERROR" -> x.append(">\n      <error message=\"").append(esc(e.message())).append("\">")
-                            .append(esc(details(e))).append("</error>\n    </testcase>\n");
-                    default -> x.append(">\n      <skipped message=\"").append(esc(e.status().equals("WAIVED") ? e.message()
-                            : "not applicable: the adapter does not implement it")).append("\"/>\n    </testcase>\n");
+                    case "FAIL" -> x.append(">\n      <failure type=\"mismatch\" message=\"").append(esc(e.mismatches()
+                            + " of " + e.vectors() + " vectors differ" + (e.message() == null ? "" : "; " + e.message())))
+                            .append("\">").append(esc(details(e))).append("</failure>\n    </testcase>\n");
+                    case "ADAPTER_ERROR", "ERROR", "NOT_RUN" -> x.append(">\n      <error type=\"")
+                            .append(e.status().toLowerCase(Locale.ROOT)).append("\" message=\"").append(esc(e.message()))
+                            .append("\">").append(esc(details(e))).append("</error>\n    </testcase>\n");
+                    case "WAIVED" -> x.append(">\n      <skipped message=\"").append(esc("waived: " + e.message()))
+                            .append("\">").append(esc(details(e))).append("</skipped>\n    </testcase>\n");
+                    default -> x.append(">\n      <skipped message=\"not applicable: the adapter does not implement it\"/>\n"
+                            + "    </testcase>\n");
                 }
             }
             x.append("  </testsuite>\n");
@@ -57,6 +61,13 @@ public final class JUnitXmlReport {
 
     private static String details(ConformanceReport.Entry e) {
         StringBuilder b = new StringBuilder();
+        if (e.form() != null && !e.form().equals("-")) {
+            b.append("form ").append(e.form()).append(e.ctrl() == null || e.ctrl().isEmpty() ? "" : ", CTRL " + e.ctrl())
+                    .append('\n');
+        }
+        if (e.waiver() != null) {
+            b.append("waiver: ").append(e.waiver()).append('\n');
+        }
         e.firstMismatches().forEach(m -> b.append(m).append('\n'));
         if (!e.rules().isEmpty()) {
             b.append("the expected value of the first is decided by:\n");

@@ -6,9 +6,20 @@ import java.util.Map;
 
 /**
  * The outcome of one case: status, how many vectors ran and differed, the first mismatches with
- * the table rows that decide the expected value of the first, and a message for errors, waivers and
- * cases that do not apply.
+ * the table rows that decide the expected value of the first, a message for errors, waivers and
+ * cases that do not apply, and the waiver (its reason, file:line and date) that accepted the case or
+ * has expired.
  */
 public record CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<String> firstMismatches,
-                         List<String> rules, Map<String, Long> kinds, String message, long millis) {
+                         List<String> rules, Map<String, Long> kinds, String message, String waiver, long millis) {
+
+    /** A case that ran no vector: not applicable, could not run, or was cut by an interrupt. */
+    public static CaseResult without(CaseKey key, Status status, String message) {
+        return new CaseResult(key, status, 0, 0, List.of(), List.of(), Map.of(), message, null, 0);
+    }
+
+    public CaseResult judged(Status newStatus, String newMessage, String newWaiver) {
+        return new CaseResult(key, newStatus, vectors, mismatches, firstMismatches, rules, kinds, newMessage, newWaiver,
+                millis);
+    }
 }

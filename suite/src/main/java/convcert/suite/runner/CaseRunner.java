@@ -8,6 +8,7 @@ import convcert.reference.FormatCodec;
 import convcert.reference.Semantics;
 import convcert.reference.Values;
 import convcert.suite.spi.AdapterException;
+import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
 import convcert.suite.spi.MemoryOperations;
@@ -42,12 +43,15 @@ public final class CaseRunner implements AutoCloseable {
     public static final int BATCH = 1 << 16;
 
     private final ConverterAdapter adapter;
+    private final List<Capability> capabilities;
     private final long timeoutMillis;
     private final int firstMismatches;
     private ExecutorService worker = newWorker();
 
-    public CaseRunner(ConverterAdapter adapter, long timeoutMillis, int firstMismatches) {
+    /** capabilities: the adapter's, with type aliases resolved to the profile's names. */
+    public CaseRunner(ConverterAdapter adapter, List<Capability> capabilities, long timeoutMillis, int firstMismatches) {
         this.adapter = adapter;
+        this.capabilities = capabilities;
         this.timeoutMillis = timeoutMillis;
         this.firstMismatches = firstMismatches;
     }
@@ -61,15 +65,14 @@ public final class CaseRunner implements AutoCloseable {
     }
 
     public boolean applies(CaseKey key) {
-        return adapter.capabilities().stream().anyMatch(c -> c.matches(key));
+        return capabilities.stream().anyMatch(c -> c.matches(key));
     }
 
     /** Runs one case; reference is the converter that defines the expected values (for explanations). */
     public CaseResult run(CaseKey key, Converter reference, Batches batches, ProgressListener progress) {
         long start = System.nanoTime();
         if (!applies(key)) {
-            return new CaseResult(key, Status.NOT_APPLICABLE, 0, 0, List.of(), List.of(), Map.of(),
-                    "not implemented by the adapter", 0);
+            return CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter");
         }
         FormatCodec source = reference.source();
         FormatCodec destination = reference.destination();
@@ -88,7 +91,7 @@ public final class CaseRunner implements AutoCloseable {
             } catch (AdapterException e) {
                 recover();
                 return new CaseResult(key, Status.ADAPTER_ERROR, vectors, mismatches, render(first, source, destination),
-                        List.of(), kinds, e.getMessage() + " (after " + vectors + " vectors)", millis(start));
+                        List.of(), kinds, e.getMessage() + " (after " + vectors + " vectors)", null, millis(start));
             }
             for (int i = 0; i < n; i++) {
                 long want = expected[i];
@@ -108,8 +111,11 @@ public final class CaseRunner implements AutoCloseable {
             }
         }
         List<String> rules = first.isEmpty() ? List.of() : reference.explain(first.getFirst().input()).rules();
+        if (vectors == 0) {
+            return CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify");
+        }
         return new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches,
-                render(first, source, destination), rules, kinds, null, millis(start));
+                render(first, source, destination), rules, kinds, null, null, millis(start));
     }
 
     /** A call to the adapter on the worker thread, bounded by the timeout. */
@@ -152,8 +158,7 @@ public final class CaseRunner implements AutoCloseable {
                                 boolean anyNaN) {
         long start = System.nanoTime();
         if (!(adapter instanceof MemoryOperations memory) || !memory.memoryCapabilities().contains(c.name())) {
-            return new CaseResult(key, Status.NOT_APPLICABLE, 0, 0, List.of(), List.of(), Map.of(),
-                    "not implemented by the adapter", 0);
+            return CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter");
         }
         // Misaligned and size-mismatch vectors go only to adapters that check; a disabled extension is a
         // compile-time error of the kernel source, not a vector any adapter can refuse: reference only.
@@ -177,7 +182,7 @@ public final class CaseRunner implements AutoCloseable {
             timed(() -> memory.run(c, pointers, offsets, memories, data, results, n), n + " vectors of " + c.name());
         } catch (AdapterException e) {
             recover();
-            return new CaseResult(key, Status.ADAPTER_ERROR, 0, 0, List.of(), List.of(), Map.of(), e.getMessage(),
+            return new CaseResult(key, Status.ADAPTER_ERROR, 0, 0, List.of(), List.of(), Map.of(), e.getMessage(), null,
                     millis(start));
         }
         long mismatches = 0;
@@ -212,7 +217,7 @@ public final class CaseRunner implements AutoCloseable {
         String message = recorded.isEmpty() ? null : "implementation-defined, recorded not judged: " + String.join("; ", recorded);
         Status status = onlyRecorded ? Status.NOT_APPLICABLE : mismatches == 0 ? Status.PASS : Status.FAIL;
         return new CaseResult(key, status, n, mismatches, first, List.of("opencl " + c.name() + " (spec-tables/opencl)"),
-                kinds, message, millis(start));
+                kinds, message, null, millis(start));
     }
 
     /**
@@ -282,6 +287,18 @@ public final class CaseRunner implements AutoCloseable {
             int n = Math.min(in.length, inputs.length - position[0]);
             System.arraycopy(inputs, position[0], in, 0, n);
             System.arraycopy(expected, position[0], exp, 0, n);
+            position[0] += n;
+            return n;
+        };
+    }
+
+    /** Batches over stored inputs whose expected values the reference computes now. */
+    public static Batches recomputed(long[] inputs, Converter reference) {
+        int[] position = {0};
+        return (in, exp) -> {
+            int n = Math.min(in.length, inputs.length - position[0]);
+            System.arraycopy(inputs, position[0], in, 0, n);
+            reference.apply(in, 0, exp, 0, n);
             position[0] += n;
             return n;
         };

@@ -2,7 +2,10 @@ package convcert.suite.runner;
 
 import org.opentest4j.AssertionFailedError;
 
-/** The failure message of a case whose vectors differ: count, first mismatches, deciding table rows. */
+/**
+ * The failure message of a case whose vectors differ: why it is not waived (an expired waiver), count,
+ * first mismatches, deciding table rows.
+ */
 public final class MismatchFailure extends AssertionFailedError {
 
     MismatchFailure(CaseResult r, String adapter) {
@@ -11,6 +14,9 @@ public final class MismatchFailure extends AssertionFailedError {
 
     static String message(CaseResult r, String adapter) {
         StringBuilder b = new StringBuilder();
+        if (r.message() != null) {
+            b.append(r.message()).append('\n');
+        }
         b.append(r.key().name()).append(": ").append(adapter).append(" differs from the reference on ")
                 .append(r.mismatches()).append(" of ").append(r.vectors()).append(" vectors ").append(r.kinds()).append('\n');
         b.append("first ").append(r.firstMismatches().size()).append(":\n");

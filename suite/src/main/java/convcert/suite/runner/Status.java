@@ -1,6 +1,6 @@
 package convcert.suite.runner;
 
-/** How a case ended. */
+/** How a case ended. Only PASS certifies anything; the verdict (ConformanceReport.verdict) weighs the rest. */
 public enum Status {
     /** Every vector agreed. */
     PASS,
@@ -10,6 +10,10 @@ public enum Status {
     NOT_APPLICABLE,
     /** The adapter crashed, hung, returned garbage or the wrong number of values. */
     ADAPTER_ERROR,
+    /** The case could not run: its vectors are unreadable or the suite failed inside it. */
+    ERROR,
     /** It failed, and a waiver that has not expired accepts the deviation. */
-    WAIVED
+    WAIVED,
+    /** The run was interrupted before the case finished. */
+    NOT_RUN
 }

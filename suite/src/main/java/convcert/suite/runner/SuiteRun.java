@@ -13,6 +13,7 @@ import convcert.spec.CtrlState;
 import convcert.spec.Rounding;
 import convcert.suite.adapters.Adapters;
 import convcert.suite.spi.AdapterContext;
+import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
 import convcert.vectors.Manifest;
@@ -23,6 +24,9 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -59,11 +63,58 @@ public final class SuiteRun {
 
     private final Config config;
     private final CaseRunner runner;
+    private final List<Capability> capabilities;
+    private final List<String> unmatched;
+    private final Set<String> notes = Collections.synchronizedSet(new LinkedHashSet<>());
     private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     public SuiteRun(Config config) {
         this.config = config;
-        this.runner = new CaseRunner(config.adapter(), config.timeoutMillis(), config.firstMismatches());
+        this.capabilities = config.adapter().capabilities().stream().map(this::canonical).toList();
+        List<CaseKey> space = profileCases();
+        this.unmatched = capabilities.stream().filter(c -> space.stream().noneMatch(c::matches))
+                .map(Capability::toString).toList();
+        this.runner = new CaseRunner(config.adapter(), capabilities, config.timeoutMillis(), config.firstMismatches());
+    }
+
+    /** A capability with its types named as the profile names them (fp16 -> half), as everywhere else. */
+    private Capability canonical(Capability c) {
+        return new Capability(canonicalType(c.from()), canonicalType(c.to()), c.rounding(), c.state());
+    }
+
+    private String canonicalType(String name) {
+        var format = name.equals("*") ? null : config.reference().tables().findFormat(name);
+        return format == null ? name : format.name();
+    }
+
+    /** Every conversion case the profile defines, whatever the selection: capabilities and waivers must name one. */
+    public List<CaseKey> profileCases() {
+        Reference reference = config.reference();
+        List<CaseKey> keys = new ArrayList<>();
+        for (Conversion c : reference.tables().conversions()) {
+            for (Rounding mode : c.modes()) {
+                reference.saturationStates(c, mode).forEach(state -> keys.add(key(state)));
+            }
+        }
+        return keys;
+    }
+
+    /** The adapter's capability lines, aliases resolved. */
+    public List<String> declared() {
+        return capabilities.stream().map(Capability::toString).toList();
+    }
+
+    /** Declared capability lines that match no case of the profile. */
+    public List<String> unmatched() {
+        return unmatched;
+    }
+
+    /** What a reader of the report must know about how the expected values were obtained. */
+    public List<String> notes() {
+        synchronized (notes) {
+            return List.copyOf(notes);
+        }
     }
 
     public static void install(SuiteRun run) {
@@ -158,12 +209,42 @@ public final class SuiteRun {
             }
             Case state = reference.resolve(c, Rounding.parse(e.rounding()), convcert.spec.Form.parse(e.form()), ctrl);
             Converter converter = reference.converter(state);
-            Supplier<CaseRunner.Batches> batches = () -> CaseRunner.of(store.read(e, true, c.from().width()),
-                    store.read(e, false, c.to().width()));
+            Supplier<CaseRunner.Batches> batches;
+            if (madeBySameReference(e)) {
+                batches = () -> CaseRunner.of(store.read(e, true, c.from().width()), store.read(e, false, c.to().width()));
+            } else {
+                batches = () -> CaseRunner.recomputed(store.read(e, true, c.from().width()), converter);
+            }
             plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(conversion(key, converter, batches, e.count()));
         }
         addMemoryCases(plan);
         return plan;
+    }
+
+    /**
+     * Whether a vector case's expected values come from this run's tables and decisions. If not, the
+     * stored inputs are kept and the expected values recomputed, so the report never pairs one
+     * reading of the spec with another's results.
+     */
+    private boolean madeBySameReference(Manifest.Entry e) {
+        Reference reference = config.reference();
+        Map<String, String> chosen = reference.semantics().choices();
+        if (!e.decisions().equals(chosen)) {
+            notes.add("expected values recomputed by the reference: the vectors were generated with decisions "
+                    + differences(e.decisions(), chosen) + ", this run uses " + differences(chosen, e.decisions()));
+            return false;
+        }
+        if (!e.tables().equals(reference.tables().digest())) {
+            notes.add("expected values recomputed by the reference: the vectors were generated from other spec tables "
+                    + "(sha256 " + e.tables() + ")");
+            return false;
+        }
+        return true;
+    }
+
+    private static String differences(Map<String, String> a, Map<String, String> b) {
+        return a.entrySet().stream().filter(x -> !x.getValue().equals(b.get(x.getKey())))
+                .map(x -> x.getKey() + "=" + x.getValue()).sorted().toList().toString();
     }
 
     /**
@@ -209,7 +290,13 @@ public final class SuiteRun {
         Allure.story(p.key().rounding() + " " + p.key().state());
         Progress progress = config.progress() != null && p.count() >= (1 << 22)
                 ? new Progress(config.progress(), config.terminal(), p.key().name(), p.count()) : null;
-        CaseResult r = p.execution().run(runner, progress);
+        CaseResult r;
+        try {
+            r = p.execution().run(runner, progress);
+        } catch (RuntimeException e) { // unreadable vectors, or a bug of ours: the case fails on its own
+            r = CaseResult.without(p.key(), Status.ERROR, "the case could not run: "
+                    + (e instanceof UsageException ? e.getMessage() : e.toString()));
+        }
         if (progress != null) {
             progress.finish();
         }
@@ -217,12 +304,11 @@ public final class SuiteRun {
         if (r.status() == Status.FAIL) {
             Waivers.Waiver w = config.waivers().find(r.key());
             if (w != null && !w.expires().isBefore(config.today())) {
-                r = new CaseResult(r.key(), Status.WAIVED, r.vectors(), r.mismatches(), r.firstMismatches(), r.rules(),
-                        r.kinds(), "waived until " + w.expires() + ": " + w.reason() + " (" + w.location() + ")", r.millis());
+                r = r.judged(Status.WAIVED, r.mismatches() + " mismatches waived until " + w.expires() + ": " + w.reason()
+                        + " (" + w.location() + ")", w.describe());
             } else if (w != null) {
-                record(r);
-                attach(r, adapter);
-                throw new ExpiredWaiverFailure(r, w, adapter);
+                r = r.judged(Status.FAIL, "waiver expired on " + w.expires() + ": " + w.reason() + " (" + w.location() + ")",
+                        w.describe());
             }
         }
         record(r);
@@ -230,12 +316,15 @@ public final class SuiteRun {
             case PASS -> { }
             case NOT_APPLICABLE -> throw new TestAbortedException("not applicable: " + adapter + " does not implement "
                     + r.key().name());
-            case WAIVED -> throw new TestAbortedException(r.message());
+            case WAIVED -> {
+                attach(r, adapter);
+                throw new TestAbortedException("waived: " + r.message());
+            }
             case FAIL -> {
                 attach(r, adapter);
                 throw new MismatchFailure(r, adapter);
             }
-            case ADAPTER_ERROR -> throw new AdapterFailure(r, adapter);
+            case ADAPTER_ERROR, ERROR, NOT_RUN -> throw new AdapterFailure(r, adapter);
         }
     }
 
@@ -247,9 +336,12 @@ public final class SuiteRun {
         Allure.addAttachment("mismatches", "text/plain", MismatchFailure.message(r, adapter), ".txt");
     }
 
+    /** Stops the adapter once, whoever asks first (the run's end or an interrupt). */
     public void close() {
-        runner.close();
-        config.adapter().close();
+        if (closed.compareAndSet(false, true)) {
+            runner.close();
+            config.adapter().close();
+        }
     }
 
     /** A progress bar for long (exhaustive) cases. */

@@ -34,6 +34,15 @@ public final class VectorStore {
         }
     }
 
+    /** SHA-256 of manifest.json: which golden set a report's expected values came from. */
+    public String manifestDigest() {
+        try {
+            return convcert.vectors.Sha256.of(folder.resolve(Manifest.FILE));
+        } catch (IOException e) {
+            throw new UsageException("cannot read " + folder.resolve(Manifest.FILE) + ": " + e.getMessage());
+        }
+    }
+
     public Path folder() {
         return folder;
     }

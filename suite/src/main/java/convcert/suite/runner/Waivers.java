@@ -22,6 +22,11 @@ public final class Waivers {
         boolean matches(CaseKey key) {
             return key.nameMatches(pattern);
         }
+
+        /** "board bug 1234 (waivers.csv:2, until 2027-01-31)" for reports. */
+        public String describe() {
+            return reason + " (" + location + ", until " + expires + ")";
+        }
     }
 
     private final List<Waiver> waivers;
@@ -50,6 +55,19 @@ public final class Waivers {
             throw new UsageException("waivers: " + e.getMessage());
         }
         return new Waivers(list);
+    }
+
+    /**
+     * A waiver that matches no case of the profile is a typo that would silently waive nothing:
+     * refused, naming its file:line.
+     */
+    public void checkAgainst(List<CaseKey> cases) {
+        for (Waiver w : waivers) {
+            if (cases.stream().noneMatch(w::matches)) {
+                throw new UsageException("waivers: " + w.location() + ": case '" + w.pattern()
+                        + "' matches no case of the profile (case names look like float->half/rn-nosat; '*' matches anything)");
+            }
+        }
     }
 
     /** The first waiver matching the case, or null. */

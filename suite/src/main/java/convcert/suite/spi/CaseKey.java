@@ -29,6 +29,11 @@ public record CaseKey(String profile, String from, String to, String rounding, S
         return from + "->" + to;
     }
 
+    /** ctrlText(), or "-" for a profile without CTRL bits: a protocol field is never empty. */
+    public String ctrlField() {
+        return ctrl.isEmpty() ? "-" : ctrlText();
+    }
+
     /** CTRL bits as "60=0,59=0,50=0,48=1" (descending bit order). */
     public String ctrlText() {
         StringBuilder b = new StringBuilder();

@@ -21,6 +21,14 @@ public interface ConverterAdapter extends AutoCloseable {
         return false;
     }
 
+    /**
+     * What exactly is under test, for the report's provenance: e.g. the command and the SHA-256 of
+     * its executable, a library's digest, a device's name and driver version.
+     */
+    default String identity() {
+        return getClass().getName();
+    }
+
     /** Called after a batch failed: an adapter with a process or device may restart it. */
     default void recover() throws AdapterException {
     }

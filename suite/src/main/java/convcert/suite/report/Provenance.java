@@ -1,0 +1,73 @@
+package convcert.suite.report;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Where a report comes from: when (UTC), which convcert (version and git commit), on which JDK, OS
+ * and host, against which implementation (ConverterAdapter.identity) and which golden vectors (the
+ * SHA-256 of their manifest, or how the expected values were computed).
+ */
+public record Provenance(String date, String convcert, String commit, String jdk, String os, String host,
+                         String implementation, String vectors) {
+
+    public static final String VERSION = "0.1.0";
+
+    public static Provenance of(String implementation, String vectors) {
+        return new Provenance(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), VERSION, gitCommit(),
+                System.getProperty("java.vendor") + " " + System.getProperty("java.runtime.version"),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+                hostName(), implementation, vectors);
+    }
+
+    /** "convcert 0.1.0 (commit abc123...)" for --version and report headers. */
+    public static String versionLine() {
+        String commit = gitCommit();
+        return "convcert " + VERSION + (commit == null ? "" : " (commit " + commit + ")");
+    }
+
+    /**
+     * The commit of the checkout convcert runs from (convcert.home), read from .git without running
+     * git; null outside a checkout.
+     */
+    public static String gitCommit() {
+        Path git = Path.of(System.getProperty("convcert.home", ".")).resolve(".git");
+        try {
+            if (!Files.isDirectory(git)) {
+                return null;
+            }
+            String head = Files.readString(git.resolve("HEAD")).strip();
+            if (!head.startsWith("ref: ")) {
+                return head;
+            }
+            String ref = head.substring(5);
+            Path loose = git.resolve(ref);
+            if (Files.isRegularFile(loose)) {
+                return Files.readString(loose).strip();
+            }
+            Path packed = git.resolve("packed-refs");
+            if (Files.isRegularFile(packed)) {
+                for (String line : Files.readAllLines(packed)) {
+                    if (line.endsWith(" " + ref)) {
+                        return line.substring(0, line.indexOf(' '));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package convcert.suite.report;
+
+import convcert.reference.UsageException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * convcert report merge: joins the reports of one certification split across CI jobs. Either every
+ * shard K/N of an exhaustive run exactly once (per case, counts add up and the worst status wins), or
+ * reports of disjoint cases (a CI matrix by pair). Anything else would count vectors twice or hide a
+ * missing part, so it is refused naming the report at fault.
+ */
+public final class ShardMerge {
+
+    private ShardMerge() {
+    }
+
+    public static ConformanceReport merge(List<Path> folders, List<ConformanceReport> reports) {
+        ConformanceReport first = reports.getFirst();
+        for (int i = 0; i < reports.size(); i++) {
+            ConformanceReport r = reports.get(i);
+            String where = folders.get(i).toString();
+            if (r.provenance() == null) {
+                throw new UsageException(where + ": the report has no provenance (written by an older convcert); rerun it");
+            }
+            if (r.partial()) {
+                throw new UsageException(where + ": the report is partial (its run was interrupted); rerun it");
+            }
+            if ((r.shard() == null) != (first.shard() == null)) {
+                throw new UsageException(where + ": cannot merge a shard of an exhaustive run with a whole run ("
+                        + folders.getFirst() + " is " + describe(first) + ", this is " + describe(r) + ")");
+            }
+            same(where, "implementation", first, r, x -> x.provenance().implementation());
+            same(where, "profile", first, r, ConformanceReport::profile);
+            same(where, "spec tables", first, r, ConformanceReport::tables);
+            same(where, "decisions", first, r, x -> new TreeMap<>(x.decisions()).toString());
+            same(where, "vectors", first, r, x -> x.provenance().vectors());
+        }
+        return first.shard() == null ? disjoint(folders, reports) : shards(folders, reports);
+    }
+
+    private static String describe(ConformanceReport r) {
+        return r.shard() == null ? "a whole run" : "shard " + r.shard();
+    }
+
+    private static void same(String where, String what, ConformanceReport a, ConformanceReport b,
+                             Function<ConformanceReport, String> field) {
+        if (!Objects.equals(field.apply(a), field.apply(b))) {
+            throw new UsageException(where + ": " + what + " differs from the first report's: '" + field.apply(b)
+                    + "' vs '" + field.apply(a) + "'");
+        }
+    }
+
+    private static ConformanceReport shards(List<Path> folders, List<ConformanceReport> reports) {
+        int n = -1;
+        Map<Integer, Path> seen = new TreeMap<>();
+        for (int i = 0; i < reports.size(); i++) {
+            String[] kn = reports.get(i).shard().split("/");
+            int k = Integer.parseInt(kn[0]);
+            int count = Integer.parseInt(kn[1]);
+            if (n >= 0 && count != n) {
+                throw new UsageException(folders.get(i) + ": shard " + reports.get(i).shard() + " is not one of " + n + " shards");
+            }
+            n = count;
+            Path before = seen.put(k, folders.get(i));
+            if (before != null) {
+                throw new UsageException(folders.get(i) + ": shard " + k + "/" + n + " is already merged from " + before);
+            }
+        }
+        List<Integer> missing = new ArrayList<>();
+        for (int k = 1; k <= n; k++) {
+            if (!seen.containsKey(k)) {
+                missing.add(k);
+            }
+        }
+        if (!missing.isEmpty()) {
+            final int total = n;
+            List<String> named = missing.stream().limit(10).map(k -> k + "/" + total).toList();
+            throw new UsageException(missing.size() + " of " + n + " shards missing: " + String.join(", ", named)
+                    + (missing.size() > named.size() ? ", ..." : "") + " (merge needs every shard of the run exactly once)");
+        }
+        Map<String, ConformanceReport.Entry> merged = new LinkedHashMap<>();
+        List<String> names = reports.getFirst().cases().stream().map(ConformanceReport.Entry::name).sorted().toList();
+        for (int i = 0; i < reports.size(); i++) {
+            List<String> these = reports.get(i).cases().stream().map(ConformanceReport.Entry::name).sorted().toList();
+            if (!these.equals(names)) {
+                throw new UsageException(folders.get(i) + ": its cases differ from " + folders.getFirst()
+                        + "'s (shards of one run certify the same cases)");
+            }
+            for (ConformanceReport.Entry e : reports.get(i).cases()) {
+                merged.merge(e.name(), e, ShardMerge::combine);
+            }
+        }
+        return result(reports, new ArrayList<>(merged.values()), "every shard of " + n + " merged");
+    }
+
+    private static ConformanceReport disjoint(List<Path> folders, List<ConformanceReport> reports) {
+        Map<String, Path> owner = new LinkedHashMap<>();
+        List<ConformanceReport.Entry> all = new ArrayList<>();
+        for (int i = 0; i < reports.size(); i++) {
+            for (ConformanceReport.Entry e : reports.get(i).cases()) {
+                Path before = owner.put(e.name(), folders.get(i));
+                if (before != null) {
+                    throw new UsageException(folders.get(i) + ": case " + e.name() + " is also in " + before
+                            + " (only shards of an exhaustive run, or reports of different cases, merge)");
+                }
+                all.add(e);
+            }
+        }
+        return result(reports, all, reports.size() + " reports of different cases merged");
+    }
+
+    private static ConformanceReport result(List<ConformanceReport> reports, List<ConformanceReport.Entry> entries,
+                                            String how) {
+        ConformanceReport first = reports.getFirst();
+        List<String> notes = new ArrayList<>(first.notes());
+        notes.add(how);
+        Provenance p = first.provenance();
+        Provenance now = Provenance.of(p.implementation(), p.vectors());
+        return new ConformanceReport(first.tool(), now, first.adapter(), first.profile(), first.tables(), first.decisions(),
+                first.source(), null, false, first.declared(), first.unmatched(), notes, null, List.of())
+                .withCases(entries);
+    }
+
+    private static ConformanceReport.Entry combine(ConformanceReport.Entry a, ConformanceReport.Entry b) {
+        Map<String, Long> kinds = new LinkedHashMap<>(a.kinds());
+        b.kinds().forEach((k, v) -> kinds.merge(k, v, Long::sum));
+        List<String> first = new ArrayList<>(a.firstMismatches());
+        first.addAll(b.firstMismatches());
+        return new ConformanceReport.Entry(a.name(), a.pair(), a.from(), a.to(), a.rounding(), a.state(), a.form(),
+                a.ctrl(), worst(a.status(), b.status()), a.vectors() + b.vectors(), a.mismatches() + b.mismatches(), kinds,
+                first.subList(0, Math.min(first.size(), 20)), a.rules().isEmpty() ? b.rules() : a.rules(),
+                a.message() != null ? a.message() : b.message(), a.waiver() != null ? a.waiver() : b.waiver(),
+                a.millis() + b.millis());
+    }
+
+    private static String worst(String a, String b) {
+        List<String> order = List.of("ERROR", "ADAPTER_ERROR", "FAIL", "NOT_RUN", "WAIVED", "PASS", "NOT_APPLICABLE");
+        return order.indexOf(a) <= order.indexOf(b) ? a : b;
+    }
+}

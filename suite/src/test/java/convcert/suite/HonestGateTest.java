@@ -1,0 +1,280 @@
+package convcert.suite;
+
+import static convcert.suite.CertifyTest.certify;
+import static convcert.suite.CertifyTest.find;
+import static convcert.suite.CertifyTest.report;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The verdict means what it says: a run that certified nothing is never a pass, shard merges are
+ * complete and unique, waivers and recomputed expectations are visible, a failing run says what
+ * failed, and every report says where it came from.
+ */
+class HonestGateTest {
+
+    @BeforeAll
+    static void buildExampleDevices() throws Exception {
+        CertifyTest.exampleDevice();
+    }
+
+    /** A Python device declaring the given CAP lines and answering float->half rn with numpy-free code. */
+    static Path device(Path dir, String caps, String body) throws IOException {
+        Path script = dir.resolve("device.py");
+        Files.writeString(script, """
+                import struct, sys
+                sys.stdin.buffer.readline()
+                sys.stdout.write(%s + "READY\\n"); sys.stdout.flush()
+                for line in iter(sys.stdin.buffer.readline, b""):
+                    w = line.split()
+                    if w[0] == b"QUIT": break
+                    n = int(w[-1]); data = sys.stdin.buffer.read(4 * n)
+                %s
+                """.formatted(caps, body.indent(4)));
+        return script;
+    }
+
+    /** Answers every batch with zeros: applicable, and wrong for most inputs. */
+    static final String ZEROS = """
+            sys.stdout.buffer.write(b"OK %d\\n" % n + bytes(2 * n)); sys.stdout.flush()
+            """;
+
+    @Test
+    void capabilitiesNameTypesByAlias(@TempDir Path out) throws IOException {
+        Path dev = device(out, "\"CAP float fp16 rn nosat\\n\"", ZEROS);
+        MainTest.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half",
+                "--only", "float->half/rn-nosat");
+        assertEquals(1, report(out.resolve("r")).get("summary").get("cases").asInt(), r.out());
+        assertFalse(find(report(out.resolve("r")), "float->half/rn-nosat").get("status").asText().equals("NOT_APPLICABLE"),
+                "the alias fp16 names half: " + r.out());
+        assertTrue(report(out.resolve("r")).get("declared").toString().contains("float half rn nosat"));
+    }
+
+    @Test
+    void capabilitiesThatMatchNothingCertifyNothing(@TempDir Path out) throws IOException {
+        Path dev = device(out, "\"CAP float fp16x rn nosat\\nCAP float half rh nosat\\n\"", ZEROS);
+        MainTest.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half");
+        assertEquals(5, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("warning: 2 of 2 declared capabilities match no case of profile ascend-c"), r.out());
+        assertTrue(r.out().contains("  float fp16x rn nosat\n"), r.out());
+        String last = r.out().strip().lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.startsWith("NOTHING CERTIFIED: no selected case applies to the adapter (0 of 12 planned"), last);
+        assertTrue(report(out.resolve("r")).get("unmatched").toString().contains("float half rh nosat"));
+        assertTrue(Files.readString(out.resolve("r/conformance.html")).contains("NOTHING CERTIFIED"));
+    }
+
+    @Test
+    void aSelectionOfNothingCertifiesNothing(@TempDir Path out) {
+        MainTest.Run r = certify(out, "--only", "float->nothing/*");
+        assertEquals(5, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("nothing selected: --only 'float->nothing/*' selects no case of profile ascend-c"), r.out());
+        assertTrue(r.out().strip().endsWith("NOTHING CERTIFIED: no case was selected"), r.out());
+    }
+
+    @Test
+    void mergeRefusesRepeatedMissingAndMixedShards(@TempDir Path out) throws IOException {
+        MainTest.Run shard = certify(out.resolve("s"), "--adapter", "reference", "--exhaustive", "--pair", "float:fp8_e5m2",
+                "--only", "float->fp8_e5m2/rn-nosat", "--shard", "1024/1024");
+        assertEquals(0, shard.exit(), shard.out() + shard.err());
+        MainTest.Run twice = merge(out, "s", "s");
+        assertEquals(2, twice.exit());
+        assertTrue(twice.err().contains("shard 1024/1024 is already merged from"), twice.err());
+        MainTest.Run alone = merge(out, "s");
+        assertEquals(2, alone.exit());
+        assertTrue(alone.err().contains("1023 of 1024 shards missing"), alone.err());
+        assertEquals(0, certify(out.resolve("ci"), "--adapter", "reference", "--pair", "float:fp8_e5m2").exit());
+        MainTest.Run mixed = merge(out, "s", "ci");
+        assertEquals(2, mixed.exit());
+        assertTrue(mixed.err().contains("cannot merge a shard of an exhaustive run with a whole run"), mixed.err());
+        assertEquals(0, certify(out.resolve("jdk"), "--pair", "float:half").exit());
+        MainTest.Run other = merge(out, "ci", "jdk");
+        assertEquals(2, other.exit());
+        assertTrue(other.err().contains("implementation differs"), other.err());
+        MainTest.Run same = merge(out, "ci", "ci");
+        assertEquals(2, same.exit());
+        assertTrue(same.err().contains("case float->fp8_e5m2/rn-nosat is also in"), same.err());
+        Files.writeString(out.resolve("ci/conformance.json"), "{ not json");
+        MainTest.Run broken = merge(out, "ci");
+        assertEquals(2, broken.exit());
+        assertTrue(broken.err().contains("conformance.json: not a conformance report"), broken.err());
+    }
+
+    private static MainTest.Run merge(Path out, String... folders) {
+        String[] args = new String[folders.length + 4];
+        args[0] = "report";
+        args[1] = "merge";
+        for (int i = 0; i < folders.length; i++) {
+            args[2 + i] = out.resolve(folders[i]).toString();
+        }
+        args[args.length - 2] = "--out";
+        args[args.length - 1] = out.resolve("merged").toString();
+        return MainTest.run("", args);
+    }
+
+    @Test
+    void disjointRunsMerge(@TempDir Path out) throws IOException {
+        assertEquals(0, certify(out.resolve("a"), "--adapter", "reference", "--pair", "float:fp8_e5m2").exit());
+        assertEquals(0, certify(out.resolve("b"), "--adapter", "reference", "--pair", "float:half").exit());
+        MainTest.Run merged = merge(out, "a", "b");
+        assertEquals(0, merged.exit(), merged.err());
+        JsonNode r = report(out.resolve("merged"));
+        assertEquals(report(out.resolve("a")).get("summary").get("cases").asInt()
+                + report(out.resolve("b")).get("summary").get("cases").asInt(), r.get("summary").get("cases").asInt());
+    }
+
+    @Test
+    void aWaiverThatMatchesNoCaseIsAnError(@TempDir Path out) throws IOException {
+        Path waivers = out.resolve("w.csv");
+        Files.writeString(waivers, "case,reason,expires\nfloat->half/rn-nosat,ok,2999-01-01\nflaot->half/*,typo,2999-01-01\n");
+        MainTest.Run r = certify(out.resolve("r"), "--waivers", waivers.toString());
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.err().contains("w.csv:3") && r.err().contains("'flaot->half/*' matches no case"), r.err());
+    }
+
+    @Test
+    void aWaivedCaseBesideAPassingOneIsVisibleEverywhere(@TempDir Path out) throws IOException {
+        Path dir = out.resolve("recording/ascend-c/float-fp8_e4m3fn");
+        Files.createDirectories(dir);
+        Path vectors = CertifyTest.HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn");
+        Files.copy(vectors.resolve("rn-sat-keepnan.expected.bin"), dir.resolve("rn-sat-keepnan.out.bin"));
+        byte[] bytes = Files.readAllBytes(vectors.resolve("rn-nosat.expected.bin"));
+        bytes[7] ^= 0x01;
+        Files.write(dir.resolve("rn-nosat.out.bin"), bytes);
+        Path waivers = out.resolve("w.csv");
+        Files.writeString(waivers, "case,reason,expires\nfloat->fp8_e4m3fn/rn-nosat,board bug 77,2999-01-01\n");
+        MainTest.Run r = certify(out.resolve("r"), "--adapter", "replay:dir=" + out.resolve("recording"), "--waivers",
+                waivers.toString());
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().strip().lines().reduce((a, b) -> b).orElseThrow()
+                .startsWith("PASS with 1 waived cases (1 mismatches accepted): 1 cases"), r.out());
+        assertTrue(r.out().contains("WAIVED float->fp8_e4m3fn/rn-nosat"), r.out());
+        JsonNode c = find(report(out.resolve("r")), "float->fp8_e4m3fn/rn-nosat");
+        assertTrue(c.get("waiver").asText().startsWith("board bug 77 ("), c.toString());
+        assertTrue(Files.readString(out.resolve("r/conformance.html")).contains("board bug 77"));
+        assertTrue(CertifyTest.junitXml(out.resolve("r")).contains("waived: 1 mismatches waived until 2999-01-01: board bug 77"));
+    }
+
+    @Test
+    void decisionsProduceTheExpectedValuesTheyClaim(@TempDir Path out) throws IOException {
+        // The committed vectors follow directed-overflow=largest-finite; under the other reading the
+        // reference must be compared with the other reading's results, not the stored ones.
+        MainTest.Run r = certify(out, "--adapter", "reference", "--pair", "float:half", "--decision",
+                "directed-overflow=infinity");
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("note: expected values recomputed by the reference: the vectors were generated with "
+                + "decisions [directed-overflow=largest-finite], this run uses [directed-overflow=infinity]"), r.out());
+        JsonNode report = report(out);
+        assertEquals("infinity", report.get("decisions").get("directed-overflow").asText());
+        assertTrue(report.get("notes").get(0).asText().contains("recomputed"));
+    }
+
+    @ParameterizedTest(name = "profile {0}")
+    @ValueSource(strings = {"ascend-c", "cuda", "opencl"})
+    void bothExampleDevicesCertifyUnderEveryProfile(String profile, @TempDir Path out) throws Exception {
+        MainTest.Run r = certify(out.resolve("c"), "--profile", profile, "--level", "quick", "--pair", "float:half",
+                "--pair", "float:int32", "--adapter", "process:cmd=" + CertifyTest.exampleDevice());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode c = report(out.resolve("c"));
+        assertEquals(profile, c.get("profile").asText());
+        assertTrue(c.get("summary").get("passed").asInt() >= 2, c.get("summary").toString());
+        Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
+        assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
+        r = certify(out.resolve("py"), "--profile", profile, "--level", "quick", "--pair", "float:half",
+                "--adapter", "process:cmd=python3 suite/devices/example-python/dut.py");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertEquals(1, report(out.resolve("py")).get("summary").get("passed").asInt(), r.out());
+    }
+
+    @Test
+    void aCrashingDeviceShowsTheEndOfItsTraceback(@TempDir Path out) throws IOException {
+        Path dev = device(out, "\"CAP float half rn nosat\\n\"", """
+                sys.stderr.write("noise line\\n" * 400)
+                def convert(): return 1 / 0
+                convert()""");
+        MainTest.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half",
+                "--only", "float->half/rn-nosat");
+        assertEquals(3, r.exit(), r.out());
+        String message = find(report(out.resolve("r")), "float->half/rn-nosat").get("message").asText();
+        assertTrue(message.contains("\n  | ZeroDivisionError: division by zero"), message);
+        assertTrue(message.contains("\n  | Traceback (most recent call last):"), message);
+        assertFalse(message.contains("\\x0a"), message);
+        assertFalse(r.out().contains("0 of 0 vectors differ"), r.out());
+        assertTrue(r.out().contains("ADAPTER_ERROR float->half/rn-nosat"), r.out());
+    }
+
+    @Test
+    void aFailingRunTellsTheLogWhatFailed(@TempDir Path out) throws IOException {
+        Path dir = out.resolve("recording/ascend-c/float-fp8_e4m3fn");
+        Files.createDirectories(dir);
+        byte[] bytes = Files.readAllBytes(CertifyTest.HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn/rn-nosat.expected.bin"));
+        bytes[3] ^= 0x01;
+        Files.write(dir.resolve("rn-nosat.out.bin"), bytes);
+        MainTest.Run r = certify(out.resolve("r"), "--adapter", "replay:dir=" + out.resolve("recording"));
+        assertEquals(1, r.exit());
+        assertTrue(r.out().contains("FAIL float->fp8_e4m3fn/rn-nosat [form nosat, CTRL "), r.out());
+        assertTrue(r.out().contains(": 1 of "), r.out());
+        assertTrue(r.out().contains("    first: input 0x"), r.out());
+        assertTrue(r.out().contains("reports: "), r.out());
+        assertTrue(r.out().strip().lines().reduce((a, b) -> b).orElseThrow().startsWith("FAIL: 1 cases with mismatches"));
+    }
+
+    @Test
+    void closingARunTwiceClosesTheAdapterOnce() {
+        int[] closed = {0};
+        convcert.suite.spi.ConverterAdapter adapter = new convcert.suite.spi.ConverterAdapter() {
+            @Override
+            public java.util.List<convcert.suite.spi.Capability> capabilities() {
+                return java.util.List.of();
+            }
+
+            @Override
+            public void convert(convcert.suite.spi.CaseKey c, long[] in, long[] out, int n) {
+            }
+
+            @Override
+            public void close() {
+                closed[0]++;
+            }
+        };
+        var reference = convcert.reference.Reference.of(convcert.spec.SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ascend-c")));
+        var run = new convcert.suite.runner.SuiteRun(new convcert.suite.runner.SuiteRun.Config(reference, "test", adapter,
+                null, java.util.List.of(), null, false, 1, 1, convcert.suite.runner.Waivers.none(), 1000, 10,
+                java.time.LocalDate.now(), null, false));
+        run.close();
+        run.close(); // the shutdown hook's close after the run's own
+        assertEquals(1, closed[0]);
+    }
+
+    @Test
+    void reportsCarryProvenance(@TempDir Path out) throws Exception {
+        MainTest.Run r = certify(out, "--adapter", "process:cmd=" + CertifyTest.exampleDevice(), "--pair", "float:half");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode p = report(out).get("provenance");
+        assertTrue(p.get("date").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), p.toString());
+        assertEquals("0.1.0", p.get("convcert").asText());
+        assertTrue(p.get("jdk").asText().contains(System.getProperty("java.runtime.version")));
+        assertFalse(p.get("os").asText().isBlank());
+        assertTrue(p.get("implementation").asText().matches("command '.*dut' \\(.*dut sha256 [0-9a-f]{64}\\)"), p.toString());
+        assertTrue(p.get("vectors").asText().matches("manifest.json sha256 [0-9a-f]{64}"), p.toString());
+        assertEquals(Path.of("").toAbsolutePath().relativize(CertifyTest.HOME.resolve("vectors").toAbsolutePath().normalize())
+                .toString(), report(out).get("source").asText(), "relative to the working directory");
+        String digest = p.get("implementation").asText().replaceAll(".*sha256 ([0-9a-f]{64}).*", "$1");
+        assertTrue(Files.readString(out.resolve("conformance.html")).contains(digest), "the HTML names the implementation");
+        MainTest.Run v = MainTest.run("", "--version");
+        assertTrue(v.out().startsWith("convcert 0.1.0"), v.out());
+        assertTrue(v.out().contains("JDK "), v.out());
+    }
+}
