@@ -208,7 +208,7 @@ int main(int argc, char **argv) {
     static uint8_t in[1 << 22], out[1 << 22];
     unsigned long long count;
     while (fgets(line, sizeof line, stdin)) {
-        char from[32], to[32], rounding[8], state[16], form[8], ctrl[64];
+        char from[32], to[32], rounding[8], state[16], form[16], ctrl[64];
         if (!strncmp(line, "QUIT", 4)) return 0;
         if (!strncmp(line, "MEMORY ", 7)) {
             char function[32], type[16], rnd[8], to_type[16];
@@ -219,7 +219,7 @@ int main(int argc, char **argv) {
             memory_batch(function, type, n, to_type, to_n, count);
             continue;
         }
-        if (sscanf(line, "BATCH %31s %31s %7s %15s %7s %63s %llu", from, to, rounding, state, form, ctrl, &count) != 7) {
+        if (sscanf(line, "BATCH %31s %31s %7s %15s %15s %63s %llu", from, to, rounding, state, form, ctrl, &count) != 7) {
             printf("ERR bad header\n"); fflush(stdout); return 2;
         }
         const struct op *op = find(from, to, rounding, state, fault != NULL);

@@ -7,8 +7,13 @@ import convcert.spec.Format;
 import convcert.spec.Rounding;
 import convcert.spec.SaturationRule;
 import convcert.spec.SpecTables;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -152,6 +157,79 @@ public final class Reference {
             }
         }
         return java.util.List.copyOf(states.values());
+    }
+
+    /**
+     * Every way to ask for each saturation behaviour of a (pair, mode): the API forms (implicit too,
+     * where Table 1 gives the pair an implicit conversion with this mode) times every setting of the
+     * CTRL bits that the pair's saturation rows consult (and CTRL[50] for fp8 destinations), other
+     * bits at power-on. Keyed by state label; each list starts with the variant saturationStates
+     * picks (the primary), so an implementation that ignores one of those bits or the suffix
+     * disagrees with some variant.
+     */
+    public Map<String, List<Case>> saturationVariants(Conversion c, Rounding mode) {
+        Map<String, List<Case>> variants = new LinkedHashMap<>();
+        for (Case primary : saturationStates(c, mode)) {
+            variants.put(stateLabel(primary), new ArrayList<>(List.of(primary)));
+        }
+        List<Integer> bits = consultedBits(c);
+        List<Form> forms = new ArrayList<>();
+        for (Form f : List.of(Form.NOSAT, Form.SAT)) {
+            if (c.forms().contains(f)) {
+                forms.add(f);
+            }
+        }
+        if (mode == c.implicitRounding()) {
+            forms.add(Form.IMPLICIT);
+        }
+        for (Form form : forms) {
+            for (int combination = 0; combination < 1 << bits.size(); combination++) {
+                CtrlState ctrl = tables.powerOnCtrl();
+                for (int i = 0; i < bits.size(); i++) {
+                    ctrl = ctrl.with(bits.get(i), (combination >> i) & 1);
+                }
+                Case variant = resolve(c, mode, form, ctrl);
+                List<Case> same = variants.computeIfAbsent(stateLabel(variant), k -> new ArrayList<>());
+                String label = variantLabel(variant);
+                if (same.stream().noneMatch(v -> variantLabel(v).equals(label))) { // bits not consulted stay as they are
+                    same.add(variant);
+                }
+            }
+        }
+        return variants;
+    }
+
+    /** The CTRL bits that decide a pair's saturation: those its group's rows name, and 50 for fp8 destinations. */
+    public List<Integer> consultedBits(Conversion c) {
+        TreeSet<Integer> bits = new TreeSet<>(Comparator.reverseOrder());
+        for (SaturationRule rule : tables.saturationRules()) {
+            if (rule.group().equals(c.group())) {
+                if (rule.ctrl60() != null) {
+                    bits.add(60);
+                }
+                if (rule.ctrl48() != null) {
+                    bits.add(48);
+                }
+                if (rule.ctrl59() != null) {
+                    bits.add(59);
+                }
+            }
+        }
+        if ("ctrl50".equals(c.to().satNan())) {
+            bits.add(50);
+        }
+        bits.retainAll(tables.ctrlBits().keySet());
+        return List.copyOf(bits);
+    }
+
+    /** "sat 60=0,48=1": a variant's form and the consulted CTRL bits, as case names show it. */
+    public String variantLabel(Case c) {
+        StringBuilder b = new StringBuilder(c.form().tableName());
+        List<Integer> bits = consultedBits(c.conversion());
+        for (int i = 0; i < bits.size(); i++) {
+            b.append(i == 0 ? " " : ",").append(bits.get(i)).append('=').append(c.ctrl().bit(bits.get(i)));
+        }
+        return b.toString();
     }
 
     /** nosat, sat, wrap, or sat-keepnan (CTRL[50]=1 keeps NaN for an fp8 destination). */

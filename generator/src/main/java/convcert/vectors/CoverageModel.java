@@ -27,7 +27,7 @@ import java.util.TreeSet;
 public final class CoverageModel {
 
     static final List<String> KNOWN_TAGS = List.of("zero", "special", "source-bounds", "overflow", "integer-bounds",
-            "grid", "half-integers", "hybrid-compare", "random-bits", "random-log", "exhaustive");
+            "grid", "sticky", "half-integers", "hybrid-compare", "random-bits", "random-log", "exhaustive");
 
     private final Reference reference;
     private final List<CoverageTag> tags;
@@ -61,6 +61,7 @@ public final class CoverageModel {
                 case "overflow" -> p.overflow();
                 case "integer-bounds" -> p.integerBounds();
                 case "grid" -> p.grid(n);
+                case "sticky" -> p.sticky();
                 case "half-integers" -> p.halfIntegers(n);
                 case "hybrid-compare" -> p.hybridCompare(n, random);
                 case "random-bits" -> p.randomBits(n, random);
@@ -83,6 +84,7 @@ public final class CoverageModel {
         final TaggedInputs inputs;
         final Converter below;
         final Converter above;
+        final boolean sourceIsDouble;
         final BigDecimal sourceMax;
         String tag;
 
@@ -97,6 +99,7 @@ public final class CoverageModel {
             boolean viaDouble = !s.isInteger() && wide != null && !s.equals(wide);
             this.below = viaDouble ? reference.unlisted(wide, s, Rounding.RD) : null;
             this.above = viaDouble ? reference.unlisted(wide, s, Rounding.RU) : null;
+            this.sourceIsDouble = s.equals(wide);
             this.sourceMax = value(sc, s.maxFinite());
         }
 
@@ -213,6 +216,103 @@ public final class CoverageModel {
                 near(v, "grid");
                 near(v.add(w).divide(BigDecimal.TWO), "grid");
             }
+        }
+
+        /**
+         * Sticky-bit coverage: between two neighbours v < w of the destination (w - v is one quantum
+         * q), the source values v + g*q/2 + 2^k*ulp for every bit k below the guard bit, g = 0 and 1.
+         * Spans: near 1 and at the bottom of the destination (subnormal results) for float sources;
+         * 2..3 and 3..4 for integer destinations; the top of the source's range for integer sources.
+         */
+        void sticky() {
+            if (s.layout() == Layout.TAPERED || (s.isInteger() && d.isInteger())) {
+                return;
+            }
+            List<BigDecimal> points = new ArrayList<>();
+            if (d.isInteger()) {
+                points.addAll(List.of(BigDecimal.valueOf(2), BigDecimal.valueOf(3), BigDecimal.valueOf(4)));
+            } else {
+                List<BigDecimal> values = d.width() <= 16
+                        ? positiveFiniteCodes(dc).stream().map(code -> value(dc, code)).toList()
+                        : wideNeighbours(); // IEEE: consecutive codes are neighbours
+                if (s.isInteger() && d.width() > 16) {
+                    int top = sourceMax.toBigInteger().bitLength() - 1; // 2^top: the source's top binade
+                    BigDecimal v0 = new BigDecimal(BigInteger.ONE.shiftLeft(top));
+                    BigDecimal q = top > d.mantissaBits() ? new BigDecimal(BigInteger.ONE.shiftLeft(top - d.mantissaBits()))
+                            : BigDecimal.ONE;
+                    points.addAll(List.of(v0, v0.add(q), v0.add(q).add(q)));
+                } else if (s.isInteger()) {
+                    List<BigDecimal> inRange = values.stream().filter(v -> v.compareTo(sourceMax) <= 0).toList();
+                    points.addAll(inRange.subList(Math.max(0, inRange.size() - 3), inRange.size()));
+                } else {
+                    points.addAll(values.subList(0, Math.min(3, values.size())));
+                    int one = values.indexOf(values.stream().filter(v -> v.compareTo(BigDecimal.ONE) == 0).findFirst()
+                            .orElse(values.get(values.size() / 2)));
+                    points.addAll(values.subList(one, Math.min(one + 3, values.size())));
+                }
+            }
+            for (int i = 0; i + 1 < points.size(); i++) {
+                stickySpan(points.get(i), points.get(i + 1));
+            }
+        }
+
+        /** For a wide IEEE destination: the three smallest values, three from 1 up, and its three largest. */
+        private List<BigDecimal> wideNeighbours() {
+            long one = (long) d.bias() << d.mantissaBits();
+            List<BigDecimal> values = new ArrayList<>();
+            for (long code : new long[] {1, 2, 3, one, one + 1, one + 2, d.maxFinite() - 2, d.maxFinite() - 1, d.maxFinite()}) {
+                values.add(value(dc, code));
+            }
+            return values;
+        }
+
+        private void stickySpan(BigDecimal v, BigDecimal w) {
+            if (s.isInteger()) {
+                BigInteger lo = v.toBigInteger();
+                BigInteger quantum = w.toBigInteger().subtract(lo);
+                int bits = quantum.bitLength() - 1;
+                if (quantum.bitCount() != 1 || bits < 2 || w.compareTo(sourceMax) > 0) {
+                    return;
+                }
+                for (int guard = 0; guard <= 1; guard++) {
+                    for (int k = 0; k < bits - 1; k++) {
+                        BigInteger x = lo.add(BigInteger.valueOf(guard).shiftLeft(bits - 1)).add(BigInteger.ONE.shiftLeft(k));
+                        add(x.longValue(), "sticky");
+                        if (s.isSigned()) {
+                            add(x.negate().longValue(), "sticky");
+                        }
+                    }
+                }
+                return;
+            }
+            Long lo = exactSource(v);
+            Long hi = exactSource(w);
+            if (lo == null || hi == null || Long.bitCount(hi - lo) != 1 || hi - lo < 4) {
+                return; // no bit below the guard bit in this span
+            }
+            int bits = Long.numberOfTrailingZeros(hi - lo);
+            for (int guard = 0; guard <= 1; guard++) {
+                for (int k = 0; k < bits - 1; k++) {
+                    both(lo + ((long) guard << (bits - 1)) + (1L << k), "sticky");
+                }
+            }
+        }
+
+        /** The source's code of t when the source holds t exactly, else null. */
+        private Long exactSource(BigDecimal t) {
+            double x = t.doubleValue();
+            if (Double.isInfinite(x) || new BigDecimal(x).compareTo(t) != 0) {
+                return null;
+            }
+            long wide = Double.doubleToRawLongBits(Math.abs(x));
+            if (sourceIsDouble) {
+                return wide;
+            }
+            if (below == null) {
+                return null;
+            }
+            long lo = below.apply(wide);
+            return lo == above.apply(wide) ? lo : null;
         }
 
         void halfIntegers(int cap) {

@@ -61,7 +61,7 @@ public final class Generator {
         int totalCases = 0;
         for (Conversion c : options.pairs()) {
             for (Rounding mode : c.modes()) {
-                totalCases += reference.saturationStates(c, mode).size();
+                totalCases += reference.saturationVariants(c, mode).size();
             }
         }
         progress.start(totalCases);
@@ -108,9 +108,16 @@ public final class Generator {
         Files.createDirectories(folder);
         int cases = 0;
         for (Rounding mode : c.modes().stream().sorted().toList()) {
-            for (Case state : reference.saturationStates(c, mode)) {
+            for (List<Case> variants : reference.saturationVariants(c, mode).values()) {
+                Case state = variants.getFirst();
                 Converter converter = reference.converter(state);
                 converter.apply(inputs, 0, expected, 0, inputs.length);
+                List<Manifest.Variant> selections = new ArrayList<>();
+                for (Case variant : variants) {
+                    sameResults(reference, variant, inputs, expected);
+                    selections.add(new Manifest.Variant(reference.variantLabel(variant), variant.form().tableName(),
+                            ctrlMap(variant)));
+                }
                 String label = Reference.stateLabel(state);
                 String name = profile + "/" + caseName(state, label);
                 Path base = options.out().resolve(name);
@@ -121,20 +128,38 @@ public final class Generator {
                                 .forEach((suffix, sha) -> files.put(suffix, new Manifest.FileRef(name + suffix, sha)));
                     }
                 }
-                Map<String, Integer> ctrl = new LinkedHashMap<>();
-                state.ctrl().bits().entrySet().stream().sorted(Map.Entry.<Integer, Integer>comparingByKey().reversed())
-                        .forEach(e -> ctrl.put(e.getKey().toString(), e.getValue()));
+                Map<String, Integer> ctrl = ctrlMap(state);
                 entries.add(new Manifest.Entry(name, profile, c.from().name(), c.to().name(), mode.suffix(), label,
                         state.saturation().tableName(), state.form().tableName(),
                         "_" + mode.suffix() + (state.form() == Form.SAT ? "_sat" : ""), ctrl,
                         reference.tables().digest(), reference.semantics().choices(), options.level().label(),
-                        options.seed(), inputs.length, tagged.counts(), files));
+                        options.seed(), inputs.length, tagged.counts(), files, selections));
                 vectors.addAndGet(inputs.length);
                 progress.caseDone(inputs.length);
                 cases++;
             }
         }
         return new PairSummary(c.pairName(), cases, inputs.length, (long) cases * inputs.length, tagged.counts());
+    }
+
+    private static Map<String, Integer> ctrlMap(Case c) {
+        Map<String, Integer> ctrl = new LinkedHashMap<>();
+        c.ctrl().bits().entrySet().stream().sorted(Map.Entry.<Integer, Integer>comparingByKey().reversed())
+                .forEach(e -> ctrl.put(e.getKey().toString(), e.getValue()));
+        return ctrl;
+    }
+
+    /**
+     * The variants of a state share its expected values: that is what the state label claims, so a
+     * variant that computes otherwise is a bug of the labelling, not a vector to write.
+     */
+    private static void sameResults(Reference reference, Case variant, long[] inputs, long[] expected) {
+        long[] got = new long[inputs.length];
+        reference.converter(variant).apply(inputs, 0, got, 0, inputs.length);
+        if (!java.util.Arrays.equals(got, expected)) {
+            throw new IllegalStateException(variant.conversion().pairName() + " " + reference.variantLabel(variant)
+                    + " computes other results than its state " + Reference.stateLabel(variant));
+        }
     }
 
     /**
@@ -172,7 +197,7 @@ public final class Generator {
             var key = convcert.opencl.MemoryCase.vectorType(c.type(), c.n());
             result.add(new Manifest.Entry(name, profile, key, c.functionName(), "-", "memory", "-", "-", c.functionName(),
                     Map.of(), reference.tables().digest(), reference.semantics().choices(), options.level().label(),
-                    options.seed(), list.size(), coverage, Map.of(".csv", new Manifest.FileRef(name + ".csv", sha))));
+                    options.seed(), list.size(), coverage, Map.of(".csv", new Manifest.FileRef(name + ".csv", sha)), List.of()));
             vectors.addAndGet(list.size());
         }
         return result;

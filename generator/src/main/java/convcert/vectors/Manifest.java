@@ -33,11 +33,20 @@ public record Manifest(String generator, int formatVersion, List<Entry> cases) {
      * @param decisions  the decision options in force
      * @param coverage   inputs per coverage tag
      * @param files      per layout suffix (.csv, .in.bin, ...): path and SHA-256
+     * @param variants   every API form and CTRL setting that selects this state, the first being
+     *                   form and ctrl above; the expected values hold for each (absent: just that one)
      */
     public record Entry(String name, String profile, String from, String to, String rounding, String state,
                         String saturation, String form, String suffix, Map<String, Integer> ctrl, String tables,
                         Map<String, String> decisions, String level, long seed, int count,
-                        Map<String, Integer> coverage, Map<String, FileRef> files) {
+                        Map<String, Integer> coverage, Map<String, FileRef> files, List<Variant> variants) {
+    }
+
+    /**
+     * One way to select a case's saturation state: the API form (nosat, sat, implicit) and the CTRL
+     * bits to set; label is "form bit=value,..." over the bits the pair consults, as case names show it.
+     */
+    public record Variant(String label, String form, Map<String, Integer> ctrl) {
     }
 
     public record FileRef(String path, String sha256) {

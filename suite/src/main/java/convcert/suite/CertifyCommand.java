@@ -285,8 +285,8 @@ public final class CertifyCommand implements Callable<Integer> {
 
     /** " [form sat, CTRL 60=0,48=1]": how the adapter was asked to select the case's saturation. */
     static String variant(ConformanceReport.Entry e) {
-        if (e.form() == null || e.form().equals("-")) {
-            return "";
+        if (e.form() == null || e.form().equals("-") || e.name().contains(" [")) {
+            return ""; // no form (memory cases), or a variant that names its form and bits already
         }
         return " [form " + e.form() + (e.ctrl() == null || e.ctrl().isEmpty() ? "" : ", CTRL " + e.ctrl()) + "]";
     }

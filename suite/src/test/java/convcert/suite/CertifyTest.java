@@ -93,7 +93,7 @@ class CertifyTest {
         assertEquals("NOT_APPLICABLE", find(report, "float->bfloat16/rn-nosat").get("status").asText());
         assertTrue(report.get("summary").get("passed").asInt() > 50);
         String xml = Files.readString(out.resolve("junit/TEST-convcert-jdk.xml"));
-        assertTrue(xml.contains("<testcase classname=\"ascend-c.float->half\" name=\"rn nosat\""), xml.substring(0, 400));
+        assertTrue(xml.contains("<testcase classname=\"ascend-c.float->half\" name=\"rn-nosat\""), xml.substring(0, 400));
         assertTrue(xml.contains("<skipped message=\"not applicable"), "not applicable is skipped, not passed");
         assertTrue(Files.list(out.resolve("allure-results")).findAny().isPresent(), "Allure results written");
         assertTrue(r.out().strip().lines().reduce((a, b) -> b).orElseThrow().matches("PASS: \\d+ cases, [0-9,]+ vectors certified .*"),
@@ -118,7 +118,10 @@ class CertifyTest {
         assertEquals("PASS", find(report(out.resolve("process")), "float->int32/rz-sat").get("status").asText());
         r = certify(out.resolve("native"), "--adapter", "native:lib=" + library);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertEquals(5, report(out.resolve("native")).get("summary").get("passed").asInt());
+        // 5 capabilities, each certified on every form and CTRL variant of its state
+        JsonNode summary = report(out.resolve("native")).get("summary");
+        assertEquals(summary.get("cases").asInt() - summary.get("notApplicable").asInt(), summary.get("passed").asInt());
+        assertTrue(summary.get("passed").asInt() > 5, summary.toString());
     }
 
     @Test
@@ -127,7 +130,9 @@ class CertifyTest {
         assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
         MainTest.Run r = certify(out, "--adapter", "process:cmd=python3 suite/devices/example-python/dut.py");
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertEquals(3, report(out).get("summary").get("passed").asInt());
+        JsonNode summary = report(out).get("summary");
+        assertEquals(summary.get("cases").asInt() - summary.get("notApplicable").asInt(), summary.get("passed").asInt());
+        assertTrue(summary.get("passed").asInt() >= 3, summary.toString());
     }
 
     @ParameterizedTest(name = "fault {0}")
@@ -136,7 +141,7 @@ class CertifyTest {
         "hang|no answer within 1500 ms",
         "garbage|expected 'OK <count>' or 'ERR <message>', got '\\x01\\x02garbage'",
         "short|short payload",
-        "long|returned 2821 values for a batch of 2820",
+        "long|values for a batch of",
         "error|the process answered: ERR simulated device error",
     })
     void aMisbehavingProcessFailsItsCaseAndTheRunGoesOn(String fault, String message, @TempDir Path out) throws IOException {

@@ -71,7 +71,7 @@ class HonestGateTest {
         assertTrue(r.out().contains("warning: 2 of 2 declared capabilities match no case of profile ascend-c"), r.out());
         assertTrue(r.out().contains("  float fp16x rn nosat\n"), r.out());
         String last = r.out().strip().lines().reduce((a, b) -> b).orElseThrow();
-        assertTrue(last.startsWith("NOTHING CERTIFIED: no selected case applies to the adapter (0 of 12 planned"), last);
+        assertTrue(last.startsWith("NOTHING CERTIFIED: no selected case applies to the adapter (0 of 52 planned"), last);
         assertTrue(report(out.resolve("r")).get("unmatched").toString().contains("float half rh nosat"));
         assertTrue(Files.readString(out.resolve("r/conformance.html")).contains("NOTHING CERTIFIED"));
     }
@@ -195,7 +195,7 @@ class HonestGateTest {
         r = certify(out.resolve("py"), "--profile", profile, "--level", "quick", "--pair", "float:half",
                 "--adapter", "process:cmd=python3 suite/devices/example-python/dut.py");
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertEquals(1, report(out.resolve("py")).get("summary").get("passed").asInt(), r.out());
+        assertTrue(report(out.resolve("py")).get("summary").get("passed").asInt() >= 1, r.out());
     }
 
     @Test

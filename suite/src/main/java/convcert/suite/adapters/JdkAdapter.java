@@ -103,6 +103,12 @@ public final class JdkAdapter implements ConverterAdapter {
         return Float.floatToRawIntBits(f) & 0xFFFFFFFFL;
     }
 
+    /** Told the effective state; the form and CTRL variants would only repeat the same answers. */
+    @Override
+    public boolean programsSaturation() {
+        return false;
+    }
+
     @Override
     public List<Capability> capabilities() {
         List<Capability> list = new ArrayList<>();

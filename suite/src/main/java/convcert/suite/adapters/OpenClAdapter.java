@@ -110,6 +110,12 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         return "OpenCL device " + device.description();
     }
 
+    /** Told the effective state; the form and CTRL variants would only repeat the same answers. */
+    @Override
+    public boolean programsSaturation() {
+        return false;
+    }
+
     @Override
     public List<Capability> capabilities() {
         return List.copyOf(capabilities);

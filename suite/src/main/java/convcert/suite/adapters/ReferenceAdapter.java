@@ -84,6 +84,12 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
         }
     }
 
+    /** Told the effective state; the form and CTRL variants would only repeat the same answers. */
+    @Override
+    public boolean programsSaturation() {
+        return false;
+    }
+
     @Override
     public List<Capability> capabilities() {
         return List.of(new Capability("*", "*", "*", "*"));

@@ -111,6 +111,12 @@ public final class ReplayAdapter implements ConverterAdapter {
                 + convcert.vectors.Sha256.of(all.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)) + ")";
     }
 
+    /** Told the effective state; the form and CTRL variants would only repeat the same answers. */
+    @Override
+    public boolean programsSaturation() {
+        return false;
+    }
+
     @Override
     public List<Capability> capabilities() {
         return capabilities;

@@ -128,7 +128,7 @@ public final class HtmlReport {
             for (String m : modes) {
                 h.append("<td>");
                 for (ConformanceReport.Entry e : byMode.getOrDefault(m, List.of())) {
-                    String text = esc(e.state()) + (e.status().equals("FAIL") || e.status().equals("WAIVED")
+                    String text = esc(e.name().substring(e.pair().length() + e.rounding().length() + 2)) + (e.status().equals("FAIL") || e.status().equals("WAIVED")
                             ? " " + e.mismatches() + "/" + e.vectors() : e.status().equals("PASS") ? " " + e.vectors() : "");
                     boolean linked = !e.status().equals("PASS") && !e.status().equals("NOT_APPLICABLE");
                     h.append(linked ? "<a class=\"chip " : "<span class=\"chip ").append(e.status()).append("\"")

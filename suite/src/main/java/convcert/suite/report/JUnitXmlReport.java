@@ -36,7 +36,7 @@ public final class JUnitXmlReport {
                     cases.stream().mapToLong(ConformanceReport.Entry::millis).sum() / 1000.0));
             for (ConformanceReport.Entry e : cases) {
                 x.append(String.format(Locale.ROOT, "    <testcase classname=\"%s\" name=\"%s\" time=\"%.3f\"",
-                        esc(r.profile() + "." + pair), esc(e.rounding() + " " + e.state()), e.millis() / 1000.0));
+                        esc(r.profile() + "." + pair), esc(e.name().substring(pair.length() + 1)), e.millis() / 1000.0));
                 switch (e.status()) {
                     case "PASS" -> x.append("/>\n");
                     case "FAIL" -> x.append(">\n      <failure type=\"mismatch\" message=\"").append(esc(e.mismatches()

@@ -16,7 +16,7 @@ public class ConformanceTests {
     Stream<DynamicNode> conformance() {
         SuiteRun run = SuiteRun.current();
         return run.plan().entrySet().stream().map(pair -> DynamicContainer.dynamicContainer(pair.getKey(),
-                pair.getValue().stream().map(p -> DynamicTest.dynamicTest(p.key().rounding() + " " + p.key().state(),
+                pair.getValue().stream().map(p -> DynamicTest.dynamicTest(p.key().name().substring(p.key().pair().length() + 1),
                         () -> run.execute(p)))));
     }
 }

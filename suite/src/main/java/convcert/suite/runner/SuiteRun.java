@@ -94,7 +94,11 @@ public final class SuiteRun {
         List<CaseKey> keys = new ArrayList<>();
         for (Conversion c : reference.tables().conversions()) {
             for (Rounding mode : c.modes()) {
-                reference.saturationStates(c, mode).forEach(state -> keys.add(key(state)));
+                for (List<Case> variants : reference.saturationVariants(c, mode).values()) {
+                    for (int i = 0; i < variants.size(); i++) {
+                        keys.add(key(variants.get(i), i == 0 ? "" : reference.variantLabel(variants.get(i))));
+                    }
+                }
             }
         }
         return keys;
@@ -184,10 +188,14 @@ public final class SuiteRun {
                 long first = size * (config.shard() - 1);
                 long end = config.shard() == config.shards() ? 1L << 32 : first + size;
                 for (Rounding mode : c.modes().stream().sorted().toList()) {
-                    for (Case state : reference.saturationStates(c, mode)) {
-                        Converter converter = reference.converter(state);
-                        plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(conversion(key(state),
-                                converter, () -> CaseRunner.range(first, end, converter), end - first));
+                    for (List<Case> variants : reference.saturationVariants(c, mode).values()) {
+                        for (int i = 0; i < variantsRun(variants.size()); i++) {
+                            Case state = variants.get(i);
+                            Converter converter = reference.converter(state);
+                            plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(conversion(
+                                    key(state, i == 0 ? "" : reference.variantLabel(state)), converter,
+                                    () -> CaseRunner.range(first, end, converter), end - first));
+                        }
                     }
                 }
             }
@@ -202,20 +210,27 @@ public final class SuiteRun {
             if (!config.pairs().isEmpty() && !config.pairs().contains(c)) {
                 continue;
             }
-            CaseKey key = VectorStore.key(e);
-            CtrlState ctrl = reference.tables().powerOnCtrl();
-            for (var bit : key.ctrl().entrySet()) {
-                ctrl = ctrl.with(bit.getKey(), bit.getValue());
+            boolean stored = madeBySameReference(e);
+            for (int i = 0; i < variantsRun(VectorStore.variants(e).size()); i++) {
+                CaseKey key = VectorStore.key(e, i);
+                CtrlState ctrl = reference.tables().powerOnCtrl();
+                for (var bit : key.ctrl().entrySet()) {
+                    ctrl = ctrl.with(bit.getKey(), bit.getValue());
+                }
+                Case state = reference.resolve(c, Rounding.parse(e.rounding()), convcert.spec.Form.parse(key.form()), ctrl);
+                Converter converter = reference.converter(state);
+                List<Planned> cases = plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>());
+                if (stored && !Reference.stateLabel(state).equals(e.state())) {
+                    String why = "the vectors say form " + key.form() + " with CTRL " + key.ctrlText() + " selects "
+                            + e.state() + ", the tables say " + Reference.stateLabel(state);
+                    cases.add(new Planned(key, e.count(), (runner, progress) -> CaseResult.without(key, Status.ERROR, why)));
+                    continue;
+                }
+                Supplier<CaseRunner.Batches> batches = stored
+                        ? () -> CaseRunner.of(store.read(e, true, c.from().width()), store.read(e, false, c.to().width()))
+                        : () -> CaseRunner.recomputed(store.read(e, true, c.from().width()), converter);
+                cases.add(conversion(key, converter, batches, e.count()));
             }
-            Case state = reference.resolve(c, Rounding.parse(e.rounding()), convcert.spec.Form.parse(e.form()), ctrl);
-            Converter converter = reference.converter(state);
-            Supplier<CaseRunner.Batches> batches;
-            if (madeBySameReference(e)) {
-                batches = () -> CaseRunner.of(store.read(e, true, c.from().width()), store.read(e, false, c.to().width()));
-            } else {
-                batches = () -> CaseRunner.recomputed(store.read(e, true, c.from().width()), converter);
-            }
-            plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(conversion(key, converter, batches, e.count()));
         }
         addMemoryCases(plan);
         return plan;
@@ -278,9 +293,14 @@ public final class SuiteRun {
         return new CaseKey(profile, c.type(), function, width, "memory", "-", Map.of());
     }
 
-    private CaseKey key(Case c) {
+    private CaseKey key(Case c, String variant) {
         return new CaseKey(config.reference().tables().profile(), c.conversion().from().name(), c.conversion().to().name(),
-                c.rounding().suffix(), Reference.stateLabel(c), c.form().tableName(), c.ctrl().bits());
+                c.rounding().suffix(), Reference.stateLabel(c), c.form().tableName(), c.ctrl().bits(), variant);
+    }
+
+    /** How many variants of a state run: all for an adapter that programs saturation, else the primary. */
+    private int variantsRun(int variants) {
+        return config.adapter().programsSaturation() ? variants : Math.min(1, variants);
     }
 
     /** Runs one planned case, records it, and ends the JUnit test by its status. */

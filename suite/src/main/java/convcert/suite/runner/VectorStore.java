@@ -51,10 +51,22 @@ public final class VectorStore {
         return manifest.cases();
     }
 
-    public static CaseKey key(Manifest.Entry e) {
+    /**
+     * The ways to select a case's state: its manifest's variants, or (a vector set written before
+     * variants) just the entry's form and CTRL bits. The first is the primary.
+     */
+    public static List<Manifest.Variant> variants(Manifest.Entry e) {
+        return e.variants() == null || e.variants().isEmpty()
+                ? List.of(new Manifest.Variant("", e.form(), e.ctrl())) : e.variants();
+    }
+
+    /** The key of one variant of a case; the primary (index 0) carries no variant label. */
+    public static CaseKey key(Manifest.Entry e, int variant) {
+        Manifest.Variant v = variants(e).get(variant);
         Map<Integer, Integer> ctrl = new TreeMap<>();
-        e.ctrl().forEach((bit, value) -> ctrl.put(Integer.parseInt(bit), value));
-        return new CaseKey(e.profile(), e.from(), e.to(), e.rounding(), e.state(), e.form(), ctrl);
+        v.ctrl().forEach((bit, value) -> ctrl.put(Integer.parseInt(bit), value));
+        return new CaseKey(e.profile(), e.from(), e.to(), e.rounding(), e.state(), v.form(), ctrl,
+                variant == 0 ? "" : v.label());
     }
 
     /** A case's inputs or expected values from its binary files. */

@@ -6,18 +6,27 @@ import java.util.TreeMap;
 /**
  * One conversion case an adapter is asked to perform: the profile, the pair, the rounding suffix, the
  * effective saturation state (nosat, sat, wrap, sat-keepnan), and the API form and CTRL bits that
- * select that state, for implementations that program them.
+ * select that state, for implementations that program them. variant is empty for the primary way to
+ * select the state and otherwise names the form and CTRL bits ("sat 60=1,48=0"): an implementation
+ * that programs saturation is certified on every variant.
  */
 public record CaseKey(String profile, String from, String to, String rounding, String state, String form,
-                      Map<Integer, Integer> ctrl) {
+                      Map<Integer, Integer> ctrl, String variant) {
 
     public CaseKey {
         ctrl = Map.copyOf(ctrl);
+        variant = variant == null ? "" : variant;
     }
 
-    /** "float->half/rn-nosat". */
+    /** The primary variant. */
+    public CaseKey(String profile, String from, String to, String rounding, String state, String form,
+                   Map<Integer, Integer> ctrl) {
+        this(profile, from, to, rounding, state, form, ctrl, "");
+    }
+
+    /** "float->half/rn-nosat", or "float->half/rn-nosat [implicit 60=1,48=0]" for another variant. */
     public String name() {
-        return from + "->" + to + "/" + rounding + "-" + state;
+        return from + "->" + to + "/" + rounding + "-" + state + (variant.isEmpty() ? "" : " [" + variant + "]");
     }
 
     /** Whether name() matches a glob where '*' matches anything ("float->half/rn-*"). */

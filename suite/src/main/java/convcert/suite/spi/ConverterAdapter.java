@@ -22,6 +22,16 @@ public interface ConverterAdapter extends AutoCloseable {
     }
 
     /**
+     * Whether the implementation selects saturation itself from each case's form and CTRL bits (a
+     * device that programs its CTRL register): it is then certified on every variant of a state.
+     * Adapters told the effective state (or replaying one recording per state) answer false and run
+     * each state's primary variant only.
+     */
+    default boolean programsSaturation() {
+        return true;
+    }
+
+    /**
      * What exactly is under test, for the report's provenance: e.g. the command and the SHA-256 of
      * its executable, a library's digest, a device's name and driver version.
      */
