@@ -65,11 +65,17 @@ public final class GenerateCommand implements Callable<Integer> {
         Level lvl = Level.parse(level);
         Set<VectorFormat> layouts = EnumSet.noneOf(VectorFormat.class);
         for (String f : formats) {
+            if (f.isBlank()) {
+                continue;
+            }
             VectorFormat vf = VectorFormat.parse(f.strip());
             if (vf == null) {
                 throw new UsageException("unknown format '" + f + "'; formats: csv bin memh");
             }
             layouts.add(vf);
+        }
+        if (layouts.isEmpty()) {
+            throw new UsageException("--format names no layout; use csv, bin and/or memh, e.g. --format bin");
         }
         List<Conversion> selected = new ArrayList<>(ProfileOptions.pairs(reference, pairs));
         if (selected.isEmpty()) {

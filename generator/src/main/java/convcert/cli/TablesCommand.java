@@ -2,9 +2,13 @@ package convcert.cli;
 
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
+import convcert.spec.CtrlState;
+import convcert.spec.Example;
 import convcert.spec.Rounding;
 import convcert.spec.SpecTables;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,8 +52,36 @@ public final class TablesCommand {
             out.printf("  examples     %d (%d marked erratum)%n", t.examples().size(), errata);
             out.printf("  decisions    %d (selectable: %s)%n", t.decisions().size(), reference.semantics());
             out.printf("  digest       sha256:%s%n", t.digest());
+            List<String> wrong = wrongExamples(reference);
+            if (!wrong.isEmpty()) {
+                PrintWriter err = spec.commandLine().getErr();
+                wrong.forEach(line -> err.println("convcert: " + line));
+                return 2;
+            }
             out.println("OK");
             return 0;
+        }
+
+        /**
+         * Every worked example through the reference: an example row the reference disagrees with is a
+         * table error (a mistyped expected value, or a rule row that no longer says what the document says).
+         */
+        static List<String> wrongExamples(Reference reference) {
+            List<String> wrong = new ArrayList<>();
+            for (Example e : reference.tables().examples()) {
+                CtrlState ctrl = reference.tables().powerOnCtrl();
+                for (var bit : e.ctrl().entrySet()) {
+                    ctrl = ctrl.with(bit.getKey(), bit.getValue());
+                }
+                long actual = reference.converter(reference.resolve(e.conversion(), e.rounding(), e.form(), ctrl))
+                        .apply(e.input());
+                if (actual != e.expected()) {
+                    var to = e.conversion().to();
+                    wrong.add(e.location() + ": example " + e.id() + ": expected " + to.hex(e.expected())
+                            + ", the tables give " + to.hex(actual) + " for " + e.conversion().from().hex(e.input()));
+                }
+            }
+            return wrong;
         }
     }
 }

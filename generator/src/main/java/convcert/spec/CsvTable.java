@@ -33,11 +33,40 @@ public final class CsvTable {
         if (!Files.isRegularFile(file)) {
             throw new TableException(new Location(file, 0, 0), "missing table");
         }
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return read(file, reader, requiredColumns);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new TableException(new Location(file, 0, 0), "unreadable: " + e.getMessage());
         }
+        return read(file, new java.io.StringReader(utf8(file, bytes)), requiredColumns);
+    }
+
+    /** Strict UTF-8 (a spreadsheet's byte order mark dropped); an invalid byte is named by line and column. */
+    private static String utf8(Path file, byte[] bytes) {
+        var decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length + 1);
+        java.nio.charset.CoderResult result = decoder.decode(in, out, true);
+        if (result.isError()) {
+            int at = in.position();
+            long line = 1;
+            int lineStart = 0;
+            for (int i = 0; i < at; i++) {
+                if (bytes[i] == '\n') {
+                    line++;
+                    lineStart = i + 1;
+                }
+            }
+            throw new TableException(new Location(file, line, at - lineStart + 1), String.format(
+                    "not UTF-8 text: byte 0x%02X; save the table as UTF-8", bytes[at] & 0xFF));
+        }
+        decoder.flush(out);
+        out.flip();
+        String text = out.toString();
+        return text.startsWith("\uFEFF") ? text.substring(1) : text;
     }
 
     /** Parses CSV from a reader; 'file' names it in messages. */
@@ -82,7 +111,13 @@ public final class CsvTable {
             }
             return table;
         } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
-            throw new TableException(new Location(file, 0, 0), "unreadable CSV: " + e.getMessage());
+            // Commons CSV names the line where a quoted field started ("(startline 5) EOF reached ...").
+            String message = String.valueOf(e.getMessage());
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:startline|line) (\\d+)").matcher(message);
+            long line = m.find() ? Long.parseLong(m.group(1)) : 0;
+            String what = message.contains("EOF reached before encapsulated token finished")
+                    ? "a quoted field is not closed (a '\"' is missing)" : message.replaceFirst("^\\(?[^)]*\\)\\s*", "");
+            throw new TableException(new Location(file, line, 0), "not valid CSV: " + what);
         }
     }
 

@@ -9,10 +9,10 @@ public record Location(Path file, long line, int column) {
         return new Location(file, line, newColumn);
     }
 
+    /** "spec-tables/ascend-c/formats.csv:3:2", the path as the user would type it from here. */
     @Override
     public String toString() {
-        String name = file.getFileName() == null ? file.toString() : file.getParent() == null
-                ? file.toString() : file.getParent().getFileName() + "/" + file.getFileName();
+        String name = WorkingDirectory.relative(file).toString();
         return column > 0 ? name + ":" + line + ":" + column : name + ":" + line;
     }
 }

@@ -64,6 +64,16 @@ public final class Generator {
                 totalCases += reference.saturationVariants(c, mode).size();
             }
         }
+        // The old manifest is set aside before any file changes and the new one written last: a run cut
+        // short leaves no manifest.json, never one that describes files it no longer matches.
+        Path manifestFile = options.out().resolve(Manifest.FILE);
+        Path setAside = options.out().resolve(SET_ASIDE);
+        boolean interruptedBefore = !Files.exists(manifestFile) && Files.exists(setAside);
+        Manifest previous = Files.exists(manifestFile) ? Manifest.read(manifestFile)
+                : interruptedBefore ? Manifest.read(setAside) : null;
+        if (Files.exists(manifestFile)) {
+            Files.move(manifestFile, setAside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
         progress.start(totalCases);
         Map<String, PairSummary> summaries = new ConcurrentHashMap<>();
         List<Manifest.Entry> entries = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -81,18 +91,17 @@ public final class Generator {
         }
         entries.addAll(memoryCases(reference, profile, vectors));
         progress.finish();
-        Manifest previous = Manifest.readIn(options.out());
         Map<String, Manifest.Entry> merged = new TreeMap<>();
         if (previous != null) {
             for (Manifest.Entry e : previous.cases()) {
-                boolean present = e.files().values().stream().allMatch(f -> Files.isRegularFile(options.out().resolve(f.path())));
-                if (present) {
+                if (unchanged(e, interruptedBefore)) {
                     merged.put(e.name(), e);
                 }
             }
         }
         entries.forEach(e -> merged.put(e.name(), e));
         new Manifest(VERSION, Manifest.FORMAT_VERSION, List.copyOf(merged.values())).write(options.out());
+        Files.deleteIfExists(setAside);
         List<PairSummary> ordered = summaries.values().stream().sorted(Comparator.comparing(PairSummary::pair)).toList();
         return new Result(entries.stream().sorted(Comparator.comparing(Manifest.Entry::name)).toList(), ordered,
                 vectors.get());
@@ -140,6 +149,23 @@ public final class Generator {
             }
         }
         return new PairSummary(c.pairName(), cases, inputs.length, (long) cases * inputs.length, tagged.counts());
+    }
+
+    /** Where the previous manifest waits while a generation runs (see run). */
+    static final String SET_ASIDE = "." + Manifest.FILE + ".previous";
+
+    /**
+     * Whether an earlier entry (of a pair this run did not regenerate) still describes its files: they
+     * exist and, after an interrupted run that may have rewritten some, still have their SHA-256.
+     */
+    private boolean unchanged(Manifest.Entry e, boolean verifyDigests) throws IOException {
+        for (Manifest.FileRef f : e.files().values()) {
+            Path file = options.out().resolve(f.path());
+            if (!Files.isRegularFile(file) || (verifyDigests && !f.sha256().equals(Sha256.of(file)))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Map<String, Integer> ctrlMap(Case c) {

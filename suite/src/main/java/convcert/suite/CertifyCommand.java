@@ -1,7 +1,7 @@
 package convcert.suite;
 
 import convcert.cli.ProfileOptions;
-import convcert.cli.WorkingDirectory;
+import convcert.spec.WorkingDirectory;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.Conversion;
@@ -10,6 +10,7 @@ import convcert.suite.report.ConformanceReport;
 import convcert.suite.report.HtmlReport;
 import convcert.suite.report.JUnitXmlReport;
 import convcert.suite.report.Provenance;
+import convcert.suite.report.RunReports;
 import convcert.suite.runner.CaseResult;
 import convcert.suite.runner.ConformanceTests;
 import convcert.suite.runner.SuiteRun;
@@ -33,7 +34,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -118,10 +118,22 @@ public final class CertifyCommand implements Callable<Integer> {
             }
             return 0;
         }
+        if (timeoutMillis <= 0) {
+            throw new UsageException("--timeout-ms must be a positive number of milliseconds, got " + timeoutMillis);
+        }
+        if (first < 0) {
+            throw new UsageException("--first must be 0 or more, got " + first);
+        }
         Reference reference = profile.reference();
         List<Conversion> selected = ProfileOptions.pairs(reference, pairs);
         if (exhaustive && selected.isEmpty()) {
             throw new UsageException("--exhaustive needs --pair (each selected pair streams 2^32 inputs per case)");
+        }
+        for (Conversion c : exhaustive ? selected : List.<Conversion>of()) {
+            if (c.from().width() != 32) {
+                throw new UsageException("--exhaustive streams 2^32 inputs: " + c.pairName() + " has a " + c.from().width()
+                        + "-bit source (its vectors are exhaustive at --level full already)");
+            }
         }
         String[] kn = shard.split("/");
         int k;
@@ -142,49 +154,64 @@ public final class CertifyCommand implements Callable<Integer> {
         String adapterName = adapter.contains(":") ? adapter.substring(0, adapter.indexOf(':')) : adapter;
         Path report = out != null ? out : ProfileOptions.home().resolve("reports").resolve(adapterName);
         Path vectorFolder = vectors != null ? vectors : ProfileOptions.home().resolve("vectors");
-        if (level != null) {
-            vectorFolder = generate(reference, selected, level, report.resolve("vectors-" + level), err);
-        }
-        VectorStore store = exhaustive ? null : VectorStore.open(vectorFolder);
         Waivers waiverList = waivers == null ? Waivers.none() : Waivers.read(waivers);
-        ConverterAdapter implementation = Adapters.create(adapter,
-                new AdapterContext(ProfileOptions.home(), vectorFolder, timeoutMillis, reference));
-        for (String sub : List.of("junit", "allure-results")) {
-            deleteTree(report.resolve(sub));
-        }
-        Files.createDirectories(report);
-        SuiteRun run = new SuiteRun(new SuiteRun.Config(reference, adapter, implementation, store, selected, only,
-                exhaustive, k, n, waiverList, timeoutMillis, first, LocalDate.now(), err, System.console() != null));
-        List<CaseKey> known = new ArrayList<>(run.profileCases());
-        run.plan().values().forEach(cases -> cases.forEach(p -> known.add(p.key())));
+        RunReports reports = RunReports.claim(report);
+        SuiteRun run = null;
         try {
+            if (level != null) {
+                vectorFolder = generate(reference, selected, level, report.resolve("vectors-" + level), err);
+            }
+            VectorStore store = exhaustive ? null : VectorStore.open(vectorFolder);
+            if (store != null) {
+                String profileName = reference.tables().profile();
+                store.verify(store.cases().stream().filter(e -> e.profile().equals(profileName)
+                        && !e.state().equals("memory")).toList(), reference,
+                        e -> selected.isEmpty() || selected.contains(reference.conversion(e.from(), e.to())));
+            }
+            ConverterAdapter implementation = Adapters.create(adapter,
+                    new AdapterContext(ProfileOptions.home(), vectorFolder, timeoutMillis, reference));
+            run = new SuiteRun(new SuiteRun.Config(reference, adapter, implementation, store, selected, only,
+                    exhaustive, k, n, waiverList, timeoutMillis, first, LocalDate.now(), err, System.console() != null));
+            List<CaseKey> known = new ArrayList<>(run.profileCases());
+            run.plan().values().forEach(cases -> cases.forEach(p -> known.add(p.key())));
             waiverList.checkAgainst(known);
-        } catch (UsageException e) {
-            run.close();
+            Header header = new Header(reference, run, exhaustive ? "exhaustive: all 2^32 inputs, expected values "
+                    + "computed by the reference" : WorkingDirectory.relative(vectorFolder).toString(), n > 1 ? shard : null,
+                    Provenance.of(implementation.identity(), exhaustive ? "computed by the reference (exhaustive)"
+                            : "manifest.json sha256 " + store.manifestDigest()));
+            reports.of(run, header::report);
+        } catch (RuntimeException | IOException e) {
+            if (run != null) {
+                run.close();
+            }
+            reports.release();
             throw e;
         }
+        SuiteRun suiteRun = run;
         SuiteRun.install(run);
-        Header header = new Header(reference, run, exhaustive ? "exhaustive: all 2^32 inputs, expected values computed "
-                + "by the reference" : WorkingDirectory.relative(vectorFolder).toString(), n > 1 ? shard : null,
-                Provenance.of(implementation.identity(), exhaustive ? "computed by the reference (exhaustive)"
-                        : "manifest.json sha256 " + store.manifestDigest()));
-        Thread partial = new Thread(() -> { // Ctrl-C: keep the results so far, stop the device's process
-            writeReports(header, run.results(), report, err);
-            run.close();
-        });
-        Runtime.getRuntime().addShutdownHook(partial);
+        Thread interrupted = new Thread(() -> { // SIGINT, SIGTERM: partial reports, then stop the device
+            ConformanceReport partial = reports.write(true, err);
+            suiteRun.close();
+            if (partial != null) {
+                stdout.println("convcert: interrupted; partial reports in " + WorkingDirectory.relative(report));
+                stdout.println(partial.verdict().line());
+                stdout.flush();
+            }
+        }, "convcert-interrupt");
+        Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             // An Allure lifecycle and listener of this run's own: the auto-registered listener keeps the
             // results folder of the first lifecycle in the JVM.
             AllureLifecycle allure = new AllureLifecycle(new FileSystemResultsWriter(report.resolve("allure-results")));
             Allure.setLifecycle(allure);
+            reports.allure(allure);
             Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
                     .enableTestExecutionListenerAutoRegistration(false).build());
             LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                     .selectors(DiscoverySelectors.selectClass(ConformanceTests.class)).build();
             SummaryGeneratingListener summary = new SummaryGeneratingListener();
             launcher.execute(request, summary, new AllureJunitPlatform(allure));
-            if (summary.getSummary().getTotalFailureCount() > 0 && run.results().isEmpty()) {
+            if (summary.getSummary().getTotalFailureCount() > 0 && run.results().isEmpty() && !run.planned().isEmpty()) {
                 summary.getSummary().printFailuresTo(err, 20); // discovery failed before any case ran
                 throw new UsageException("the suite could not start; see above");
             }
@@ -192,13 +219,22 @@ public final class CertifyCommand implements Callable<Integer> {
             run.close();
             SuiteRun.install(null);
         }
-        ConformanceReport result = writeReports(header, run.results(), report, err);
-        Runtime.getRuntime().removeShutdownHook(partial);
+        ConformanceReport result = reports.write(false, err);
+        try {
+            Runtime.getRuntime().removeShutdownHook(interrupted);
+        } catch (IllegalStateException shuttingDown) {
+            return 130; // the interrupt's hook writes the reports and says so
+        }
+        reports.release();
+        if (result == null) {
+            return 130;
+        }
         printMatrix(result, stdout);
         printFindings(result, stdout, only, pairs);
         stdout.println("reports: " + WorkingDirectory.relative(report.resolve(HtmlReport.FILE)) + ", "
-                + WorkingDirectory.relative(report.resolve(ConformanceReport.FILE)) + ", " + WorkingDirectory.relative(report.resolve("junit"))
-                + ", " + WorkingDirectory.relative(report.resolve("allure-results")));
+                + WorkingDirectory.relative(report.resolve(ConformanceReport.FILE)) + ", "
+                + WorkingDirectory.relative(report.resolve("junit")) + ", "
+                + WorkingDirectory.relative(report.resolve("allure-results")));
         ConformanceReport.Verdict verdict = result.verdict();
         stdout.println(verdict.line());
         return verdict.exitCode();
@@ -206,21 +242,11 @@ public final class CertifyCommand implements Callable<Integer> {
 
     /** What every report of the run states besides its cases. */
     private record Header(Reference reference, SuiteRun run, String source, String shard, Provenance provenance) {
-        ConformanceReport report(List<ConformanceReport.Entry> entries, boolean partial) {
+        ConformanceReport report(List<ConformanceReport.Entry> entries) {
             return new ConformanceReport(Provenance.versionLine(), provenance, run.config().adapterSpec(),
                     reference.tables().profile(), reference.tables().digest(), reference.semantics().choices(), source,
-                    shard, partial, run.declared(), run.unmatched(), run.notes(), null, List.of()).withCases(entries);
+                    shard, false, run.declared(), run.unmatched(), run.notes(), null, List.of()).withCases(entries);
         }
-    }
-
-    private static ConformanceReport writeReports(Header header, List<CaseResult> results, Path report, PrintWriter err) {
-        ConformanceReport r = header.report(results.stream().map(ConformanceReport::entry).toList(), false);
-        try {
-            write(r, report);
-        } catch (IOException e) {
-            err.println("convcert: cannot write reports to " + report + ": " + e.getMessage());
-        }
-        return r;
     }
 
     static void write(ConformanceReport r, Path folder) throws IOException {
@@ -303,15 +329,5 @@ public final class CertifyCommand implements Callable<Integer> {
         new Generator(new Generator.Options(reference, pairs, lvl, 1, EnumSet.of(VectorFormat.BIN), folder),
                 new Progress(err, System.console() != null)).run();
         return folder;
-    }
-
-    static void deleteTree(Path p) throws IOException {
-        if (Files.exists(p)) {
-            try (Stream<Path> walk = Files.walk(p)) {
-                for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(f);
-                }
-            }
-        }
     }
 }

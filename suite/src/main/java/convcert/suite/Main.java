@@ -52,6 +52,16 @@ public final class Main {
                 commandLine.getErr().println("convcert: " + ex.getMessage());
                 return USAGE;
             }
+            if (ex instanceof java.nio.file.FileSystemException f) { // a path given is a file, unwritable, missing
+                commandLine.getErr().println("convcert: " + f.getFile() + ": " + switch (f) {
+                    case java.nio.file.FileAlreadyExistsException x -> "exists and is not a folder";
+                    case java.nio.file.AccessDeniedException x -> "permission denied";
+                    case java.nio.file.NoSuchFileException x -> "no such file or folder";
+                    case java.nio.file.NotDirectoryException x -> "not a folder";
+                    default -> f.getReason() == null ? f.getClass().getSimpleName() : f.getReason();
+                } + (f.getOtherFile() == null ? "" : " (" + f.getOtherFile() + ")"));
+                return USAGE;
+            }
             commandLine.getErr().println("convcert: internal error: " + ex);
             ex.printStackTrace(commandLine.getErr());
             return INTERNAL;

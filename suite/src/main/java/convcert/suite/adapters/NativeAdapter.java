@@ -67,7 +67,12 @@ public final class NativeAdapter implements ConverterAdapter {
                     ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
                     ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
             lastError = linker.downcallHandle(find(lookup, "convcert_last_error"), FunctionDescriptor.of(ValueLayout.ADDRESS));
-            String text = ((MemorySegment) caps.invokeExact()).reinterpret(1 << 20).getString(0);
+            MemorySegment listed = (MemorySegment) caps.invokeExact();
+            if (listed.address() == 0) {
+                throw new AdapterException("convcert_capabilities() of " + library + " returned NULL; it must return "
+                        + "\"FROM TO ROUNDING STATE\\n\" lines");
+            }
+            String text = listed.reinterpret(1 << 20).getString(0);
             for (String line : text.split("\n")) {
                 if (!line.isBlank()) {
                     capabilities.add(Capability.parse(line));
@@ -116,7 +121,9 @@ public final class NativeAdapter implements ConverterAdapter {
                     call.allocateFrom(c.rounding()), call.allocateFrom(c.state()), call.allocateFrom(c.form()),
                     call.allocateFrom(c.ctrlField()), inBuffer, outBuffer, (long) count);
             if (status != 0) {
-                String why = ((MemorySegment) lastError.invokeExact()).reinterpret(4096).getString(0);
+                MemorySegment error = (MemorySegment) lastError.invokeExact();
+                String why = error.address() == 0 ? "(convcert_last_error() returned NULL)"
+                        : error.reinterpret(4096).getString(0);
                 throw new AdapterException("convcert_convert returned " + status + ": " + why);
             }
         } catch (AdapterException e) {

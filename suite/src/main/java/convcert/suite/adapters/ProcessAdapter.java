@@ -44,7 +44,11 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
             List<String> command = List.of(Adapters.required(options, "cmd", "process").split("\\s+"));
             Path dir = options.containsKey("dir") ? Path.of(options.get("dir")) : context.home();
             ProcessAdapter adapter = new ProcessAdapter(command, dir, context);
-            adapter.start();
+            try {
+                adapter.start();
+            } catch (DeviceDidNotStart e) {
+                adapter.startFailure = e.getMessage(); // every case reports it: a broken device is a failed run
+            }
             return adapter;
         }
     }
@@ -63,6 +67,17 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
     private List<Capability> capabilities = List.of();
     private List<String> memoryCapabilities = List.of();
     private boolean checksAlignment;
+    /** Why the first start failed (the device ran but did not complete the handshake), or null. */
+    private String startFailure;
+    /** The case whose answer was read last: extra bytes after it are its fault. */
+    private String lastCase = "the handshake";
+
+    /** The device started but did not complete the handshake: reported per case, not as a usage error. */
+    private static final class DeviceDidNotStart extends AdapterException {
+        DeviceDidNotStart(String message) {
+            super(message);
+        }
+    }
 
     ProcessAdapter(List<String> command, Path directory, AdapterContext context) {
         this.command = command;
@@ -70,21 +85,33 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         this.context = context;
     }
 
+    /**
+     * Starts the device in a session of its own (setsid, where the system has it), so that ending it
+     * ends every process it started, even after it died. The handshake has the batch timeout as its
+     * deadline.
+     */
     private void start() throws AdapterException {
+        List<String> launch = new ArrayList<>();
+        if (SETSID != null) {
+            launch.add(SETSID);
+        }
+        launch.addAll(command);
         try {
-            process = new ProcessBuilder(command).directory(directory.toFile()).start();
+            process = new ProcessBuilder(launch).directory(directory.toFile()).start();
         } catch (IOException e) {
             throw new AdapterException("cannot start " + String.join(" ", command) + ": " + e.getMessage());
         }
         in = new BufferedInputStream(process.getInputStream(), 1 << 16);
         out = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
         stderr = new StderrTail(process.getErrorStream());
+        lastCase = "the handshake";
+        long deadline = System.nanoTime() + context.batchTimeoutMillis() * 1_000_000L;
         try {
             out.write("CONVCERT 1\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
             List<Capability> caps = new ArrayList<>();
             List<String> memory = new ArrayList<>();
-            for (String line = readLine(); !line.equals("READY"); line = readLine()) {
+            for (String line = readLine(deadline); !line.equals("READY"); line = readLine(deadline)) {
                 if (line.startsWith("MEM ")) {
                     memory.add(line.substring(4).strip());
                     continue;
@@ -94,21 +121,32 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                     continue;
                 }
                 if (!line.startsWith("CAP ")) {
-                    throw new AdapterException("handshake: expected 'CAP FROM TO ROUNDING STATE', 'MEM CASE', "
+                    stop();
+                    throw new DeviceDidNotStart("handshake: expected 'CAP FROM TO ROUNDING STATE', 'MEM CASE', "
                             + "'ALIGNMENT checked' or 'READY', got '" + printable(line) + "'");
                 }
                 try {
                     caps.add(Capability.parse(line.substring(4)));
                 } catch (IllegalArgumentException e) {
-                    throw new AdapterException("handshake: " + e.getMessage());
+                    stop();
+                    throw new DeviceDidNotStart("handshake: " + e.getMessage());
                 }
             }
             capabilities = List.copyOf(caps);
             memoryCapabilities = List.copyOf(memory);
         } catch (IOException e) {
-            throw failure("handshake failed: " + e.getMessage());
+            AdapterException f = failure("handshake failed: " + e.getMessage());
+            stop();
+            throw new DeviceDidNotStart(f.getMessage());
+        } catch (AdapterException e) {
+            stop();
+            throw e instanceof DeviceDidNotStart ? e : new DeviceDidNotStart("handshake: " + e.getMessage());
         }
     }
+
+    /** setsid(1) where the system has it (Linux): the device then leads a process group of its own. */
+    private static final String SETSID = java.util.stream.Stream.of("/usr/bin/setsid", "/bin/setsid")
+            .filter(f -> java.nio.file.Files.isExecutable(Path.of(f))).findFirst().orElse(null);
 
     @Override
     public String identity() {
@@ -117,14 +155,29 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
 
     @Override
     public List<Capability> capabilities() {
-        return capabilities;
+        // A device that never started still owes an answer for every case: each fails with why.
+        return startFailure != null ? List.of(new Capability("*", "*", "*", "*")) : capabilities;
+    }
+
+    /** Starts the device again after a failure; a device that never started is not retried. */
+    private void ensureRunning() throws AdapterException {
+        if (startFailure != null) {
+            throw new AdapterException("the device did not start: " + startFailure);
+        }
+        if (process == null || !process.isAlive()) {
+            stop();
+            start();
+        }
+        int unsolicited = available();
+        if (unsolicited > 0) {
+            String after = lastCase;
+            throw failure(unsolicited + " bytes beyond the answer to " + after);
+        }
     }
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        if (process == null || !process.isAlive()) {
-            start();
-        }
+        ensureRunning();
         int inWidth = context.widthOf(c.from());
         int outWidth = context.widthOf(c.to());
         try {
@@ -133,7 +186,8 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
             out.write(header.getBytes(StandardCharsets.US_ASCII));
             out.write(VectorFiles.pack(inputs, count, inWidth));
             out.flush();
-            String answer = readLine();
+            String answer = readLine(NO_DEADLINE);
+            lastCase = c.name();
             if (answer.startsWith("ERR")) {
                 throw new AdapterException("the process answered: " + printable(answer));
             }
@@ -151,9 +205,13 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                 throw failure("returned " + returned + " values for a batch of " + count);
             }
             int expectedBytes = count * outWidth / 8;
-            byte[] result = in.readNBytes(expectedBytes);
+            byte[] result = readBytes(expectedBytes);
             if (result.length != expectedBytes) {
                 throw failure("short payload: " + result.length + " of " + expectedBytes + " bytes");
+            }
+            int extra = available();
+            if (extra > 0) {
+                throw failure(extra + " bytes beyond the answer to this batch");
             }
             VectorFiles.unpack(result, outWidth, outputs, count);
         } catch (IOException e) {
@@ -178,9 +236,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
     @Override
     public void run(convcert.opencl.MemoryCase c, long[] pointers, long[] offsets, byte[][] memories, byte[][] data,
                     byte[][] results, int count) throws AdapterException {
-        if (process == null || !process.isAlive()) {
-            start();
-        }
+        ensureRunning();
         try {
             java.util.IdentityHashMap<byte[], Integer> images = new java.util.IdentityHashMap<>();
             List<byte[]> distinct = new ArrayList<>();
@@ -209,7 +265,8 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                 }
             }
             out.flush();
-            String answer = readLine();
+            String answer = readLine(NO_DEADLINE);
+            lastCase = c.name();
             if (answer.startsWith("ERR")) {
                 throw new AdapterException("the process answered: " + printable(answer));
             }
@@ -217,7 +274,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                 throw failure("expected 'OK " + count + "' or 'ERR <message>', got '" + printable(answer) + "'");
             }
             for (int i = 0; i < count; i++) {
-                byte[] length = in.readNBytes(4);
+                byte[] length = readBytes(4);
                 if (length.length != 4) {
                     throw failure("short payload in the answer to " + c.name());
                 }
@@ -225,7 +282,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                 if (n < -1 || n > (1 << 24)) {
                     throw failure("garbage: result length " + n);
                 }
-                results[i] = n < 0 ? null : in.readNBytes(n);
+                results[i] = n < 0 ? null : readBytes(n);
                 if (results[i] != null && results[i].length != n) {
                     throw failure("short payload in the answer to " + c.name());
                 }
@@ -263,10 +320,58 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         return new AdapterException(b.toString());
     }
 
-    private String readLine() throws IOException, AdapterException {
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    /**
+     * Waits until the device's output has a byte to read, without blocking in a read that only the
+     * pipe's last writer could end: a device that died while a child of its own still holds the pipe
+     * is noticed at once. Returns false at the end of its output. Ends at the deadline and when the
+     * batch timeout interrupts the thread.
+     */
+    private boolean await(long deadline) throws IOException, AdapterException {
+        long pause = 10_000;
+        while (true) {
+            if (in.available() > 0) {
+                return true;
+            }
+            Process p = process;
+            if (p == null || !p.isAlive()) {
+                return in.available() > 0;
+            }
+            if (deadline != NO_DEADLINE && System.nanoTime() - deadline > 0) {
+                throw failure("no answer within " + context.batchTimeoutMillis() + " ms");
+            }
+            if (Thread.interrupted()) {
+                throw new AdapterException("interrupted while waiting for the device");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(pause);
+            pause = Math.min(pause * 2, 1_000_000);
+        }
+    }
+
+    /** Up to n bytes, fewer only when the device's output ended. */
+    private byte[] readBytes(int n) throws IOException, AdapterException {
+        byte[] b = new byte[n];
+        int done = 0;
+        while (done < n && await(NO_DEADLINE)) {
+            done += in.read(b, done, Math.min(n - done, Math.max(1, in.available())));
+        }
+        return done == n ? b : java.util.Arrays.copyOf(b, done);
+    }
+
+    /** Bytes the device has sent and no one asked for; 0 once it is gone. */
+    private int available() {
+        try {
+            return process == null ? 0 : in.available();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private String readLine(long deadline) throws IOException, AdapterException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         int c;
-        while ((c = in.read()) != '\n') {
+        while ((c = await(deadline) ? in.read() : -1) != '\n') {
             if (c < 0) {
                 throw failure(line.size() == 0 ? "the process closed its output" : "output ended inside a line");
             }
@@ -294,27 +399,44 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         stop();
     }
 
-    private void stop() {
-        if (process != null) {
-            process.destroyForcibly();
+    /**
+     * Ends the device and every process it started (its process group, or the descendants still
+     * known). Synchronized: an interrupt's close and a failing batch's recovery may both ask.
+     */
+    private synchronized void stop() {
+        Process p = process;
+        process = null;
+        if (p == null) {
+            return;
+        }
+        List<ProcessHandle> children = p.descendants().toList();
+        if (SETSID != null) {
             try {
-                process.waitFor(2, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                new ProcessBuilder("kill", "-KILL", "--", "-" + p.pid()).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(2, TimeUnit.SECONDS);
+            } catch (IOException | InterruptedException e) {
+                // the descendants below are ended one by one instead
             }
-            process = null;
+        }
+        children.forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        try {
+            p.waitFor(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
     @Override
     public void close() {
-        if (process != null && process.isAlive()) {
+        Process p = process;
+        if (p != null && p.isAlive()) {
             try {
                 out.write("QUIT\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
-                process.waitFor(1, TimeUnit.SECONDS);
-            } catch (IOException | InterruptedException e) {
-                // stop() below ends it either way
+                p.waitFor(1, TimeUnit.SECONDS);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                // stop() below ends it either way (an interrupt may close while a batch is being written)
             }
         }
         stop();

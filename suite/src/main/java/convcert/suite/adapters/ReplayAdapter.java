@@ -83,21 +83,84 @@ public final class ReplayAdapter implements ConverterAdapter {
         if (!Files.isDirectory(dir)) {
             throw new AdapterException("no recording folder " + dir);
         }
-        Path profileDir = dir.resolve(context.reference().tables().profile());
-        try (Stream<Path> files = Files.isDirectory(profileDir) ? Files.walk(profileDir) : Stream.empty()) {
-            for (Path p : files.filter(f -> f.toString().endsWith(".out.bin") || f.toString().endsWith(".out.memh")).toList()) {
+        String profile = context.reference().tables().profile();
+        Path profileDir = dir.resolve(profile);
+        if (!Files.isDirectory(profileDir)) {
+            throw new AdapterException("the recording " + dir + " has no folder " + profile + "/ for the profile under "
+                    + "certification (it has: " + folders(dir) + ")");
+        }
+        java.util.Set<String> known = caseNames(context.reference());
+        try (Stream<Path> files = Files.walk(profileDir)) {
+            for (Path p : files.filter(f -> f.toString().endsWith(".out.bin") || f.toString().endsWith(".out.memh"))
+                    .sorted().toList()) {
                 String name = p.getFileName().toString().replaceFirst("\\.out\\.(bin|memh)$", "");
                 String pair = p.getParent().getFileName().toString();
                 String[] fromTo = pair.split("-", 2);
                 int dash = name.indexOf('-');
-                if (fromTo.length != 2 || dash < 0) {
-                    throw new AdapterException("recording " + p + " is not named PROFILE/FROM-TO/ROUNDING-STATE.out.bin");
+                String caseName = fromTo.length == 2 && dash > 0 ? fromTo[0] + "->" + fromTo[1] + "/" + name : null;
+                if (caseName == null || !known.contains(caseName)) {
+                    throw new AdapterException("recording " + p + " names no case of profile " + profile
+                            + " (PROFILE/FROM-TO/ROUNDING-STATE.out.bin, e.g. " + profile + "/float-half/rn-nosat.out.bin)");
+                }
+                if (recordings.put(caseName, p) != null) {
+                    throw new AdapterException("case " + caseName + " is recorded twice (.out.bin and .out.memh) in " + p.getParent());
+                }
+                if (p.toString().endsWith(".bin")) {
+                    checkSizes(p, context.widthOf(fromTo[1]), context.widthOf(fromTo[0]),
+                            context.vectors().resolve(profile).resolve(pair).resolve(name + ".in.bin"));
                 }
                 capabilities.add(new Capability(fromTo[0], fromTo[1], name.substring(0, dash), name.substring(dash + 1)));
-                recordings.put(fromTo[0] + "->" + fromTo[1] + "/" + name, p);
             }
         } catch (IOException e) {
             throw new AdapterException("cannot read " + dir + ": " + e.getMessage());
+        }
+        if (recordings.isEmpty()) {
+            throw new AdapterException("no recordings (ROUNDING-STATE.out.bin or .out.memh) under " + profileDir);
+        }
+    }
+
+    private static String folders(Path dir) throws AdapterException {
+        try (Stream<Path> list = Files.list(dir)) {
+            List<String> names = list.filter(Files::isDirectory).map(p -> p.getFileName() + "/").sorted().toList();
+            return names.isEmpty() ? "nothing" : String.join(" ", names);
+        } catch (IOException e) {
+            throw new AdapterException("cannot read " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** "float->half/rn-nosat" for every case of the profile. */
+    private static java.util.Set<String> caseNames(convcert.reference.Reference reference) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (convcert.spec.Conversion c : reference.tables().conversions()) {
+            for (convcert.spec.Rounding mode : c.modes()) {
+                for (String state : reference.saturationVariants(c, mode).keySet()) {
+                    names.add(c.from().name() + "->" + c.to().name() + "/" + mode.suffix() + "-" + state);
+                }
+            }
+        }
+        return names;
+    }
+
+    /** A .out.bin holds whole elements, as many as the .in.bin beside it (when there is one). */
+    private static void checkSizes(Path out, int outWidth, int inWidth, Path vectorInputs)
+            throws IOException, AdapterException {
+        long size = Files.size(out);
+        if (size % (outWidth / 8) != 0) {
+            throw new AdapterException("recording " + out + ": " + size + " bytes is not a whole number of "
+                    + outWidth + "-bit elements");
+        }
+        Path in = Path.of(out.toString().replaceFirst("\\.out\\.bin$", ".in.bin"));
+        if (Files.isRegularFile(in) && Files.size(in) / (inWidth / 8) != size / (outWidth / 8)) {
+            throw new AdapterException("recording " + out + ": " + size / (outWidth / 8) + " outputs for "
+                    + Files.size(in) / (inWidth / 8) + " inputs in " + in.getFileName());
+        }
+        if (Files.isRegularFile(in) && Files.size(in) % (inWidth / 8) != 0) {
+            throw new AdapterException("recording " + in + ": not a whole number of " + inWidth + "-bit elements");
+        }
+        if (!Files.isRegularFile(in) && Files.isRegularFile(vectorInputs)
+                && Files.size(vectorInputs) / (inWidth / 8) != size / (outWidth / 8)) {
+            throw new AdapterException("recording " + out + ": " + size / (outWidth / 8) + " outputs for the "
+                    + Files.size(vectorInputs) / (inWidth / 8) + " inputs of " + vectorInputs);
         }
     }
 
@@ -183,11 +246,17 @@ public final class ReplayAdapter implements ConverterAdapter {
             if (line.isBlank() || line.startsWith("//")) {
                 continue;
             }
+            long value;
             try {
-                values[i++] = Long.parseUnsignedLong(line.strip(), 16);
+                value = Long.parseUnsignedLong(line.strip(), 16);
             } catch (NumberFormatException e) {
                 throw new AdapterException(file + ":" + lineNumber + ": not a hex value: '" + line.strip() + "'");
             }
+            if (width < 64 && value >>> width != 0) {
+                throw new AdapterException(file + ":" + lineNumber + ": '" + line.strip() + "' is wider than " + width
+                        + " bits");
+            }
+            values[i++] = value;
         }
         return values;
     }

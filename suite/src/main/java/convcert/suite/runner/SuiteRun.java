@@ -68,6 +68,7 @@ public final class SuiteRun {
     private final Set<String> notes = Collections.synchronizedSet(new LinkedHashSet<>());
     private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile List<CaseKey> planned = List.of();
 
     public SuiteRun(Config config) {
         this.config = config;
@@ -159,8 +160,19 @@ public final class SuiteRun {
         }
     }
 
+    /** The keys of the cases planned (by the last call of plan()): an interrupt reports the unfinished ones. */
+    public List<CaseKey> planned() {
+        return planned;
+    }
+
     /** The planned cases grouped by pair, in a stable order; --only filters them by name. */
     public Map<String, List<Planned>> plan() {
+        Map<String, List<Planned>> kept = selected();
+        planned = kept.values().stream().flatMap(List::stream).map(Planned::key).toList();
+        return kept;
+    }
+
+    private Map<String, List<Planned>> selected() {
         Map<String, List<Planned>> all = allPlanned();
         if (config.only() == null) {
             return all;

@@ -1,17 +1,27 @@
 package convcert.suite.runner;
 
+import convcert.spec.WorkingDirectory;
+import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.suite.spi.CaseKey;
 import convcert.vectors.Manifest;
+import convcert.vectors.Sha256;
 import convcert.vectors.VectorFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
-/** A golden-vector folder (vectors/): its manifest's cases, and their inputs and expected values. */
+/**
+ * A golden-vector folder (vectors/): its manifest's cases, and their inputs and expected values.
+ * Nothing is used unverified: {@link #open} checks the manifest's structure and that every file it
+ * lists lies inside the folder and exists; {@link #verify} checks the size and SHA-256 of the
+ * binary files a run reads. Any fault is a usage error naming the file.
+ */
 public final class VectorStore {
 
     private final Path folder;
@@ -23,23 +33,127 @@ public final class VectorStore {
     }
 
     public static VectorStore open(Path folder) {
+        Path file = folder.resolve(Manifest.FILE);
+        Manifest m;
         try {
-            Manifest m = Manifest.readIn(folder);
-            if (m == null) {
-                throw new UsageException("no vectors in " + folder + " (no " + Manifest.FILE + "); run ./convcert generate");
-            }
-            return new VectorStore(folder, m);
+            m = Manifest.readIn(folder);
         } catch (IOException e) {
-            throw new UsageException("cannot read " + folder.resolve(Manifest.FILE) + ": " + e.getMessage());
+            throw new UsageException(shown(file) + ": not a valid manifest: " + firstLine(e.getMessage()));
         }
+        if (m == null) {
+            throw new UsageException("no vectors in " + shown(folder) + " (no " + Manifest.FILE + "); run ./convcert generate");
+        }
+        if (m.cases() == null) {
+            throw new UsageException(shown(file) + ": no 'cases'");
+        }
+        Set<String> names = new HashSet<>();
+        for (Manifest.Entry e : m.cases()) {
+            String where = shown(file) + ": case " + e.name();
+            if (e.name() == null || e.files() == null || e.profile() == null || e.from() == null || e.to() == null
+                    || e.rounding() == null || e.state() == null) {
+                throw new UsageException(shown(file) + ": a case lacks name, profile, from, to, rounding, state or files");
+            }
+            if (!names.add(e.name())) {
+                throw new UsageException(where + " is listed twice");
+            }
+            if (!e.state().equals("memory") && e.count() <= 0) {
+                throw new UsageException(where + " has no vectors (count " + e.count() + ")");
+            }
+            for (Manifest.FileRef ref : e.files().values()) {
+                inside(folder, ref.path(), where);
+            }
+        }
+        return new VectorStore(folder, m);
+    }
+
+    /** A manifest path: relative, inside the folder (symbolic links resolved), an existing regular file. */
+    private static Path inside(Path folder, String path, String where) {
+        if (path == null || path.isBlank()) {
+            throw new UsageException(where + ": a file without a path");
+        }
+        Path relative = Path.of(path);
+        Path resolved = folder.resolve(relative).normalize();
+        if (relative.isAbsolute() || !resolved.startsWith(folder.normalize())) {
+            throw new UsageException(where + ": file '" + path + "' lies outside the vector folder");
+        }
+        if (!Files.isRegularFile(resolved)) {
+            throw new UsageException(where + ": " + shown(resolved) + (Files.exists(resolved) ? " is not a file" : " is missing"));
+        }
+        try {
+            if (!resolved.toRealPath().startsWith(folder.toRealPath())) {
+                throw new UsageException(where + ": file '" + path + "' links outside the vector folder");
+            }
+        } catch (IOException e) {
+            throw new UsageException(where + ": cannot read " + shown(resolved) + ": " + e.getMessage());
+        }
+        return resolved;
+    }
+
+    /**
+     * Checks the binary files of the conversion cases a run will read: types known to the profile,
+     * size = count x element width, SHA-256 as recorded. A halved, padded, emptied or edited file is
+     * refused before any case runs.
+     */
+    public void verify(List<Manifest.Entry> entries, Reference reference,
+                       java.util.function.Predicate<Manifest.Entry> readContents) {
+        for (Manifest.Entry e : entries) {
+            String where = shown(folder.resolve(Manifest.FILE)) + ": case " + e.name();
+            int[] widths = new int[2];
+            try {
+                widths[0] = reference.format(e.from()).width();
+                widths[1] = reference.format(e.to()).width();
+                reference.conversion(e.from(), e.to());
+                if (convcert.spec.Rounding.parse(e.rounding()) == null) {
+                    throw new UsageException("unknown rounding mode '" + e.rounding() + "'");
+                }
+                for (Manifest.Variant v : variants(e)) {
+                    if (v.form() == null || convcert.spec.Form.parse(v.form()) == null) {
+                        throw new UsageException("unknown form '" + v.form() + "' (nosat, sat or implicit)");
+                    }
+                }
+            } catch (UsageException x) {
+                throw new UsageException(where + ": " + x.getMessage());
+            }
+            for (int i = 0; i < 2 && readContents.test(e); i++) {
+                String suffix = i == 0 ? ".in.bin" : ".expected.bin";
+                Manifest.FileRef ref = e.files().get(suffix);
+                if (ref == null) {
+                    throw new UsageException(where + ": the vector set has no binary layout (" + suffix
+                            + "); generate it with --format bin");
+                }
+                Path file = inside(folder, ref.path(), where);
+                try {
+                    long size = Files.size(file);
+                    long want = (long) e.count() * (widths[i] / 8);
+                    if (size != want) {
+                        throw new UsageException(shown(file) + ": " + size + " bytes; " + Manifest.FILE + " says " + e.count()
+                                + " elements of " + widths[i] + " bits (" + want + " bytes)");
+                    }
+                    if (ref.sha256() != null && !ref.sha256().equals(Sha256.of(file))) {
+                        throw new UsageException(shown(file) + ": SHA-256 differs from " + Manifest.FILE
+                                + " (the file changed after it was generated)");
+                    }
+                } catch (IOException x) {
+                    throw new UsageException("cannot read " + shown(file) + ": " + x.getMessage());
+                }
+            }
+        }
+    }
+
+    private static String shown(Path p) {
+        return WorkingDirectory.relative(p).toString();
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "" : s.lines().findFirst().orElse("");
     }
 
     /** SHA-256 of manifest.json: which golden set a report's expected values came from. */
     public String manifestDigest() {
         try {
-            return convcert.vectors.Sha256.of(folder.resolve(Manifest.FILE));
+            return Sha256.of(folder.resolve(Manifest.FILE));
         } catch (IOException e) {
-            throw new UsageException("cannot read " + folder.resolve(Manifest.FILE) + ": " + e.getMessage());
+            throw new UsageException("cannot read " + shown(folder.resolve(Manifest.FILE)) + ": " + e.getMessage());
         }
     }
 
@@ -64,21 +178,29 @@ public final class VectorStore {
     public static CaseKey key(Manifest.Entry e, int variant) {
         Manifest.Variant v = variants(e).get(variant);
         Map<Integer, Integer> ctrl = new TreeMap<>();
-        v.ctrl().forEach((bit, value) -> ctrl.put(Integer.parseInt(bit), value));
+        if (v.ctrl() != null) {
+            v.ctrl().forEach((bit, value) -> ctrl.put(Integer.parseInt(bit), value));
+        }
         return new CaseKey(e.profile(), e.from(), e.to(), e.rounding(), e.state(), v.form(), ctrl,
                 variant == 0 ? "" : v.label());
     }
 
-    /** A case's inputs or expected values from its binary files. */
+    /** A case's inputs or expected values from its binary files (verified by {@link #verify}). */
     public long[] read(Manifest.Entry e, boolean inputs, int width) {
         var ref = e.files().get(inputs ? ".in.bin" : ".expected.bin");
         if (ref == null) {
             throw new UsageException(e.name() + ": the vector set has no binary layout; generate it with --format bin");
         }
+        Path file = folder.resolve(ref.path());
         try {
-            return VectorFiles.elements(Files.readAllBytes(folder.resolve(ref.path())), width);
+            byte[] bytes = Files.readAllBytes(file);
+            if (bytes.length != (long) e.count() * (width / 8)) {
+                throw new UsageException(shown(file) + ": " + bytes.length + " bytes for " + e.count() + " elements of "
+                        + width + " bits");
+            }
+            return VectorFiles.elements(bytes, width);
         } catch (IOException ex) {
-            throw new UsageException("cannot read " + folder.resolve(ref.path()) + ": " + ex.getMessage());
+            throw new UsageException("cannot read " + shown(file) + ": " + ex.getMessage());
         }
     }
 }

@@ -29,9 +29,13 @@ public record CaseKey(String profile, String from, String to, String rounding, S
         return from + "->" + to + "/" + rounding + "-" + state + (variant.isEmpty() ? "" : " [" + variant + "]");
     }
 
-    /** Whether name() matches a glob where '*' matches anything ("float->half/rn-*"). */
+    /** Whether name() matches a glob where '*' matches anything ("float->half/rn-*"); nothing else is special. */
     public boolean nameMatches(String glob) {
-        return java.util.regex.Pattern.matches(("\\Q" + glob + "\\E").replace("*", "\\E.*\\Q"), name());
+        StringBuilder regex = new StringBuilder();
+        for (String part : glob.split("\\*", -1)) {
+            regex.append(regex.isEmpty() ? "" : ".*").append(java.util.regex.Pattern.quote(part));
+        }
+        return java.util.regex.Pattern.matches(regex.toString(), name());
     }
 
     public String pair() {

@@ -1,4 +1,4 @@
-package convcert.cli;
+package convcert.spec;
 
 import java.nio.file.Path;
 
