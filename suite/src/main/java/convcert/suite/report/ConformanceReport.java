@@ -95,6 +95,12 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
         return (int) entries.stream().filter(e -> e.status().equals(status.name())).count();
     }
 
+    /** The worse of two statuses, for merging shards and folding variants: an error hides nothing. */
+    public static String worst(String a, String b) {
+        List<String> order = List.of("ERROR", "ADAPTER_ERROR", "FAIL", "NOT_RUN", "WAIVED", "PASS", "NOT_APPLICABLE");
+        return order.indexOf(a) <= order.indexOf(b) ? a : b;
+    }
+
     public int exitCode() {
         return verdict().exitCode();
     }
@@ -107,7 +113,8 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
         Summary s = summary;
         String certified = String.format(Locale.ROOT, "%d cases, %,d vectors certified", s.passed(), s.certifiedVectors());
         String applicable = String.format(Locale.ROOT, "%d of %d planned cases applicable to the adapter",
-                s.cases() - s.notApplicable(), s.cases());
+                s.cases() - s.notApplicable(), s.cases()) + (declared.isEmpty() ? "" : ", which declares "
+                + declared.size() + " capabilities" + (unmatched.isEmpty() ? "" : ", " + unmatched.size() + " matching no case"));
         String waived = s.waived() == 0 ? "" : String.format(Locale.ROOT, "; %d waived cases (%,d mismatches accepted)",
                 s.waived(), s.waivedMismatches());
         String head = partial ? "INTERRUPTED (partial report, " + s.notRun() + " cases not run): " : "";

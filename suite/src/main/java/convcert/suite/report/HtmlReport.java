@@ -78,7 +78,8 @@ public final class HtmlReport {
         h.append("<p>Chips: <span class=\"chip PASS\">pass</span><span class=\"chip FAIL\">fail</span>")
                 .append("<span class=\"chip NOT_APPLICABLE\">not applicable</span><span class=\"chip ADAPTER_ERROR\">adapter error</span>")
                 .append("<span class=\"chip ERROR\">error</span><span class=\"chip WAIVED\">waived</span>")
-                .append("<span class=\"chip NOT_RUN\">not run</span>, one per saturation state.</p>\n");
+                .append("<span class=\"chip NOT_RUN\">not run</span>, one per saturation state; &times;N: the state was ")
+                .append("certified through N forms and CTRL settings (variants), the worst of them shown.</p>\n");
         matrix(h, r);
         kinds(h, s.kinds());
         details(h, r);
@@ -127,14 +128,27 @@ public final class HtmlReport {
             h.append("<tr><th>").append(esc(pair)).append("</th>");
             for (String m : modes) {
                 h.append("<td>");
-                for (ConformanceReport.Entry e : byMode.getOrDefault(m, List.of())) {
-                    String text = esc(e.name().substring(e.pair().length() + e.rounding().length() + 2)) + (e.status().equals("FAIL") || e.status().equals("WAIVED")
-                            ? " " + e.mismatches() + "/" + e.vectors() : e.status().equals("PASS") ? " " + e.vectors() : "");
-                    boolean linked = !e.status().equals("PASS") && !e.status().equals("NOT_APPLICABLE");
-                    h.append(linked ? "<a class=\"chip " : "<span class=\"chip ").append(e.status()).append("\"")
-                            .append(linked ? " href=\"#" + anchor(e.name()) + "\"" : "").append(" title=\"")
-                            .append(esc(e.name() + ": " + e.status())).append("\">").append(text).append(linked ? "</a>" : "</span>");
-                }
+                // One chip per state: its variants (forms and CTRL settings) folded in, the worst status shown.
+                Map<String, List<ConformanceReport.Entry>> byState = new LinkedHashMap<>();
+                byMode.getOrDefault(m, List.of()).forEach(e -> byState.computeIfAbsent(e.state(), k -> new ArrayList<>()).add(e));
+                byState.forEach((state, variants) -> {
+                    String status = variants.stream().map(ConformanceReport.Entry::status)
+                            .reduce(ConformanceReport::worst).orElseThrow();
+                    ConformanceReport.Entry shown = variants.stream().filter(e -> e.status().equals(status)).findFirst()
+                            .orElseThrow();
+                    long mismatches = variants.stream().mapToLong(ConformanceReport.Entry::mismatches).sum();
+                    long vectors = variants.stream().mapToLong(ConformanceReport.Entry::vectors).sum();
+                    String text = esc(state) + (variants.size() > 1 ? " &times;" + variants.size() : "")
+                            + (status.equals("FAIL") || status.equals("WAIVED") ? " " + mismatches + "/" + vectors
+                            : status.equals("PASS") ? " " + shown.vectors() : "");
+                    StringBuilder title = new StringBuilder();
+                    variants.forEach(e -> title.append(title.isEmpty() ? "" : "\n").append(e.name()).append(": ")
+                            .append(e.status()));
+                    boolean linked = !status.equals("PASS") && !status.equals("NOT_APPLICABLE");
+                    h.append(linked ? "<a class=\"chip " : "<span class=\"chip ").append(status).append("\"")
+                            .append(linked ? " href=\"#" + anchor(shown.name()) + "\"" : "").append(" title=\"")
+                            .append(esc(title.toString())).append("\">").append(text).append(linked ? "</a>" : "</span>");
+                });
                 h.append("</td>");
             }
             h.append("</tr>\n");

@@ -134,14 +134,9 @@ public final class ShardMerge {
         List<String> first = new ArrayList<>(a.firstMismatches());
         first.addAll(b.firstMismatches());
         return new ConformanceReport.Entry(a.name(), a.pair(), a.from(), a.to(), a.rounding(), a.state(), a.form(),
-                a.ctrl(), worst(a.status(), b.status()), a.vectors() + b.vectors(), a.mismatches() + b.mismatches(), kinds,
+                a.ctrl(), ConformanceReport.worst(a.status(), b.status()), a.vectors() + b.vectors(), a.mismatches() + b.mismatches(), kinds,
                 first.subList(0, Math.min(first.size(), 20)), a.rules().isEmpty() ? b.rules() : a.rules(),
                 a.message() != null ? a.message() : b.message(), a.waiver() != null ? a.waiver() : b.waiver(),
                 a.millis() + b.millis());
-    }
-
-    private static String worst(String a, String b) {
-        List<String> order = List.of("ERROR", "ADAPTER_ERROR", "FAIL", "NOT_RUN", "WAIVED", "PASS", "NOT_APPLICABLE");
-        return order.indexOf(a) <= order.indexOf(b) ? a : b;
     }
 }
