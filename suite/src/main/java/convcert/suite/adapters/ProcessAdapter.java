@@ -69,6 +69,8 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
     private boolean checksAlignment;
     /** Why the first start failed (the device ran but did not complete the handshake), or null. */
     private String startFailure;
+    /** Set when the handshake's deadline ended the device. */
+    private volatile boolean handshakeExpired;
     /** The case whose answer was read last: extra bytes after it are its fault. */
     private String lastCase = "the handshake";
 
@@ -105,13 +107,26 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         out = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
         stderr = new StderrTail(process.getErrorStream());
         lastCase = "the handshake";
-        long deadline = System.nanoTime() + context.batchTimeoutMillis() * 1_000_000L;
+        Process started = process;
+        // When the device exits, its process group goes too: a child still holding the pipe would
+        // otherwise keep a read waiting until the batch timeout.
+        started.onExit().thenRun(() -> killGroup(started));
+        handshakeExpired = false;
+        java.util.concurrent.atomic.AtomicBoolean handshaking = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.CompletableFuture.delayedExecutor(context.batchTimeoutMillis(),
+                java.util.concurrent.TimeUnit.MILLISECONDS).execute(() -> {
+                    if (handshaking.get()) { // the handshake's deadline: ending the device ends the read
+                        handshakeExpired = true;
+                        killGroup(started);
+                        started.destroyForcibly();
+                    }
+                });
         try {
             out.write("CONVCERT 1\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
             List<Capability> caps = new ArrayList<>();
             List<String> memory = new ArrayList<>();
-            for (String line = readLine(deadline); !line.equals("READY"); line = readLine(deadline)) {
+            for (String line = readLine(); !line.equals("READY"); line = readLine()) {
                 if (line.startsWith("MEM ")) {
                     memory.add(line.substring(4).strip());
                     continue;
@@ -132,6 +147,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                     throw new DeviceDidNotStart("handshake: " + e.getMessage());
                 }
             }
+            handshaking.set(false);
             capabilities = List.copyOf(caps);
             memoryCapabilities = List.copyOf(memory);
         } catch (IOException e) {
@@ -186,7 +202,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
             out.write(header.getBytes(StandardCharsets.US_ASCII));
             out.write(VectorFiles.pack(inputs, count, inWidth));
             out.flush();
-            String answer = readLine(NO_DEADLINE);
+            String answer = readLine();
             lastCase = c.name();
             if (answer.startsWith("ERR")) {
                 throw new AdapterException("the process answered: " + printable(answer));
@@ -265,7 +281,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                 }
             }
             out.flush();
-            String answer = readLine(NO_DEADLINE);
+            String answer = readLine();
             lastCase = c.name();
             if (answer.startsWith("ERR")) {
                 throw new AdapterException("the process answered: " + printable(answer));
@@ -320,43 +336,9 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         return new AdapterException(b.toString());
     }
 
-    private static final long NO_DEADLINE = Long.MAX_VALUE;
-
-    /**
-     * Waits until the device's output has a byte to read, without blocking in a read that only the
-     * pipe's last writer could end: a device that died while a child of its own still holds the pipe
-     * is noticed at once. Returns false at the end of its output. Ends at the deadline and when the
-     * batch timeout interrupts the thread.
-     */
-    private boolean await(long deadline) throws IOException, AdapterException {
-        long pause = 10_000;
-        while (true) {
-            if (in.available() > 0) {
-                return true;
-            }
-            Process p = process;
-            if (p == null || !p.isAlive()) {
-                return in.available() > 0;
-            }
-            if (deadline != NO_DEADLINE && System.nanoTime() - deadline > 0) {
-                throw failure("no answer within " + context.batchTimeoutMillis() + " ms");
-            }
-            if (Thread.interrupted()) {
-                throw new AdapterException("interrupted while waiting for the device");
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(pause);
-            pause = Math.min(pause * 2, 1_000_000);
-        }
-    }
-
     /** Up to n bytes, fewer only when the device's output ended. */
-    private byte[] readBytes(int n) throws IOException, AdapterException {
-        byte[] b = new byte[n];
-        int done = 0;
-        while (done < n && await(NO_DEADLINE)) {
-            done += in.read(b, done, Math.min(n - done, Math.max(1, in.available())));
-        }
-        return done == n ? b : java.util.Arrays.copyOf(b, done);
+    private byte[] readBytes(int n) throws IOException {
+        return in.readNBytes(n);
     }
 
     /** Bytes the device has sent and no one asked for; 0 once it is gone. */
@@ -368,12 +350,13 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         }
     }
 
-    private String readLine(long deadline) throws IOException, AdapterException {
+    private String readLine() throws IOException, AdapterException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         int c;
-        while ((c = await(deadline) ? in.read() : -1) != '\n') {
+        while ((c = in.read()) != '\n') {
             if (c < 0) {
-                throw failure(line.size() == 0 ? "the process closed its output" : "output ended inside a line");
+                throw failure(handshakeExpired ? "no answer within " + context.batchTimeoutMillis() + " ms"
+                        : line.size() == 0 ? "the process closed its output" : "output ended inside a line");
             }
             if (line.size() >= MAX_LINE) {
                 throw failure("garbage: a line longer than " + MAX_LINE + " bytes");
@@ -399,6 +382,21 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         stop();
     }
 
+    /** Ends the device's process group (setsid made the device its leader); nothing without setsid. */
+    private static void killGroup(Process p) {
+        if (SETSID == null) {
+            return;
+        }
+        try {
+            new ProcessBuilder("kill", "-KILL", "--", "-" + p.pid()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(2, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no kill(1): the descendants known to stop() are ended one by one instead
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /**
      * Ends the device and every process it started (its process group, or the descendants still
      * known). Synchronized: an interrupt's close and a failing batch's recovery may both ask.
@@ -410,14 +408,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
             return;
         }
         List<ProcessHandle> children = p.descendants().toList();
-        if (SETSID != null) {
-            try {
-                new ProcessBuilder("kill", "-KILL", "--", "-" + p.pid()).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(2, TimeUnit.SECONDS);
-            } catch (IOException | InterruptedException e) {
-                // the descendants below are ended one by one instead
-            }
-        }
+        killGroup(p);
         children.forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
         try {
