@@ -13,6 +13,6 @@ public record Location(Path file, long line, int column) {
     @Override
     public String toString() {
         String name = WorkingDirectory.relative(file).toString();
-        return column > 0 ? name + ":" + line + ":" + column : name + ":" + line;
+        return line == 0 ? name : column > 0 ? name + ":" + line + ":" + column : name + ":" + line; // 0: the whole file
     }
 }

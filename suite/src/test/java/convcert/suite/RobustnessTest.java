@@ -303,7 +303,7 @@ class RobustnessTest {
         --timeout-ms -5                | certify --timeout-ms -5 --out {tmp}/o                 | 2 | --timeout-ms must be a positive number
         --first -3                     | certify --first -3 --out {tmp}/o                      | 2 | --first must be 0 or more
         --format with no layout        | generate --format , --out {tmp}/g                     | 2 | --format names no layout
-        a waivers file that is missing | certify --waivers /nonexistent/w.csv --out {tmp}/o    | 2 | waivers: /nonexistent/w.csv:0: missing table
+        a waivers file that is missing | certify --waivers /nonexistent/w.csv --out {tmp}/o    | 2 | waivers: /nonexistent/w.csv: missing table
         merge of a report that is not JSON | report merge {bad} --out {tmp}/m                   | 2 | conformance.json: not a conformance report
         --shard without --exhaustive   | certify --shard 1/2 --out {tmp}/o                     | 2 | --shard splits the 2^32 inputs of --exhaustive
         an unknown level               | certify --level extreme --out {tmp}/o                 | 2 | unknown level 'extreme'
