@@ -54,7 +54,8 @@ public final class DigestCommand implements Callable<Integer> {
         }
         Reference reference = profile.reference();
         Converter converter = reference.converter(reference.resolve(from, to, rounding, saturation, reference.ctrl(ctrl)));
-        long nan = exactNan || converter.destination().isInteger() ? -1 : converter.destination().format().nan();
+        long nan = exactNan || converter.destination().isInteger() || !converter.destination().format().hasNan() ? -1
+                : converter.destination().format().nan();
         long[] digests = ChunkDigest.digests(converter, chunkBits, nan);
         PrintWriter out = spec.commandLine().getOut();
         for (int c = 0; c < digests.length; c++) {

@@ -144,6 +144,12 @@ public final class Converter {
     }
 
     private long nan(boolean negative, long payload, Trace t) {
+        if (!integerDestination && !dst.hasNan()) {
+            boolean zero = semantics.finiteNan() == Semantics.FiniteNan.ZERO;
+            if (t != null) t.note(dst.format().name() + " has no NaN: " + (zero ? "+0" : "the largest positive value")
+                    + " (decision finite-nan=" + Semantics.optionName(semantics.finiteNan()) + ")");
+            return zero ? dst.zero(false) : dst.largestFinite(false);
+        }
         if (integerDestination) {
             if (t != null) t.note("NaN to an integer gives " + dst.format().hex(dst.format().fromNan())
                     + " (formats.csv from_nan)");
@@ -158,10 +164,14 @@ public final class Converter {
         return dst.nan(negative, payload, semantics.nanEncoding());
     }
 
-    /** Non-saturating infinity; a format without one (fp8_e4m3fn) gives NaN. */
+    /** Non-saturating infinity; a format without one gives NaN (fp8_e4m3fn), or its largest value when finite only. */
     private long infinity(boolean negative, Trace t) {
         if (dst.hasInfinity()) {
             return dst.infinity(negative);
+        }
+        if (!dst.hasNan()) {
+            if (t != null) t.note(dst.format().name() + " has neither infinity nor NaN: the largest value of that sign");
+            return dst.largestFinite(negative);
         }
         if (t != null) t.note(dst.format().name() + " has no infinity: NaN (decision e4m3fn-overflow)");
         return dst.nan(negative, 1L << 63, semantics.nanEncoding());

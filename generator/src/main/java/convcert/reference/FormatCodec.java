@@ -233,7 +233,7 @@ public final class FormatCodec {
             return m == 0 ? u.set(Decoded.Kind.INFINITE, negative, 0, 0, 0)
                     : u.set(Decoded.Kind.NAN, negative, 0, 0, m << (64 - mantissaBits));
         }
-        if (m == mantissaMask) {
+        if (m == mantissaMask && format.nan() != null) { // finite-only formats (no NaN row) have a number here
             return u.set(Decoded.Kind.NAN, negative, 0, 0, 1L << 63);
         }
         return u.set(Decoded.Kind.FINITE, negative, m | (1L << mantissaBits), e - bias - mantissaBits, 0);
@@ -275,6 +275,10 @@ public final class FormatCodec {
 
     public boolean hasInfinity() {
         return format.inf() != null;
+    }
+
+    public boolean hasNan() {
+        return format.nan() != null;
     }
 
     public long infinity(boolean negative) {

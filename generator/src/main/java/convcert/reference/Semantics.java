@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  */
 public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverflow, NanEncoding nanEncoding,
                         HybridBand hybridBand, HybridExact hybridExact, SubnormalResults subnormalResults,
-                        NanComparison nanComparison) {
+                        NanComparison nanComparison, FiniteNan finiteNan, java.util.Set<String> listed) {
 
     /** Non-saturating overflow under rz, rd, ru. */
     public enum DirectedOverflow { LARGEST_FINITE, INFINITY }
@@ -39,6 +39,9 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** How certification compares NaN results (the suite's rule; results themselves do not change). */
     public enum NanComparison { ANY, EXACT }
 
+    /** What a NaN input becomes in a format with no NaN (OCP FP4, FP6). */
+    public enum FiniteNan { LARGEST_POSITIVE, ZERO }
+
     /** Decision id of each switch, in the order of the record components. */
     public static final Map<String, Class<? extends Enum<?>>> SWITCHES = switches();
 
@@ -51,6 +54,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
         map.put("hr-exact", HybridExact.class);
         map.put("subnormal-results", SubnormalResults.class);
         map.put("nan-comparison", NanComparison.class);
+        map.put("finite-nan", FiniteNan.class);
         return map;
     }
 
@@ -62,13 +66,21 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
         return Arrays.stream(type.getEnumConstants()).map(Semantics::optionName).toList();
     }
 
+    /** Switches a profile may leave out of decisions.csv when none of its formats can reach them. */
+    private static final java.util.Set<String> OPTIONAL = java.util.Set.of("finite-nan");
+
     /**
-     * Checks that decisions.csv and the reference agree: every switch has its row with exactly the
-     * options implemented, and no other row offers alternatives the reference cannot produce.
+     * Checks that decisions.csv and the reference agree: every switch the profile needs has its row with
+     * exactly the options implemented, and no other row offers alternatives the reference cannot produce.
+     * finite-nan is needed exactly when a format has no NaN.
      */
     public static void checkTable(SpecTables tables) {
+        boolean finiteOnly = tables.formats().stream().anyMatch(f -> !f.isInteger() && !f.hasNan());
         for (var entry : SWITCHES.entrySet()) {
             Decision d = tables.decisions().get(entry.getKey());
+            if (d == null && OPTIONAL.contains(entry.getKey()) && !finiteOnly) {
+                continue;
+            }
             if (d == null) {
                 throw new TableException(new convcert.spec.Location(tables.directory().resolve("decisions.csv"), 0, 0),
                         "no row for decision '" + entry.getKey() + "', which the reference implements");
@@ -90,16 +102,22 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** The table defaults, with the given overrides (decision id -> option name). */
     public static Semantics of(SpecTables tables, Map<String, String> overrides) {
         checkTable(tables);
+        java.util.Set<String> listed = new java.util.LinkedHashSet<>();
+        SWITCHES.keySet().stream().filter(id -> tables.decisions().containsKey(id)).forEach(listed::add);
         for (String id : overrides.keySet()) {
-            if (!SWITCHES.containsKey(id)) {
-                throw new UsageException("unknown decision '" + id + "'; selectable decisions: "
-                        + String.join(" ", SWITCHES.keySet()));
+            if (!listed.contains(id)) {
+                throw new UsageException("unknown decision '" + id + "'; selectable decisions of profile "
+                        + tables.profile() + ": " + String.join(" ", listed));
             }
         }
         Object[] chosen = new Object[SWITCHES.size()];
         int i = 0;
         for (var entry : SWITCHES.entrySet()) {
             Decision d = tables.decisions().get(entry.getKey());
+            if (d == null) { // a switch the profile cannot reach: its first option, not reported
+                chosen[i++] = entry.getValue().getEnumConstants()[0];
+                continue;
+            }
             String option = overrides.getOrDefault(entry.getKey(), d.defaultOption());
             List<String> names = optionNames(entry.getValue());
             int index = names.indexOf(option);
@@ -110,7 +128,8 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
             chosen[i++] = entry.getValue().getEnumConstants()[index];
         }
         return new Semantics((DirectedOverflow) chosen[0], (OddOverflow) chosen[1], (NanEncoding) chosen[2],
-                (HybridBand) chosen[3], (HybridExact) chosen[4], (SubnormalResults) chosen[5], (NanComparison) chosen[6]);
+                (HybridBand) chosen[3], (HybridExact) chosen[4], (SubnormalResults) chosen[5], (NanComparison) chosen[6],
+                (FiniteNan) chosen[7], java.util.Set.copyOf(listed));
     }
 
     public static Semantics defaults(SpecTables tables) {
@@ -120,11 +139,14 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** The choices as decision=option pairs, in table order. */
     public Map<String, String> choices() {
         List<Enum<?>> values = List.of(directedOverflow, oddOverflow, nanEncoding, hybridBand, hybridExact,
-                subnormalResults, nanComparison);
+                subnormalResults, nanComparison, finiteNan);
         Map<String, String> map = new LinkedHashMap<>();
         int i = 0;
         for (String id : SWITCHES.keySet()) {
-            map.put(id, optionName(values.get(i++)));
+            Enum<?> value = values.get(i++);
+            if (listed.contains(id)) {
+                map.put(id, optionName(value));
+            }
         }
         return map;
     }

@@ -69,6 +69,10 @@ public final class Values {
 
     /** "0x3C00 (1.0)", the form every failure message uses. */
     public static String describe(FormatCodec codec, long bits) {
+        if ((bits & ~codec.format().mask()) != 0) {
+            return "0x" + Long.toHexString(bits).toUpperCase(java.util.Locale.ROOT) + " (not a " + codec.format().width()
+                    + "-bit " + codec.format().name() + " value)";
+        }
         return codec.format().hex(bits) + " (" + decimal(codec, bits) + ")";
     }
 }

@@ -29,6 +29,16 @@ public record Format(String name, List<String> aliases, int width, Layout layout
         return width == 64 ? -1L : (1L << width) - 1;
     }
 
+    /** Bytes one element takes in .bin files, the process protocol and native buffers: narrow elements take one. */
+    public int bytes() {
+        return VectorBytes.of(width);
+    }
+
+    /** Whether the format has a NaN encoding (finite-only formats such as OCP FP4/FP6 have none). */
+    public boolean hasNan() {
+        return nan != null;
+    }
+
     public int hexDigits() {
         return (width + 3) / 4;
     }

@@ -88,8 +88,9 @@ public final class SpecTables {
                         + "' (known: ieee ieee-fn tapered int uint)");
             }
             int width = row.integer("width");
-            if (width != 8 && width != 16 && width != 32 && width != 64) {
-                throw row.error("width", "width must be 8, 16, 32 or 64, got " + width);
+            if (width < 4 || width > 64 || (width > 8 && width != 16 && width != 32 && width != 64)) {
+                throw row.error("width", "width must be 4 to 8, 16, 32 or 64, got " + width
+                        + " (elements of up to 8 bits are stored one per byte)");
             }
             Format format;
             if (layout.isInteger()) {
@@ -139,8 +140,8 @@ public final class SpecTables {
                 }
                 long mask = width == 64 ? -1L : (1L << width) - 1;
                 Long nan = row.optionalHex("nan");
-                if (nan == null) {
-                    throw row.error("nan", "value required");
+                if (nan == null && layout != Layout.IEEE_FN) {
+                    throw row.error("nan", "value required (only an ieee-fn layout may have no NaN: finite only)");
                 }
                 long max = row.hex("max_finite");
                 for (String column : List.of("inf", "nan", "max_finite")) {
@@ -149,8 +150,11 @@ public final class SpecTables {
                         throw row.error(column, "does not fit in " + width + " bits");
                     }
                 }
-                String satNan = row.required("sat_nan");
-                if (!satNan.equals("zero") && !satNan.equals("ctrl50") && !satNan.equals("nan")) {
+                String satNan = nan == null ? row.text("sat_nan") : row.required("sat_nan");
+                if (nan == null && !satNan.isEmpty()) {
+                    throw row.error("sat_nan", "must be blank for a format without NaN (decision finite-nan decides)");
+                }
+                if (nan != null && !satNan.equals("zero") && !satNan.equals("ctrl50") && !satNan.equals("nan")) {
                     throw row.error("sat_nan", "expected zero, nan or ctrl50, got '" + satNan + "'");
                 }
                 if (!row.text("from_nan").isEmpty()) {
@@ -190,6 +194,11 @@ public final class SpecTables {
             }
             if (f.maxFinite() != expAllOnes - 1) {
                 throw row.error("max_finite", "the largest finite ieee value is " + f.hex(expAllOnes - 1));
+            }
+        } else if (f.nan() == null) { // finite only (OCP FP6, FP4): every code is a number
+            if (f.maxFinite() != (expAllOnes | mantissaMask)) {
+                throw row.error("max_finite", "the largest value of a finite-only ieee-fn layout is all ones below "
+                        + "the sign: " + f.hex(expAllOnes | mantissaMask));
             }
         } else {
             if (f.nan() != (expAllOnes | mantissaMask)) {

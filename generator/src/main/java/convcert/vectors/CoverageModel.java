@@ -82,9 +82,7 @@ public final class CoverageModel {
         final FormatCodec sc;
         final FormatCodec dc;
         final TaggedInputs inputs;
-        final Converter below;
-        final Converter above;
-        final boolean sourceIsDouble;
+        final SourceGrid grid;
         final BigDecimal sourceMax;
         String tag;
 
@@ -95,11 +93,7 @@ public final class CoverageModel {
             this.sc = reference.codec(s);
             this.dc = reference.codec(d);
             this.inputs = new TaggedInputs(s.mask());
-            Format wide = reference.tables().findFormat("double");
-            boolean viaDouble = !s.isInteger() && wide != null && !s.equals(wide);
-            this.below = viaDouble ? reference.unlisted(wide, s, Rounding.RD) : null;
-            this.above = viaDouble ? reference.unlisted(wide, s, Rounding.RU) : null;
-            this.sourceIsDouble = s.equals(wide);
+            this.grid = s.isInteger() ? null : new SourceGrid(sc);
             this.sourceMax = value(sc, s.maxFinite());
         }
 
@@ -127,7 +121,9 @@ public final class CoverageModel {
             if (s.inf() != null) {
                 both(s.inf(), "special");
             }
-            both(s.nan(), "special");
+            if (s.hasNan()) {
+                both(s.nan(), "special");
+            }
             if (s.layout() == Layout.IEEE) {
                 int m = s.mantissaBits();
                 long quiet = 1L << (m - 1);
@@ -300,19 +296,11 @@ public final class CoverageModel {
 
         /** The source's code of t when the source holds t exactly, else null. */
         private Long exactSource(BigDecimal t) {
-            double x = t.doubleValue();
-            if (Double.isInfinite(x) || new BigDecimal(x).compareTo(t) != 0) {
+            if (!isDouble(t)) {
                 return null;
             }
-            long wide = Double.doubleToRawLongBits(Math.abs(x));
-            if (sourceIsDouble) {
-                return wide;
-            }
-            if (below == null) {
-                return null;
-            }
-            long lo = below.apply(wide);
-            return lo == above.apply(wide) ? lo : null;
+            long[] around = grid.around(Math.abs(t.doubleValue()));
+            return around[0] == around[1] ? around[0] : null;
         }
 
         void halfIntegers(int cap) {
@@ -334,7 +322,7 @@ public final class CoverageModel {
         }
 
         void hybridCompare(int perBinade, SplittableRandom random) {
-            if (d.layout() != Layout.TAPERED || reference.tables().hybridRule(s) == null || below == null) {
+            if (d.layout() != Layout.TAPERED || reference.tables().hybridRule(s) == null || grid == null) {
                 return;
             }
             Converter hybrid = reference.unlisted(s, d, Rounding.RH);
@@ -346,7 +334,7 @@ public final class CoverageModel {
                 int found = 0;
                 for (int attempt = 0; attempt < 200_000 && found < perBinade; attempt++) {
                     double x = Math.scalb(1 + random.nextDouble(), e);
-                    long bits = below.apply(Double.doubleToRawLongBits(x));
+                    long bits = grid.around(x)[0];
                     long[] comparison = hybrid.hybridComparison(bits);
                     if (comparison != null && Math.abs(comparison[0] - comparison[1]) <= 1) {
                         add(random.nextBoolean() ? bits : bits ^ sc.signBit(), "hybrid-compare");
@@ -411,13 +399,12 @@ public final class CoverageModel {
                 }
                 return;
             }
-            double x = t.doubleValue();
-            if (below == null || Double.isInfinite(x) || new BigDecimal(x).compareTo(t) != 0) {
-                return; // not a double: beyond what a float-family source can hold next to it
+            if (!isDouble(t)) {
+                return; // points are placed at binary64 precision (the committed golden sets depend on it)
             }
-            long wide = Double.doubleToRawLongBits(Math.abs(x));
-            long lo = below.apply(wide);
-            long hi = above.apply(wide);
+            long[] around = grid.around(Math.abs(t.doubleValue()));
+            long lo = around[0];
+            long hi = around[1];
             both(lo, name);
             both(hi, name);
             if (lo == hi && s.layout() != Layout.TAPERED) {
@@ -428,6 +415,85 @@ public final class CoverageModel {
                     both(lo + 1, name);
                 }
             }
+        }
+    }
+
+    private static boolean isDouble(BigDecimal t) {
+        double x = t.doubleValue();
+        return !Double.isInfinite(x) && new BigDecimal(x).compareTo(t) == 0;
+    }
+
+    /**
+     * A floating source's codes around a value, through its codec alone: the largest code at or below
+     * t (rounding down, 0 below the smallest) and the smallest at or above it (rounding up; beyond
+     * the largest finite value, the code a non-saturating conversion gives: infinity, else NaN, else
+     * the largest value). Narrow formats (tapered ones too) search their codes sorted by value; wide
+     * IEEE layouts search the code space, whose positive half is in value order. Values are compared
+     * as doubles, which hold every value of these formats (at most 53 significant bits) exactly.
+     */
+    static final class SourceGrid {
+        private final FormatCodec codec;
+        private final long[] sorted; // narrow formats: positive finite codes in value order
+        private final double[] values;
+
+        SourceGrid(FormatCodec codec) {
+            this.codec = codec;
+            if (codec.format().width() <= 16) {
+                List<long[]> codes = new ArrayList<>();
+                for (long code = 1; code < codec.signBit(); code++) {
+                    if (codec.decode(code).kind() == Decoded.Kind.FINITE) {
+                        codes.add(new long[] {code});
+                    }
+                }
+                codes.sort(Comparator.comparingDouble(c -> valueOf(c[0])));
+                sorted = codes.stream().mapToLong(c -> c[0]).toArray();
+                values = java.util.Arrays.stream(sorted).mapToDouble(this::valueOf).toArray();
+            } else {
+                sorted = null;
+                values = null;
+            }
+        }
+
+        private double valueOf(long code) {
+            Decoded d = codec.decode(code);
+            return Math.scalb((double) d.significand(), d.exponent());
+        }
+
+        /** {round down, round up} of t >= 0 as codes. */
+        long[] around(double t) {
+            if (t == 0) {
+                return new long[] {0, 0};
+            }
+            Format f = codec.format();
+            long beyond = f.inf() != null ? f.inf() : f.hasNan() ? f.nan() : f.maxFinite();
+            long first = sorted != null ? 0 : 1;
+            long last = sorted != null ? sorted.length - 1 : f.maxFinite();
+            long lowIndex = -1; // the largest index whose value <= t
+            long lo = first;
+            long hi = last;
+            while (lo <= hi) {
+                long mid = (lo + hi) >>> 1;
+                if (valueAt(mid) <= t) {
+                    lowIndex = mid;
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            long down = lowIndex < 0 ? 0 : codeAt(lowIndex);
+            if (lowIndex >= 0 && valueAt(lowIndex) == t) {
+                return new long[] {down, down};
+            }
+            long up = lowIndex >= last ? beyond : codeAt(lowIndex < 0 ? first : lowIndex + 1);
+            return new long[] {down, up};
+        }
+
+        private double valueAt(long index) {
+            return sorted != null ? values[(int) index] : valueOf(index);
+        }
+
+        private long codeAt(long index) {
+            return sorted != null ? sorted[(int) index] : index;
         }
     }
 

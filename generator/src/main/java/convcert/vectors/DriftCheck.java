@@ -64,7 +64,7 @@ public final class DriftCheck {
         List<String> a;
         List<String> b;
         if (suffix.endsWith(".bin")) {
-            int bytes = tables.findFormat(suffix.startsWith(".in") ? e.from() : e.to()).width() / 8;
+            int bytes = tables.findFormat(suffix.startsWith(".in") ? e.from() : e.to()).bytes();
             a = elements(Files.readAllBytes(committed), bytes);
             b = elements(Files.readAllBytes(fresh), bytes);
         } else {

@@ -2,6 +2,7 @@ package convcert.vectors;
 
 import convcert.reference.FormatCodec;
 import convcert.reference.Values;
+import convcert.spec.VectorBytes;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -103,9 +104,12 @@ public final class VectorFiles {
         }
     }
 
-    /** The elements of a raw little-endian vector file of the given element width in bits. */
+    /**
+     * The elements of a raw little-endian vector file of the given element width in bits (one byte per
+     * element up to 8 bits). Callers check that the length is a whole number of elements.
+     */
     public static long[] elements(byte[] data, int width) {
-        long[] values = new long[data.length / (width / 8)];
+        long[] values = new long[data.length / VectorBytes.of(width)];
         unpack(data, width, values, values.length);
         return values;
     }
@@ -115,12 +119,13 @@ public final class VectorFiles {
      * .bin files, of the process adapter's pipe and of the hosts and devices here.
      */
     public static byte[] pack(long[] values, int count, int width) {
-        ByteBuffer buffer = ByteBuffer.allocate(count * (width / 8)).order(ByteOrder.LITTLE_ENDIAN);
+        int bytes = VectorBytes.of(width);
+        ByteBuffer buffer = ByteBuffer.allocate(count * bytes).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < count; i++) {
-            switch (width) {
-                case 8 -> buffer.put((byte) values[i]);
-                case 16 -> buffer.putShort((short) values[i]);
-                case 32 -> buffer.putInt((int) values[i]);
+            switch (bytes) {
+                case 1 -> buffer.put((byte) values[i]);
+                case 2 -> buffer.putShort((short) values[i]);
+                case 4 -> buffer.putInt((int) values[i]);
                 default -> buffer.putLong(values[i]);
             }
         }
@@ -130,11 +135,12 @@ public final class VectorFiles {
     /** The inverse of pack: count little-endian elements of data into values, zero-extended. */
     public static void unpack(byte[] data, int width, long[] values, int count) {
         ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+        int bytes = VectorBytes.of(width);
         for (int i = 0; i < count; i++) {
-            values[i] = switch (width) {
-                case 8 -> buffer.get() & 0xFFL;
-                case 16 -> buffer.getShort() & 0xFFFFL;
-                case 32 -> buffer.getInt() & 0xFFFFFFFFL;
+            values[i] = switch (bytes) {
+                case 1 -> buffer.get() & 0xFFL; // bits above a narrow element's width stay: readers check them
+                case 2 -> buffer.getShort() & 0xFFFFL;
+                case 4 -> buffer.getInt() & 0xFFFFFFFFL;
                 default -> buffer.getLong();
             };
         }

@@ -101,8 +101,8 @@ public final class NativeAdapter implements ConverterAdapter {
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        int inBytes = context.widthOf(c.from()) / 8;
-        int outBytes = context.widthOf(c.to()) / 8;
+        int inBytes = convcert.spec.VectorBytes.of(context.widthOf(c.from()));
+        int outBytes = convcert.spec.VectorBytes.of(context.widthOf(c.to()));
         if (inBuffer.byteSize() < (long) count * 8) {
             inBuffer = arena.allocate((long) count * 8, 8);
             outBuffer = arena.allocate((long) count * 8, 8);

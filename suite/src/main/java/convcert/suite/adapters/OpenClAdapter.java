@@ -153,7 +153,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
         int inWidth = 8 * types.ofFormat(c.from()).bytes();
         int outWidth = 8 * types.ofFormat(c.to()).bytes();
-        byte[] out = new byte[count * outWidth / 8];
+        byte[] out = new byte[count * convcert.spec.VectorBytes.of(outWidth)];
         device.execute(device.kernel(kernelSource(c)), count, VectorFiles.pack(inputs, count, inWidth),
                 new OpenClDevice.Output(out));
         VectorFiles.unpack(out, outWidth, outputs, count);

@@ -220,7 +220,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
             if (returned != count) {
                 throw failure("returned " + returned + " values for a batch of " + count);
             }
-            int expectedBytes = count * outWidth / 8;
+            int expectedBytes = count * convcert.spec.VectorBytes.of(outWidth);
             byte[] result = readBytes(expectedBytes);
             if (result.length != expectedBytes) {
                 throw failure("short payload: " + result.length + " of " + expectedBytes + " bytes");

@@ -145,22 +145,22 @@ public final class ReplayAdapter implements ConverterAdapter {
     private static void checkSizes(Path out, int outWidth, int inWidth, Path vectorInputs)
             throws IOException, AdapterException {
         long size = Files.size(out);
-        if (size % (outWidth / 8) != 0) {
+        if (size % convcert.spec.VectorBytes.of(outWidth) != 0) {
             throw new AdapterException("recording " + out + ": " + size + " bytes is not a whole number of "
-                    + outWidth + "-bit elements");
+                    + outWidth + "-bit elements (" + convcert.spec.VectorBytes.of(outWidth) + " bytes each)");
         }
         Path in = Path.of(out.toString().replaceFirst("\\.out\\.bin$", ".in.bin"));
-        if (Files.isRegularFile(in) && Files.size(in) / (inWidth / 8) != size / (outWidth / 8)) {
-            throw new AdapterException("recording " + out + ": " + size / (outWidth / 8) + " outputs for "
-                    + Files.size(in) / (inWidth / 8) + " inputs in " + in.getFileName());
+        if (Files.isRegularFile(in) && Files.size(in) / convcert.spec.VectorBytes.of(inWidth) != size / convcert.spec.VectorBytes.of(outWidth)) {
+            throw new AdapterException("recording " + out + ": " + size / convcert.spec.VectorBytes.of(outWidth) + " outputs for "
+                    + Files.size(in) / convcert.spec.VectorBytes.of(inWidth) + " inputs in " + in.getFileName());
         }
-        if (Files.isRegularFile(in) && Files.size(in) % (inWidth / 8) != 0) {
+        if (Files.isRegularFile(in) && Files.size(in) % convcert.spec.VectorBytes.of(inWidth) != 0) {
             throw new AdapterException("recording " + in + ": not a whole number of " + inWidth + "-bit elements");
         }
         if (!Files.isRegularFile(in) && Files.isRegularFile(vectorInputs)
-                && Files.size(vectorInputs) / (inWidth / 8) != size / (outWidth / 8)) {
-            throw new AdapterException("recording " + out + ": " + size / (outWidth / 8) + " outputs for the "
-                    + Files.size(vectorInputs) / (inWidth / 8) + " inputs of " + vectorInputs);
+                && Files.size(vectorInputs) / convcert.spec.VectorBytes.of(inWidth) != size / convcert.spec.VectorBytes.of(outWidth)) {
+            throw new AdapterException("recording " + out + ": " + size / convcert.spec.VectorBytes.of(outWidth) + " outputs for the "
+                    + Files.size(vectorInputs) / convcert.spec.VectorBytes.of(inWidth) + " inputs of " + vectorInputs);
         }
     }
 

@@ -10,6 +10,7 @@ public enum MismatchKind {
     SIGNED_ZERO("sign of zero"),
     INFINITY_VERSUS_FINITE("overflow / saturation"),
     ONE_STEP("one step (rounding)"),
+    OUT_OF_FORMAT("bits beyond the format's width"),
     OTHER("other");
 
     private final String label;
@@ -23,6 +24,9 @@ public enum MismatchKind {
     }
 
     static MismatchKind classify(FormatCodec destination, long expected, long actual) {
+        if ((actual & ~destination.format().mask()) != 0) {
+            return OUT_OF_FORMAT;
+        }
         Decoded e = destination.decode(expected);
         Decoded a = destination.decode(actual);
         boolean eNan = e.kind() == Decoded.Kind.NAN;

@@ -3,6 +3,7 @@ package convcert.suite.runner;
 import convcert.spec.WorkingDirectory;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
+import convcert.spec.VectorBytes;
 import convcert.suite.spi.CaseKey;
 import convcert.vectors.Manifest;
 import convcert.vectors.Sha256;
@@ -124,7 +125,7 @@ public final class VectorStore {
                 Path file = inside(folder, ref.path(), where);
                 try {
                     long size = Files.size(file);
-                    long want = (long) e.count() * (widths[i] / 8);
+                    long want = (long) e.count() * VectorBytes.of(widths[i]);
                     if (size != want) {
                         throw new UsageException(shown(file) + ": " + size + " bytes; " + Manifest.FILE + " says " + e.count()
                                 + " elements of " + widths[i] + " bits (" + want + " bytes)");
@@ -194,7 +195,7 @@ public final class VectorStore {
         Path file = folder.resolve(ref.path());
         try {
             byte[] bytes = Files.readAllBytes(file);
-            if (bytes.length != (long) e.count() * (width / 8)) {
+            if (bytes.length != (long) e.count() * VectorBytes.of(width)) {
                 throw new UsageException(shown(file) + ": " + bytes.length + " bytes for " + e.count() + " elements of "
                         + width + " bits");
             }
