@@ -6,6 +6,8 @@
 //   gpu_convert digest OP CHUNK_BITS          lines "chunk digest" over all 2^32 inputs, then timing
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp4.h>
+#include <cuda_fp6.h>
 #include <cuda_fp8.h>
 #include <cstdint>
 #include <cstdio>
@@ -53,7 +55,9 @@ struct Op { const char *name; int in_bytes, out_bytes; unsigned long long canoni
   X(h2h_rn, 2, 2, 0) X(h2h_rz, 2, 2, 0) X(h2h_rd, 2, 2, 0) X(h2h_ru, 2, 2, 0) \
   X(bf2bf_rn, 2, 2, 0) X(bf2bf_rz, 2, 2, 0) X(bf2bf_rd, 2, 2, 0) X(bf2bf_ru, 2, 2, 0) \
   X(bf2h_rn, 2, 2, 0) X(bf2h_rz, 2, 2, 0) X(bf2h_rd, 2, 2, 0) X(bf2h_ru, 2, 2, 0) \
-  X(h2bf_rn, 2, 2, 0) X(h2bf_rz, 2, 2, 0) X(h2bf_rd, 2, 2, 0) X(h2bf_ru, 2, 2, 0)
+  X(h2bf_rn, 2, 2, 0) X(h2bf_rz, 2, 2, 0) X(h2bf_rd, 2, 2, 0) X(h2bf_ru, 2, 2, 0) \
+  X(f2e2m1_rn, 4, 1, 0) X(f2e2m1_rz, 4, 1, 0) X(f2e2m3_rn, 4, 1, 0) X(f2e2m3_rz, 4, 1, 0) \
+  X(f2e3m2_rn, 4, 1, 0) X(f2e3m2_rz, 4, 1, 0) X(e2m1_2f, 1, 4, 0) X(e2m3_2f, 1, 4, 0) X(e3m2_2f, 1, 4, 0)
 
 enum OpId {
 #define AS_ENUM(n, i, o, c) OP_##n,
@@ -210,6 +214,16 @@ __device__ uint64_t convert(int op, uint64_t x) {
     case OP_h2bf_rz: return bits(__float2bfloat16_rz(__half2float(h16(x))));
     case OP_h2bf_rd: return bits(__float2bfloat16_rd(__half2float(h16(x))));
     case OP_h2bf_ru: return bits(__float2bfloat16_ru(__half2float(h16(x))));
+    // OCP MX elements (cuda_fp4.h, cuda_fp6.h): one element in the low bits of a byte.
+    case OP_f2e2m1_rn: return __nv_cvt_float_to_fp4(f32(x), __NV_E2M1, cudaRoundNearest);
+    case OP_f2e2m1_rz: return __nv_cvt_float_to_fp4(f32(x), __NV_E2M1, cudaRoundZero);
+    case OP_f2e2m3_rn: return __nv_cvt_float_to_fp6(f32(x), __NV_E2M3, cudaRoundNearest);
+    case OP_f2e2m3_rz: return __nv_cvt_float_to_fp6(f32(x), __NV_E2M3, cudaRoundZero);
+    case OP_f2e3m2_rn: return __nv_cvt_float_to_fp6(f32(x), __NV_E3M2, cudaRoundNearest);
+    case OP_f2e3m2_rz: return __nv_cvt_float_to_fp6(f32(x), __NV_E3M2, cudaRoundZero);
+    case OP_e2m1_2f: return bits(__half2float(__half(__nv_cvt_fp4_to_halfraw((__nv_fp4_storage_t)x, __NV_E2M1))));
+    case OP_e2m3_2f: return bits(__half2float(__half(__nv_cvt_fp6_to_halfraw((__nv_fp6_storage_t)x, __NV_E2M3))));
+    case OP_e3m2_2f: return bits(__half2float(__half(__nv_cvt_fp6_to_halfraw((__nv_fp6_storage_t)x, __NV_E3M2))));
   }
   return 0;
 }

@@ -5,9 +5,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 recording="$1"; shift
-tail -n +2 "$here/ops.csv" | while IFS=, read -r op from to rounding ascend cuda; do
-  for profile in ascend-c cuda; do
-    states=$([ "$profile" = ascend-c ] && echo "$ascend" || echo "$cuda")
+tail -n +2 "$here/ops.csv" | while IFS=, read -r op from to rounding ascend cuda mx; do
+  for profile in ascend-c cuda ocp-mx; do
+    case "$profile" in ascend-c) states="$ascend" ;; cuda) states="$cuda" ;; *) states="$mx" ;; esac
     input=""
     for vectors in "$@"; do
       [ -n "$input" ] || input=$(ls "$vectors/$profile/$from-$to/"*.in.bin 2>/dev/null | head -n1 || true)

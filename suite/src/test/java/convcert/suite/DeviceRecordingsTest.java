@@ -35,7 +35,8 @@ class DeviceRecordingsTest {
         record Run(String folder, List<String> args) { }
         return Stream.of(new Run("ascend-c", List.of()), new Run("cuda", List.of("--profile", "cuda", "--level", "ci")),
                 new Run("cuda-exact-nan", List.of("--profile", "cuda", "--level", "ci", "--decision",
-                        "nan-comparison=exact"))).map(run -> DynamicTest.dynamicTest("nvidia-h200 " + run.folder(), () -> {
+                        "nan-comparison=exact")), new Run("ocp-mx", List.of("--profile", "ocp-mx", "--level", "ci")))
+                .map(run -> DynamicTest.dynamicTest("nvidia-h200 " + run.folder(), () -> {
             Path out = temp.resolve(run.folder());
             List<String> args = new java.util.ArrayList<>(List.of("--adapter", "replay:dir=" + H200.resolve("recording")));
             args.addAll(run.args());
@@ -52,6 +53,29 @@ class DeviceRecordingsTest {
                 }
             }
         }));
+    }
+
+    /** The OCP MX element conversions of cuda_fp4.h/cuda_fp6.h run over all 2^32 floats (digests-mx/). */
+    @TestFactory
+    Stream<DynamicTest> gpuElementDigestsAgreeWithTheReference() throws IOException {
+        Reference reference = Reference.of(SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ocp-mx")));
+        return Files.list(H200.resolve("digests-mx")).filter(p -> p.getFileName().toString().startsWith("digest-f2"))
+                .sorted().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+                    String op = file.getFileName().toString().replaceAll("digest-|\\.txt", "");
+                    String to = switch (op.substring(2, op.indexOf('_'))) {
+                        case "e2m1" -> "fp4_e2m1";
+                        case "e2m3" -> "fp6_e2m3";
+                        default -> "fp6_e3m2";
+                    };
+                    Converter c = reference.converter(reference.resolve("float", to, op.substring(op.indexOf('_') + 1), "sat",
+                            reference.ctrl("")));
+                    List<String> lines = Files.readAllLines(file);
+                    assertEquals(256, lines.size());
+                    int chunk = Math.floorMod(op.hashCode(), 256);
+                    long gpu = Long.parseUnsignedLong(lines.get(chunk).split(" ")[1], 16);
+                    long[] ours = ChunkDigest.digests(c, 24, -1, chunk, chunk + 1); // no NaN to normalise
+                    assertEquals(Long.toHexString(gpu), Long.toHexString(ours[0]), op + " chunk " + chunk);
+                }));
     }
 
     @TestFactory
