@@ -57,7 +57,9 @@ struct Op { const char *name; int in_bytes, out_bytes; unsigned long long canoni
   X(bf2h_rn, 2, 2, 0) X(bf2h_rz, 2, 2, 0) X(bf2h_rd, 2, 2, 0) X(bf2h_ru, 2, 2, 0) \
   X(h2bf_rn, 2, 2, 0) X(h2bf_rz, 2, 2, 0) X(h2bf_rd, 2, 2, 0) X(h2bf_ru, 2, 2, 0) \
   X(f2e2m1_rn, 4, 1, 0) X(f2e2m1_rz, 4, 1, 0) X(f2e2m3_rn, 4, 1, 0) X(f2e2m3_rz, 4, 1, 0) \
-  X(f2e3m2_rn, 4, 1, 0) X(f2e3m2_rz, 4, 1, 0) X(e2m1_2f, 1, 4, 0) X(e2m3_2f, 1, 4, 0) X(e3m2_2f, 1, 4, 0)
+  X(f2e3m2_rn, 4, 1, 0) X(f2e3m2_rz, 4, 1, 0) X(e2m1_2f, 1, 4, 0) X(e2m3_2f, 1, 4, 0) X(e3m2_2f, 1, 4, 0) \
+  X(f2e8m0_rz_nosat, 4, 1, 0) X(f2e8m0_rz_sat, 4, 1, 0) X(f2e8m0_ru_nosat, 4, 1, 0) X(f2e8m0_ru_sat, 4, 1, 0) \
+  X(e8m0_2f, 1, 4, 0)
 
 enum OpId {
 #define AS_ENUM(n, i, o, c) OP_##n,
@@ -224,6 +226,12 @@ __device__ uint64_t convert(int op, uint64_t x) {
     case OP_e2m1_2f: return bits(__half2float(__half(__nv_cvt_fp4_to_halfraw((__nv_fp4_storage_t)x, __NV_E2M1))));
     case OP_e2m3_2f: return bits(__half2float(__half(__nv_cvt_fp6_to_halfraw((__nv_fp6_storage_t)x, __NV_E2M3))));
     case OP_e3m2_2f: return bits(__half2float(__half(__nv_cvt_fp6_to_halfraw((__nv_fp6_storage_t)x, __NV_E3M2))));
+    // The OCP MX scale (cuda_fp8.h): only toward zero and toward +infinity are allowed.
+    case OP_f2e8m0_rz_nosat: return __nv_cvt_float_to_e8m0(f32(x), __NV_NOSAT, cudaRoundZero);
+    case OP_f2e8m0_rz_sat: return __nv_cvt_float_to_e8m0(f32(x), __NV_SATFINITE, cudaRoundZero);
+    case OP_f2e8m0_ru_nosat: return __nv_cvt_float_to_e8m0(f32(x), __NV_NOSAT, cudaRoundPosInf);
+    case OP_f2e8m0_ru_sat: return __nv_cvt_float_to_e8m0(f32(x), __NV_SATFINITE, cudaRoundPosInf);
+    case OP_e8m0_2f: return bits(__bfloat162float(__nv_bfloat16(__nv_cvt_e8m0_to_bf16raw((__nv_fp8_storage_t)x))));
   }
   return 0;
 }

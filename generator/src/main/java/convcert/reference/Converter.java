@@ -27,6 +27,7 @@ public final class Converter {
     private final boolean nanUnderSaturation;
     private final boolean integral;
     private final boolean integerDestination;
+    private final boolean unsignedDestination;
     private final boolean directedToInfinity;
     private final boolean flushSubnormals;
     private final HybridRule hybrid;
@@ -47,6 +48,7 @@ public final class Converter {
                 || ("ctrl50".equals(dst.format().satNan()) && spec.ctrl().bit(50) == 1);
         this.integral = spec.conversion().sameType();
         this.integerDestination = dst.isInteger();
+        this.unsignedDestination = !dst.isInteger() && !dst.format().isSigned();
         this.directedToInfinity = !saturating && semantics.directedOverflow() == Semantics.DirectedOverflow.INFINITY
                 && (mode == Rounding.RZ || mode == Rounding.RD || mode == Rounding.RU);
         this.flushSubnormals = semantics.subnormalResults() == Semantics.SubnormalResults.FLUSH;
@@ -113,6 +115,15 @@ public final class Converter {
         src.unpack(bits, d);
         if (t != null) {
             t.decoded = d.toDecoded();
+        }
+        if (unsignedDestination && d.negative && (d.kind == Decoded.Kind.FINITE || d.kind == Decoded.Kind.INFINITE)) {
+            boolean absolute = semantics.unsignedNegative() == Semantics.UnsignedNegative.ABSOLUTE;
+            if (t != null) t.note(dst.format().name() + " has no sign: " + (absolute ? "the magnitude is converted" : "NaN")
+                    + " (decision unsigned-negative=" + Semantics.optionName(semantics.unsignedNegative()) + ")");
+            if (!absolute) {
+                return dst.nan(false, 1L << 63, semantics.nanEncoding());
+            }
+            d.negative = false;
         }
         if (d.kind == Decoded.Kind.FINITE) {
             return integerDestination ? toInteger(d.negative, d.significand, d.exponent, t)

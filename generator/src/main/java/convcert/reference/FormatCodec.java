@@ -43,7 +43,7 @@ public final class FormatCodec {
         this.layout = format.layout();
         this.width = format.width();
         this.mask = format.mask();
-        this.signBit = 1L << (width - 1);
+        this.signBit = format.isInteger() || format.isSigned() ? 1L << (width - 1) : 0; // E8M0 has no sign
         this.mantissaBits = format.mantissaBits();
         this.exponentFieldMax = (1 << format.exponentBits()) - 1;
         this.mantissaMask = (1L << mantissaBits) - 1;
@@ -53,6 +53,12 @@ public final class FormatCodec {
             case IEEE, IEEE_FN -> {
                 minExponent = 1 - bias;
                 top = (int) (format.maxFinite() >>> mantissaBits) - bias;
+                rows = null;
+                decodeTable = null;
+            }
+            case EXPONENT -> { // code 0 is 2^-bias: every code below NaN is a normal power of two
+                minExponent = -bias;
+                top = (int) format.maxFinite() - bias;
                 rows = null;
                 decodeTable = null;
             }
@@ -207,6 +213,8 @@ public final class FormatCodec {
     Unpacked unpack(long bits, Unpacked u) {
         return switch (layout) {
             case IEEE, IEEE_FN -> unpackIeee(bits & mask, u);
+            case EXPONENT -> (bits & mask) == exponentFieldMax ? u.set(Decoded.Kind.NAN, false, 0, 0, 1L << 63)
+                    : u.set(Decoded.Kind.FINITE, false, 1, (int) (bits & mask) - bias, 0);
             case TAPERED -> u.set(decodeTable[(int) (bits & mask)]);
             case INT -> unpackSigned(bits << (64 - width) >> (64 - width), u);
             case UINT -> unpackUnsigned(bits & mask, u);

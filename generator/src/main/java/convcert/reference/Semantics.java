@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
  */
 public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverflow, NanEncoding nanEncoding,
                         HybridBand hybridBand, HybridExact hybridExact, SubnormalResults subnormalResults,
-                        NanComparison nanComparison, FiniteNan finiteNan, java.util.Set<String> listed) {
+                        NanComparison nanComparison, FiniteNan finiteNan, UnsignedNegative unsignedNegative,
+                        java.util.Set<String> listed) {
 
     /** Non-saturating overflow under rz, rd, ru. */
     public enum DirectedOverflow { LARGEST_FINITE, INFINITY }
@@ -42,6 +43,9 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** What a NaN input becomes in a format with no NaN (OCP FP4, FP6). */
     public enum FiniteNan { LARGEST_POSITIVE, ZERO }
 
+    /** A negative input converted to an unsigned floating format (OCP E8M0): its magnitude, or NaN. */
+    public enum UnsignedNegative { ABSOLUTE, NAN }
+
     /** Decision id of each switch, in the order of the record components. */
     public static final Map<String, Class<? extends Enum<?>>> SWITCHES = switches();
 
@@ -55,6 +59,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
         map.put("subnormal-results", SubnormalResults.class);
         map.put("nan-comparison", NanComparison.class);
         map.put("finite-nan", FiniteNan.class);
+        map.put("unsigned-negative", UnsignedNegative.class);
         return map;
     }
 
@@ -67,7 +72,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     }
 
     /** Switches a profile may leave out of decisions.csv when none of its formats can reach them. */
-    private static final java.util.Set<String> OPTIONAL = java.util.Set.of("finite-nan");
+    private static final java.util.Set<String> OPTIONAL = java.util.Set.of("finite-nan", "unsigned-negative");
 
     /**
      * Checks that decisions.csv and the reference agree: every switch the profile needs has its row with
@@ -76,9 +81,15 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
      */
     public static void checkTable(SpecTables tables) {
         boolean finiteOnly = tables.formats().stream().anyMatch(f -> !f.isInteger() && !f.hasNan());
+        boolean unsigned = tables.formats().stream().anyMatch(f -> f.layout() == convcert.spec.Layout.EXPONENT);
         for (var entry : SWITCHES.entrySet()) {
             Decision d = tables.decisions().get(entry.getKey());
-            if (d == null && OPTIONAL.contains(entry.getKey()) && !finiteOnly) {
+            boolean needed = switch (entry.getKey()) {
+                case "finite-nan" -> finiteOnly;
+                case "unsigned-negative" -> unsigned;
+                default -> true;
+            };
+            if (d == null && OPTIONAL.contains(entry.getKey()) && !needed) {
                 continue;
             }
             if (d == null) {
@@ -129,7 +140,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
         }
         return new Semantics((DirectedOverflow) chosen[0], (OddOverflow) chosen[1], (NanEncoding) chosen[2],
                 (HybridBand) chosen[3], (HybridExact) chosen[4], (SubnormalResults) chosen[5], (NanComparison) chosen[6],
-                (FiniteNan) chosen[7], java.util.Set.copyOf(listed));
+                (FiniteNan) chosen[7], (UnsignedNegative) chosen[8], java.util.Set.copyOf(listed));
     }
 
     public static Semantics defaults(SpecTables tables) {
@@ -139,7 +150,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** The choices as decision=option pairs, in table order. */
     public Map<String, String> choices() {
         List<Enum<?>> values = List.of(directedOverflow, oddOverflow, nanEncoding, hybridBand, hybridExact,
-                subnormalResults, nanComparison, finiteNan);
+                subnormalResults, nanComparison, finiteNan, unsignedNegative);
         Map<String, String> map = new LinkedHashMap<>();
         int i = 0;
         for (String id : SWITCHES.keySet()) {

@@ -21,7 +21,7 @@ public record Format(String name, List<String> aliases, int width, Layout layout
     }
 
     public boolean isSigned() {
-        return layout != Layout.UINT;
+        return layout != Layout.UINT && layout != Layout.EXPONENT;
     }
 
     /** All bits of the format set: the mask of a value of this width. */

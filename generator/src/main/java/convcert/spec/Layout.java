@@ -6,6 +6,11 @@ public enum Layout {
     IEEE("ieee"),
     /** Finite-only IEEE-like layout (OCP E4M3): only the all-ones exponent with the all-ones mantissa is NaN. */
     IEEE_FN("ieee-fn"),
+    /**
+     * An unsigned power of two (OCP MX E8M0 scale): the whole width is a biased exponent, all ones is
+     * NaN; no sign, no zero, no subnormals, no mantissa.
+     */
+    EXPONENT("exponent"),
     /** Prefix-coded tapered precision (HiFloat8): per-exponent rows in tapered.csv. */
     TAPERED("tapered"),
     /** Two's complement integer. */

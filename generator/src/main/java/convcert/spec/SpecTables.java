@@ -85,7 +85,7 @@ public final class SpecTables {
             Layout layout = Layout.parse(row.required("layout"));
             if (layout == null) {
                 throw row.error("layout", "unknown layout '" + row.text("layout")
-                        + "' (known: ieee ieee-fn tapered int uint)");
+                        + "' (known: ieee ieee-fn exponent tapered int uint)");
             }
             int width = row.integer("width");
             if (width < 4 || width > 64 || (width > 8 && width != 16 && width != 32 && width != 64)) {
@@ -126,17 +126,21 @@ public final class SpecTables {
                     exponentBits = row.integer("exponent_bits");
                     mantissaBits = row.integer("mantissa_bits");
                     bias = row.integer("bias");
-                    if (1 + exponentBits + mantissaBits != width) {
-                        throw row.error("mantissa_bits", "1 + exponent_bits + mantissa_bits = "
-                                + (1 + exponentBits + mantissaBits) + ", not the width " + width);
+                    int sign = layout == Layout.EXPONENT ? 0 : 1;
+                    if (sign + exponentBits + mantissaBits != width) {
+                        throw row.error("mantissa_bits", (sign == 1 ? "1 + " : "") + "exponent_bits + mantissa_bits = "
+                                + (sign + exponentBits + mantissaBits) + ", not the width " + width);
+                    }
+                    if (layout == Layout.EXPONENT && mantissaBits != 0) {
+                        throw row.error("mantissa_bits", "an exponent layout has no mantissa: 0");
                     }
                 }
                 Long inf = row.optionalHex("inf");
                 if (layout == Layout.IEEE && inf == null) {
                     throw row.error("inf", "an ieee layout has an infinity");
                 }
-                if (layout == Layout.IEEE_FN && inf != null) {
-                    throw row.error("inf", "an ieee-fn layout has no infinity; leave blank");
+                if ((layout == Layout.IEEE_FN || layout == Layout.EXPONENT) && inf != null) {
+                    throw row.error("inf", "an " + layout.tableName() + " layout has no infinity; leave blank");
                 }
                 long mask = width == 64 ? -1L : (1L << width) - 1;
                 Long nan = row.optionalHex("nan");
@@ -164,6 +168,16 @@ public final class SpecTables {
                         inf, nan, max, row.yesNo("negative_zero"), satNan, null, row.text("description"), row.location());
                 if (layout == Layout.IEEE || layout == Layout.IEEE_FN) {
                     checkIeeeSpecials(row, format);
+                }
+                if (layout == Layout.EXPONENT) {
+                    if (nan == null || nan != mask || max != mask - 1) {
+                        throw row.error(nan == null || nan != mask ? "nan" : "max_finite", "an exponent layout's NaN is "
+                                + "all ones (" + format.hex(mask) + ") and its largest value the code below ("
+                                + format.hex(mask - 1) + ")");
+                    }
+                    if (format.negativeZero()) {
+                        throw row.error("negative_zero", "an exponent layout has no zero: no");
+                    }
                 }
             }
             if (formats.containsKey(name)) {

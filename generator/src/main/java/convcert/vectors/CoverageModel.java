@@ -109,7 +109,7 @@ public final class CoverageModel {
         }
 
         void zero() {
-            if (!s.isInteger()) {
+            if (!s.isInteger() && s.layout() != Layout.EXPONENT) { // E8M0 has no zero
                 both(0, "zero");
             }
         }
@@ -440,7 +440,7 @@ public final class CoverageModel {
             this.codec = codec;
             if (codec.format().width() <= 16) {
                 List<long[]> codes = new ArrayList<>();
-                for (long code = 1; code < codec.signBit(); code++) {
+                for (long code = 0; code < positiveCodes(codec); code++) {
                     if (codec.decode(code).kind() == Decoded.Kind.FINITE) {
                         codes.add(new long[] {code});
                     }
@@ -509,12 +509,17 @@ public final class CoverageModel {
         return picked;
     }
 
+    /** The codes without a sign bit: those below it, or every code of an unsigned format (E8M0). */
+    static long positiveCodes(FormatCodec codec) {
+        return codec.signBit() != 0 ? codec.signBit() : 1L << codec.format().width();
+    }
+
     /** Positive finite codes (zero excluded) of a floating format, in value order. */
     static List<Long> positiveFiniteCodes(FormatCodec codec) {
         Format f = codec.format();
         List<Long> codes = new ArrayList<>();
         if (f.width() <= 16) {
-            for (long code = 1; code < codec.signBit(); code++) {
+            for (long code = 0; code < positiveCodes(codec); code++) {
                 if (codec.decode(code).kind() == Decoded.Kind.FINITE) {
                     codes.add(code);
                 }

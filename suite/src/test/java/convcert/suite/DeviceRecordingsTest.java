@@ -62,12 +62,14 @@ class DeviceRecordingsTest {
         return Files.list(H200.resolve("digests-mx")).filter(p -> p.getFileName().toString().startsWith("digest-f2"))
                 .sorted().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
                     String op = file.getFileName().toString().replaceAll("digest-|\\.txt", "");
-                    String to = switch (op.substring(2, op.indexOf('_'))) {
+                    String[] parts = op.split("_"); // f2e2m1_rn, f2e8m0_ru_sat
+                    String to = switch (parts[0].substring(2)) {
                         case "e2m1" -> "fp4_e2m1";
                         case "e2m3" -> "fp6_e2m3";
-                        default -> "fp6_e3m2";
+                        case "e3m2" -> "fp6_e3m2";
+                        default -> "e8m0";
                     };
-                    Converter c = reference.converter(reference.resolve("float", to, op.substring(op.indexOf('_') + 1), "sat",
+                    Converter c = reference.converter(reference.resolve("float", to, parts[1], parts.length > 2 ? parts[2] : "sat",
                             reference.ctrl("")));
                     List<String> lines = Files.readAllLines(file);
                     assertEquals(256, lines.size());
