@@ -1,5 +1,7 @@
 package convcert.reference;
 
+import convcert.spec.Format;
+import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 
@@ -15,11 +17,22 @@ final class FloatToHalfFastPath {
     private FloatToHalfFastPath() {
     }
 
+    /**
+     * Whether a case is what this path computes, judged from the format rows, not their names:
+     * IEEE binary32 to IEEE binary16, nearest even, NaNs preserved, subnormals kept, and under
+     * saturation a NaN giving 0 (sat_nan=zero).
+     */
     static boolean covers(Case c, Semantics s) {
-        return c.conversion().from().name().equals("float") && c.conversion().to().name().equals("half")
+        Format to = c.conversion().to();
+        return ieee(c.conversion().from(), 32, 8, 127) && ieee(to, 16, 5, 15)
                 && c.rounding() == Rounding.RN && c.saturation() != Saturation.WRAP
+                && (c.saturation() != Saturation.SAT || "zero".equals(to.satNan()))
                 && s.nanEncoding() == Semantics.NanEncoding.PRESERVE
                 && s.subnormalResults() == Semantics.SubnormalResults.KEEP;
+    }
+
+    private static boolean ieee(Format f, int width, int exponentBits, int bias) {
+        return f.layout() == Layout.IEEE && f.width() == width && f.exponentBits() == exponentBits && f.bias() == bias;
     }
 
     static void apply(long[] in, int inOffset, long[] out, int outOffset, int count, boolean saturating) {
