@@ -88,7 +88,8 @@ public final class GenerateCommand implements Callable<Integer> {
         try {
             Files.createDirectories(destination);
             long start = System.nanoTime();
-            Generator generator = new Generator(new Generator.Options(reference, selected, lvl, seed, layouts, destination),
+            Generator generator = new Generator(new Generator.Options(reference, selected, lvl, seed, layouts, destination,
+                    convcert.opencl.OpenClVectorFiles.of(reference)),
                     new Progress(err, System.console() != null));
             Generator.Result result = generator.run();
             double seconds = (System.nanoTime() - start) / 1e9;

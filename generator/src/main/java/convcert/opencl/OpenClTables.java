@@ -81,6 +81,14 @@ public final class OpenClTables {
         return new OpenClTables(directory);
     }
 
+    /** The file whose presence makes a profile carry the OpenCL memory extension. */
+    public static final String MARKER = "vector-functions.csv";
+
+    /** The memory tables of a profile folder, validated, or null when the profile has none. */
+    public static OpenClTables attachedTo(Path profileDirectory) {
+        return java.nio.file.Files.isRegularFile(profileDirectory.resolve(MARKER)) ? load(profileDirectory) : null;
+    }
+
     public Path directory() {
         return directory;
     }

@@ -14,6 +14,7 @@ public final class OpenClTypes {
 
     private final Map<String, Type> byOpenCl = new LinkedHashMap<>();
     private final Map<String, Type> byFormat = new LinkedHashMap<>();
+    private final Map<String, convcert.spec.Location> rows = new LinkedHashMap<>();
 
     public OpenClTypes(Path file) {
         for (CsvTable.Row row : CsvTable.read(file, List.of("opencl", "format", "bytes", "extension", "gentype")).rows()) {
@@ -26,11 +27,28 @@ public final class OpenClTypes {
             if (byOpenCl.put(t.opencl(), t) != null || byFormat.put(t.format(), t) != null) {
                 throw row.error("opencl", "duplicate type");
             }
+            rows.put(t.opencl(), row.location());
         }
     }
 
-    public static OpenClTypes load(Path home) {
-        return new OpenClTypes(home.resolve("spec-tables/opencl/types.csv"));
+    /** types.csv of a profile folder. */
+    public static OpenClTypes load(Path profileDirectory) {
+        return new OpenClTypes(profileDirectory.resolve("types.csv"));
+    }
+
+    /** Every type names a format of the profile, with that format's storage size. */
+    public void check(convcert.spec.SpecTables tables) {
+        for (Type t : byOpenCl.values()) {
+            convcert.spec.Format f = tables.findFormat(t.format());
+            if (f == null) {
+                throw new convcert.spec.TableException(rows.get(t.opencl()).atColumn(2), "format: '" + t.format()
+                        + "' is not a format of formats.csv");
+            }
+            if (f.bytes() != t.bytes()) {
+                throw new convcert.spec.TableException(rows.get(t.opencl()).atColumn(3), "bytes: " + t.bytes() + ", but "
+                        + f.name() + " takes " + f.bytes());
+            }
+        }
     }
 
     public Type ofFormat(String format) {

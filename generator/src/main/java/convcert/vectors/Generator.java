@@ -30,8 +30,14 @@ public final class Generator {
 
     public static final String VERSION = "convcert-generator 0.1.0";
 
+    /** extensions: cases beside the conversions (ExtensionCases), e.g. the OpenCL memory functions. */
     public record Options(Reference reference, List<Conversion> pairs, Level level, long seed,
-                          Set<VectorFormat> formats, Path out) {
+                          Set<VectorFormat> formats, Path out, List<ExtensionCases> extensions) {
+
+        public Options(Reference reference, List<Conversion> pairs, Level level, long seed, Set<VectorFormat> formats,
+                       Path out) {
+            this(reference, pairs, level, seed, formats, out, List.of());
+        }
     }
 
     /** One pair's summary line. */
@@ -89,7 +95,12 @@ public final class Generator {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        entries.addAll(memoryCases(reference, profile, vectors));
+        for (ExtensionCases extension : options.extensions()) {
+            for (Manifest.Entry e : extension.write(options.out(), options.level(), options.seed())) {
+                entries.add(e);
+                vectors.addAndGet(e.count());
+            }
+        }
         progress.finish();
         Map<String, Manifest.Entry> merged = new TreeMap<>();
         if (previous != null) {
@@ -186,47 +197,6 @@ public final class Generator {
             throw new IllegalStateException(variant.conversion().pairName() + " " + reference.variantLabel(variant)
                     + " computes other results than its state " + Reference.stateLabel(variant));
         }
-    }
-
-    /**
-     * OpenCL memory functions and as_type (a profile with spec-tables/opencl's memory tables): one
-     * CSV per case under PROFILE/memory/. Images are not repeated: 'memory' names the fixed pattern
-     * (OpenClVectors.pattern) or the table of all halves.
-     */
-    private List<Manifest.Entry> memoryCases(Reference reference, String profile, AtomicLong vectors) throws IOException {
-        Path dir = reference.tables().directory();
-        if (!Files.isRegularFile(dir.resolve("vector-functions.csv"))) {
-            return List.of();
-        }
-        convcert.opencl.OpenClReference ref = new convcert.opencl.OpenClReference(convcert.opencl.OpenClTables.load(dir),
-                reference);
-        convcert.opencl.OpenClVectors generator = new convcert.opencl.OpenClVectors(ref, reference, options.level(),
-                options.seed());
-        Path folder = options.out().resolve(profile).resolve("memory");
-        Files.createDirectories(folder);
-        List<Manifest.Entry> result = new ArrayList<>();
-        for (convcert.opencl.MemoryCase c : generator.cases()) {
-            List<convcert.opencl.MemoryVector> list = generator.vectors(c);
-            String name = profile + "/memory/" + c.name().replace(' ', '-');
-            StringBuilder csv = new StringBuilder("pointer,offset,memory,data,expected,compared_bytes,outcome,coverage\n");
-            Map<String, Integer> coverage = new LinkedHashMap<>();
-            for (convcert.opencl.MemoryVector v : list) {
-                String memory = v.memory() == null ? "-" : v.memory().length == convcert.opencl.OpenClVectors.IMAGE
-                        ? "pattern-" + v.memory().length : "all-halves";
-                csv.append(v.pointer()).append(',').append(v.offset()).append(',').append(memory).append(',')
-                        .append(convcert.opencl.MemoryVector.hex(v.data())).append(',')
-                        .append(convcert.opencl.MemoryVector.hex(v.expected())).append(',').append(v.comparedBytes())
-                        .append(',').append(v.outcome().label()).append(',').append(v.coverage()).append('\n');
-                coverage.merge(v.coverage(), 1, Integer::sum);
-            }
-            String sha = VectorFiles.writeText(options.out().resolve(name + ".csv"), csv.toString());
-            var key = convcert.opencl.MemoryCase.vectorType(c.type(), c.n());
-            result.add(new Manifest.Entry(name, profile, key, c.functionName(), "-", "memory", "-", "-", c.functionName(),
-                    Map.of(), reference.tables().digest(), reference.semantics().choices(), options.level().label(),
-                    options.seed(), list.size(), coverage, Map.of(".csv", new Manifest.FileRef(name + ".csv", sha)), List.of()));
-            vectors.addAndGet(list.size());
-        }
-        return result;
     }
 
     /** Prints the per-pair coverage summary. */

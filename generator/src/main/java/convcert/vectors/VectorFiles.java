@@ -47,7 +47,8 @@ public final class VectorFiles {
     }
 
     /** Writes a text file atomically; returns its SHA-256. */
-    static String writeText(Path file, String text) throws IOException {
+    /** Writes a .csv file atomically; returns its SHA-256. */
+    public static String writeText(Path file, String text) throws IOException {
         Path base = file.resolveSibling(file.getFileName().toString().replaceFirst("\\.csv$", ""));
         return atomically(base, ".csv", out -> out.write(text.getBytes(StandardCharsets.US_ASCII)));
     }

@@ -326,7 +326,8 @@ public final class CertifyCommand implements Callable<Integer> {
         Level lvl = Level.parse(level);
         Files.createDirectories(folder);
         List<Conversion> pairs = selected.isEmpty() ? List.copyOf(reference.tables().conversions()) : selected;
-        new Generator(new Generator.Options(reference, pairs, lvl, 1, EnumSet.of(VectorFormat.BIN), folder),
+        new Generator(new Generator.Options(reference, pairs, lvl, 1, EnumSet.of(VectorFormat.BIN), folder,
+                convcert.opencl.OpenClVectorFiles.of(reference)),
                 new Progress(err, System.console() != null)).run();
         return folder;
     }

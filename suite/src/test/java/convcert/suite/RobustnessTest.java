@@ -377,6 +377,21 @@ class RobustnessTest {
         outcome(MainTest.run("", "tables", "check", "--tables", dir.toString()), null).expect(exit, message);
     }
 
+    @Test
+    void tablesCheckValidatesTheOpenClExtension() throws IOException {
+        Path dir = temp.resolve("opencl");
+        Files.createDirectories(dir);
+        try (Stream<Path> files = Files.list(CertifyTest.HOME.resolve("spec-tables/opencl"))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        Path types = dir.resolve("types.csv");
+        Files.writeString(types, Files.readString(types).replaceFirst("\nint,int32,", "\nint,int23,"));
+        outcome(MainTest.run("", "tables", "check", "--tables", dir.toString()), null)
+                .expect(2, "types.csv:6:2: format: 'int23' is not a format of formats.csv");
+    }
+
     private static byte[] prepend(byte[] head, byte[] tail) {
         byte[] all = new byte[head.length + tail.length];
         System.arraycopy(head, 0, all, 0, head.length);

@@ -46,6 +46,11 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
             } catch (NumberFormatException e) {
                 throw new AdapterException("device=INDEX, got '" + options.get("device") + "'");
             }
+            java.nio.file.Path dir = context.reference().tables().directory();
+            if (!java.nio.file.Files.isRegularFile(dir.resolve("types.csv"))) {
+                throw new AdapterException("the opencl adapter needs a profile with OpenCL's types.csv (--profile opencl); "
+                        + "profile " + context.reference().tables().profile() + " has none");
+            }
             return new OpenClAdapter(new OpenClDevice(options.get("platform"), device), context);
         }
     }
@@ -61,10 +66,11 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
 
     OpenClAdapter(OpenClDevice device, AdapterContext context) {
         this.device = device;
-        this.types = OpenClTypes.load(context.home());
-        this.tables = SpecTables.load(context.home().resolve("spec-tables/opencl"));
-        this.memoryTables = OpenClTables.load(context.home().resolve("spec-tables/opencl"));
-        for (MemoryCase m : OpenClVectors.cases(memoryTables)) {
+        // The profile under certification (--profile or --tables), which must carry OpenCL's type table.
+        this.tables = context.reference().tables();
+        this.types = OpenClTypes.load(tables.directory());
+        this.memoryTables = OpenClTables.attachedTo(tables.directory());
+        for (MemoryCase m : memoryTables == null ? List.<MemoryCase>of() : OpenClVectors.cases(memoryTables)) {
             boolean available = device.hasExtension(types.ofOpenCl(m.type()).extension())
                     && (!m.isAsType() || device.hasExtension(types.ofOpenCl(m.toType()).extension()));
             boolean sameSize = !m.isAsType() || types.ofOpenCl(m.type()).bytes() * memoryTables.storage(m.n())

@@ -49,9 +49,8 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
 
     public ReferenceAdapter(Reference reference) {
         this.reference = reference;
-        java.nio.file.Path dir = reference.tables().directory();
-        this.memory = java.nio.file.Files.isRegularFile(dir.resolve("vector-functions.csv"))
-                ? new OpenClReference(OpenClTables.load(dir), reference) : null;
+        OpenClTables tables = OpenClTables.attachedTo(reference.tables().directory());
+        this.memory = tables == null ? null : new OpenClReference(tables, reference);
     }
 
     @Override

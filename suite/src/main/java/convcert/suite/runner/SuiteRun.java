@@ -280,11 +280,10 @@ public final class SuiteRun {
      * "VALUE TYPE->FUNCTION" and the column the vector width.
      */
     private void addMemoryCases(Map<String, List<Planned>> plan) {
-        java.nio.file.Path dir = config.reference().tables().directory();
-        if (!java.nio.file.Files.isRegularFile(dir.resolve("vector-functions.csv"))) {
+        OpenClTables tables = OpenClTables.attachedTo(config.reference().tables().directory());
+        if (tables == null) {
             return;
         }
-        OpenClTables tables = OpenClTables.load(dir);
         OpenClReference ref = new OpenClReference(tables, config.reference());
         OpenClVectors generator = new OpenClVectors(ref, config.reference(),
                 convcert.vectors.Level.CI, 1);
