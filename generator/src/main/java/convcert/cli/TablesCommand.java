@@ -46,7 +46,8 @@ public final class TablesCommand {
             out.printf("  formats      %d%n", t.formats().size());
             out.printf("  conversions  %d pairs, %d (pair, mode) and %d (pair, mode, form) combinations%n",
                     t.conversions().size(), modes, cases);
-            out.printf("  rounding     %d modes%n", Rounding.values().length);
+            out.printf("  rounding     %d modes (%s)%n", t.roundingModes().size(), String.join(" ",
+                    t.roundingModes().stream().map(Rounding::suffix).toList()));
             out.printf("  saturation   %d groups, %d rules, CTRL bits %s (power-on %s)%n", t.groups().size(),
                     t.saturationRules().size(), t.ctrlBits().keySet(), t.powerOnCtrl());
             out.printf("  examples     %d (%d marked erratum)%n", t.examples().size(), errata);

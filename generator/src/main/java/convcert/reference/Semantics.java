@@ -72,7 +72,8 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     }
 
     /** Switches a profile may leave out of decisions.csv when none of its formats can reach them. */
-    private static final java.util.Set<String> OPTIONAL = java.util.Set.of("finite-nan", "unsigned-negative");
+    private static final java.util.Set<String> OPTIONAL = java.util.Set.of("finite-nan", "unsigned-negative",
+            "directed-overflow", "odd-overflow", "hr-band", "hr-exact");
 
     /**
      * Checks that decisions.csv and the reference agree: every switch the profile needs has its row with
@@ -82,11 +83,18 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     public static void checkTable(SpecTables tables) {
         boolean finiteOnly = tables.formats().stream().anyMatch(f -> !f.isInteger() && !f.hasNan());
         boolean unsigned = tables.formats().stream().anyMatch(f -> f.layout() == convcert.spec.Layout.EXPONENT);
+        boolean tapered = tables.formats().stream().anyMatch(f -> f.layout() == convcert.spec.Layout.TAPERED);
+        java.util.Set<convcert.spec.Rounding> modes = java.util.EnumSet.noneOf(convcert.spec.Rounding.class);
+        tables.conversions().forEach(c -> modes.addAll(c.modes()));
         for (var entry : SWITCHES.entrySet()) {
             Decision d = tables.decisions().get(entry.getKey());
             boolean needed = switch (entry.getKey()) {
                 case "finite-nan" -> finiteOnly;
                 case "unsigned-negative" -> unsigned;
+                case "directed-overflow" -> modes.contains(convcert.spec.Rounding.RZ)
+                        || modes.contains(convcert.spec.Rounding.RU) || modes.contains(convcert.spec.Rounding.RD);
+                case "odd-overflow" -> modes.contains(convcert.spec.Rounding.RO);
+                case "hr-band", "hr-exact" -> tapered;
                 default -> true;
             };
             if (d == null && OPTIONAL.contains(entry.getKey()) && !needed) {

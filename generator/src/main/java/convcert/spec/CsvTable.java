@@ -69,6 +69,11 @@ public final class CsvTable {
         return text.startsWith("\uFEFF") ? text.substring(1) : text;
     }
 
+    /** A table with no rows, for an optional table a profile leaves out. */
+    public static CsvTable empty(Path file) {
+        return new CsvTable(file, Map.of(), new ArrayList<>());
+    }
+
     /** Parses CSV from a reader; 'file' names it in messages. */
     public static CsvTable read(Path file, Reader reader, List<String> requiredColumns) {
         CSVFormat format = CSVFormat.RFC4180.builder().setIgnoreSurroundingSpaces(false).get();

@@ -51,14 +51,17 @@ public final class SpecTables {
         this.profile = directory.getFileName().toString();
         loadFormats(read("formats.csv", "name", "aliases", "width", "layout", "exponent_bits", "mantissa_bits",
                 "bias", "inf", "nan", "max_finite", "negative_zero", "sat_nan", "from_nan", "description"));
-        loadTapered(read("tapered.csv", "format", "prefix", "kind", "exponent_bits", "mantissa_bits",
+        loadTapered(readOptional("tapered.csv", "format", "prefix", "kind", "exponent_bits", "mantissa_bits",
                 "min_abs_exponent", "max_abs_exponent", "hybrid"));
         loadRounding(read("rounding.csv", "mode", "suffix", "ieee_attribute", "definition", "source"));
-        loadHybrid(read("hybrid-rounding.csv", "source", "compare_bits", "threshold", "source_ref"));
+        loadHybrid(readOptional("hybrid-rounding.csv", "source", "compare_bits", "threshold", "source_ref"));
         loadGroups(read("saturation-groups.csv", "group", "description", "source"));
-        loadCtrl(read("ctrl.csv", "bit", "name", "power_on", "applies_to", "meaning", "source"));
+        loadCtrl(readOptional("ctrl.csv", "bit", "name", "power_on", "applies_to", "meaning", "source"));
         loadSaturation(read("saturation.csv", "group", "ctrl60", "ctrl48", "ctrl59", "form", "effective", "source"));
-        loadConversions(read("conversions.csv", "from", "to", "modes", "forms", "group", "implicit", "api", "source"));
+        CsvTable conversionTable = read("conversions.csv", "from", "to", "modes", "forms", "group", "implicit", "api",
+                "source");
+        loadConversions(conversionTable);
+        checkModesNamed(conversionTable);
         loadDecisions(read("decisions.csv", "id", "question", "options", "default", "reason", "source"));
         loadExamples(read("examples.csv", "id", "table", "from", "to", "input", "rounding", "form", "ctrl",
                 "expected", "status", "document_says", "note"));
@@ -75,6 +78,14 @@ public final class SpecTables {
 
     private CsvTable read(String name, String... columns) {
         return CsvTable.read(directory.resolve(name), List.of(columns));
+    }
+
+    /** Tables a profile may leave out when it has nothing to say: tapered.csv, hybrid-rounding.csv, ctrl.csv. */
+    public static final List<String> OPTIONAL_FILES = List.of("tapered.csv", "hybrid-rounding.csv", "ctrl.csv");
+
+    private CsvTable readOptional(String name, String... columns) {
+        Path file = directory.resolve(name);
+        return Files.exists(file) ? CsvTable.read(file, List.of(columns)) : CsvTable.empty(file);
     }
 
     // ---- formats ------------------------------------------------------------------------------
@@ -310,9 +321,20 @@ public final class SpecTables {
                 throw row.error("suffix", "duplicate rounding suffix '" + mode.suffix() + "'");
             }
         }
-        for (Rounding mode : Rounding.values()) {
-            if (!castNames.containsKey(mode)) {
-                throw new TableException(new Location(table.file(), 0, 0), "no row for suffix " + mode.suffix());
+    }
+
+    /** Every rounding mode a conversion offers (or rounds its implicit form with) has its rounding.csv row. */
+    private void checkModesNamed(CsvTable conversionTable) {
+        for (Conversion c : conversions.values()) {
+            List<Rounding> used = new ArrayList<>(c.modes());
+            if (c.implicitRounding() != null) {
+                used.add(c.implicitRounding());
+            }
+            for (Rounding mode : used) {
+                if (!castNames.containsKey(mode)) {
+                    throw new TableException(c.location(), c.pairName() + " offers " + mode.suffix()
+                            + ", which rounding.csv has no row for");
+                }
             }
         }
     }
@@ -600,6 +622,9 @@ public final class SpecTables {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             for (String name : FILES) {
+                if (OPTIONAL_FILES.contains(name) && !Files.exists(directory.resolve(name))) {
+                    continue; // an absent optional table: a profile with every table has the digest it always had
+                }
                 sha.update(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 sha.update((byte) 0);
                 sha.update(Files.readAllBytes(directory.resolve(name)));
@@ -638,6 +663,11 @@ public final class SpecTables {
 
     public List<TaperedRow> taperedRows(Format format) {
         return taperedRows.stream().filter(r -> r.format().equals(format.name())).toList();
+    }
+
+    /** The rounding modes of rounding.csv, the profile's own. */
+    public java.util.Set<Rounding> roundingModes() {
+        return java.util.Collections.unmodifiableSet(castNames.keySet());
     }
 
     public String castName(Rounding mode) {

@@ -23,7 +23,11 @@ class SpecTablesTest {
     Path temp;
 
     private Path copyProfile() throws IOException {
-        Path dir = temp.resolve("ascend-c");
+        return copyProfileInto(temp);
+    }
+
+    private static Path copyProfileInto(Path parent) throws IOException {
+        Path dir = parent.resolve("ascend-c");
         Files.createDirectories(dir);
         for (String name : SpecTables.FILES) {
             Files.copy(TestProfile.home().resolve("spec-tables/ascend-c").resolve(name), dir.resolve(name));
@@ -91,8 +95,14 @@ class SpecTablesTest {
     @Test
     void aMissingTableIsAnError() throws IOException {
         Path dir = copyProfile();
-        Files.delete(dir.resolve("ctrl.csv"));
+        Files.delete(dir.resolve("saturation-groups.csv"));
         TableException e = assertThrows(TableException.class, () -> SpecTables.load(dir));
-        assertTrue(e.getMessage().contains("ctrl.csv") && e.getMessage().contains("missing table"), e.getMessage());
+        assertTrue(e.getMessage().contains("saturation-groups.csv") && e.getMessage().contains("missing table"),
+                e.getMessage());
+        // ctrl.csv may be left out by a profile without CTRL bits; Ascend C's rows need its bits.
+        Path again = copyProfileInto(temp.resolve("second"));
+        Files.delete(again.resolve("ctrl.csv"));
+        e = assertThrows(TableException.class, () -> SpecTables.load(again));
+        assertTrue(e.getMessage().contains("ctrl.csv: no row for CTRL[50]"), e.getMessage());
     }
 }
