@@ -204,15 +204,7 @@ public final class Reference {
         TreeSet<Integer> bits = new TreeSet<>(Comparator.reverseOrder());
         for (SaturationRule rule : tables.saturationRules()) {
             if (rule.group().equals(c.group())) {
-                if (rule.ctrl60() != null) {
-                    bits.add(60);
-                }
-                if (rule.ctrl48() != null) {
-                    bits.add(48);
-                }
-                if (rule.ctrl59() != null) {
-                    bits.add(59);
-                }
+                bits.addAll(rule.consultedBits());
             }
         }
         if ("ctrl50".equals(c.to().satNan())) {
@@ -256,7 +248,7 @@ public final class Reference {
     public Converter unlisted(Format from, Format to, Rounding mode) {
         Conversion c = new Conversion(from, to, java.util.Set.of(mode), java.util.Set.of(Form.NOSAT), "-", null,
                 "(not an API conversion)", "tool", new convcert.spec.Location(java.nio.file.Path.of("-"), 0, 0));
-        SaturationRule rule = new SaturationRule("-", null, null, null, null, convcert.spec.Saturation.NOSAT,
+        SaturationRule rule = new SaturationRule("-", Map.of(), null, convcert.spec.Saturation.NOSAT,
                 "tool", c.location());
         Case spec = new Case(c, mode, Form.NOSAT, tables.powerOnCtrl(), rule);
         return new Converter(spec, semantics, codec(from), codec(to),

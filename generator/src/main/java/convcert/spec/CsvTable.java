@@ -130,6 +130,11 @@ public final class CsvTable {
         return file;
     }
 
+    /** The header's column names, in file order. */
+    public List<String> columnNames() {
+        return columns.entrySet().stream().sorted(Map.Entry.comparingByValue()).map(Map.Entry::getKey).toList();
+    }
+
     public List<Row> rows() {
         return rows;
     }

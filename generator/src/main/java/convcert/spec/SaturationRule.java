@@ -1,27 +1,51 @@
 package convcert.spec;
 
-/**
- * One row of saturation.csv. A null CTRL bit or form means '*' (any). Rows are tried in file
- * order; the first that matches decides.
- */
-public record SaturationRule(String group, Integer ctrl60, Integer ctrl48, Integer ctrl59, Form form,
-                             Saturation effective, String source, Location location) {
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
-    public boolean matches(String group, Form form, CtrlState ctrl) {
-        return this.group.equals(group)
-                && (this.form == null || this.form == form)
-                && (ctrl60 == null || ctrl60 == ctrl.bit(60))
-                && (ctrl48 == null || ctrl48 == ctrl.bit(48))
-                && (ctrl59 == null || ctrl59 == ctrl.bit(59));
+/**
+ * One row of saturation.csv. ctrl holds the row's pattern over the CTRL bits its table has columns
+ * for (ctrl.csv's bits, in column order): a value, or null for '*'. A null form means '*'. Rows are
+ * tried in file order; the first that matches decides.
+ */
+public record SaturationRule(String group, Map<Integer, Integer> ctrl, Form form, Saturation effective, String source,
+                             Location location) {
+
+    public SaturationRule {
+        ctrl = Collections.unmodifiableMap(new LinkedHashMap<>(ctrl));
+    }
+
+    public boolean matches(String group, Form form, CtrlState state) {
+        if (!this.group.equals(group) || (this.form != null && this.form != form)) {
+            return false;
+        }
+        for (var bit : ctrl.entrySet()) {
+            if (bit.getValue() != null && bit.getValue() != state.bit(bit.getKey())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The CTRL bits this row names with a value (not '*'). */
+    public java.util.Set<Integer> consultedBits() {
+        java.util.Set<Integer> bits = new java.util.LinkedHashSet<>();
+        ctrl.forEach((bit, value) -> {
+            if (value != null) {
+                bits.add(bit);
+            }
+        });
+        return bits;
     }
 
     public String describe() {
-        return "group " + group + ", CTRL[60]=" + star(ctrl60) + " CTRL[48]=" + star(ctrl48)
-                + " CTRL[59]=" + star(ctrl59) + ", form " + (form == null ? "*" : form.tableName())
-                + " -> " + effective.tableName() + " (" + source + ")";
-    }
-
-    private static String star(Integer bit) {
-        return bit == null ? "*" : bit.toString();
+        StringBuilder b = new StringBuilder("group ").append(group);
+        if (!ctrl.isEmpty()) {
+            b.append(",");
+            ctrl.forEach((bit, value) -> b.append(" CTRL[").append(bit).append("]=").append(value == null ? "*" : value));
+        }
+        return b.append(", form ").append(form == null ? "*" : form.tableName()).append(" -> ").append(effective.tableName())
+                .append(" (").append(source).append(")").toString();
     }
 }

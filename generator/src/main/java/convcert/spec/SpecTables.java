@@ -57,7 +57,7 @@ public final class SpecTables {
         loadHybrid(readOptional("hybrid-rounding.csv", "source", "compare_bits", "threshold", "source_ref"));
         loadGroups(read("saturation-groups.csv", "group", "description", "source"));
         loadCtrl(readOptional("ctrl.csv", "bit", "name", "power_on", "applies_to", "meaning", "source"));
-        loadSaturation(read("saturation.csv", "group", "ctrl60", "ctrl48", "ctrl59", "form", "effective", "source"));
+        loadSaturation(read("saturation.csv", "group", "form", "effective", "source")); // plus a ctrlNN column per bit it consults
         CsvTable conversionTable = read("conversions.csv", "from", "to", "modes", "forms", "group", "implicit", "api",
                 "source");
         loadConversions(conversionTable);
@@ -389,6 +389,13 @@ public final class SpecTables {
     }
 
     private void loadSaturation(CsvTable table) {
+        List<String> names = table.columnNames();
+        for (int i = 0; i < names.size(); i++) {
+            if (names.get(i).matches("ctrl\\d+") && !ctrlBits.containsKey(Integer.parseInt(names.get(i).substring(4)))) {
+                throw new TableException(new Location(table.file(), 1, i + 1), "column " + names.get(i)
+                        + ": CTRL[" + names.get(i).substring(4) + "] has no row in ctrl.csv");
+            }
+        }
         for (CsvTable.Row row : table.rows()) {
             String group = row.required("group");
             if (!groups.containsKey(group)) {
@@ -403,8 +410,14 @@ public final class SpecTables {
             if (effective == null) {
                 throw row.error("effective", "expected nosat, sat or wrap, got '" + row.text("effective") + "'");
             }
-            saturationRules.add(new SaturationRule(group, ctrlPattern(row, "ctrl60"), ctrlPattern(row, "ctrl48"),
-                    ctrlPattern(row, "ctrl59"), form, effective, row.required("source"), row.location()));
+            Map<Integer, Integer> pattern = new LinkedHashMap<>();
+            for (String column : table.columnNames()) {
+                if (column.matches("ctrl\\d+")) {
+                    pattern.put(Integer.parseInt(column.substring(4)), ctrlPattern(row, column));
+                }
+            }
+            saturationRules.add(new SaturationRule(group, pattern, form, effective, row.required("source"),
+                    row.location()));
         }
         for (String group : groups.keySet()) {
             for (Form form : Form.values()) {
@@ -600,10 +613,16 @@ public final class SpecTables {
         return mode;
     }
 
+    /** Every setting of ctrl.csv's bits (one empty state for a profile without a register). */
     private List<CtrlState> allCtrlStates() {
+        List<Integer> bits = List.copyOf(ctrlBits.keySet());
         List<CtrlState> states = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-            states.add(new CtrlState(Map.of(60, i & 1, 48, (i >> 1) & 1, 59, (i >> 2) & 1, 50, (i >> 3) & 1)));
+        for (int i = 0; i < 1 << bits.size(); i++) {
+            Map<Integer, Integer> state = new TreeMap<>();
+            for (int k = 0; k < bits.size(); k++) {
+                state.put(bits.get(k), (i >> k) & 1);
+            }
+            states.add(new CtrlState(state));
         }
         return states;
     }

@@ -106,7 +106,7 @@ class CertifyTest {
         assertEquals(1, r.exit(), r.out());
         JsonNode c = find(report(out), "float->float/rn-nosat");
         assertEquals("FAIL", c.get("status").asText());
-        assertEquals("NaN encoding", c.get("kinds").fieldNames().next());
+        assertTrue(c.get("kinds").fieldNames().next().startsWith("NaN encoding"), c.get("kinds").toString());
         assertTrue(c.get("firstMismatches").get(0).asText().contains("actual 0x7FC00000"), c.toString());
         assertTrue(c.get("rules").toString().contains("conversions.csv"), "names the deciding rows");
     }

@@ -77,6 +77,7 @@ public final class CaseRunner implements AutoCloseable {
         FormatCodec source = reference.source();
         FormatCodec destination = reference.destination();
         boolean anyNaN = reference.semantics().nanComparison() == Semantics.NanComparison.ANY;
+        boolean integral = reference.spec().conversion().sameType();
         long[] in = new long[BATCH];
         long[] expected = new long[BATCH];
         long[] actual = new long[BATCH];
@@ -98,7 +99,7 @@ public final class CaseRunner implements AutoCloseable {
                 long got = actual[i]; // bits beyond the format's width are a wrong answer, not noise to mask
                 if (got != want && !(anyNaN && isNaN(destination, got) && isNaN(destination, want))) {
                     mismatches++;
-                    MismatchKind kind = MismatchKind.classify(destination, want, got);
+                    MismatchKind kind = MismatchKind.classify(source, in[i], destination, want, got, integral);
                     kinds.merge(kind.label(), 1L, Long::sum);
                     if (first.size() < firstMismatches) {
                         first.add(new Mismatch(in[i], want, got, kind));
