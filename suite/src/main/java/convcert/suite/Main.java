@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "convcert", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Conformance suite and golden-vector generator for numeric data-type conversion.",
-        subcommands = {CertifyCommand.class, ConvertCommand.class, DigestCommand.class, GenerateCommand.class, ReportCommand.class, TablesCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {CertifyCommand.class, ConvertCommand.class, DigestCommand.class, GenerateCommand.class, ReportCommand.class, ScoreCommand.class, TablesCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
 
     /** --version: convcert's version and commit, the JDK and the OS (what a report's provenance records). */

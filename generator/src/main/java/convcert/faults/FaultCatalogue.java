@@ -1,0 +1,54 @@
+package convcert.faults;
+
+import convcert.spec.CsvTable;
+import convcert.spec.TableException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** spec-tables/faults.csv, validated: known mechanisms and applicability words, unique ids. */
+public final class FaultCatalogue {
+
+    public static final String FILE = "faults.csv";
+    static final List<String> MECHANISMS = List.of("ties", "rounding", "input", "via", "decision", "output", "saturation",
+            "control");
+    static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "sat", "nosat", "wrap",
+            "floating-to", "integer-to", "unsigned-to", "floating-from", "float-source", "narrowing", "ctrl", "*");
+
+    private FaultCatalogue() {
+    }
+
+    public static List<Fault> load(Path file) {
+        List<Fault> faults = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        for (CsvTable.Row row : CsvTable.read(file, List.of("id", "family", "mechanism", "parameter", "applies",
+                "detectable", "description")).rows()) {
+            String id = row.required("id");
+            if (!ids.add(id)) {
+                throw row.error("id", "duplicate fault '" + id + "'");
+            }
+            String mechanism = row.required("mechanism");
+            if (!MECHANISMS.contains(mechanism)) {
+                throw row.error("mechanism", "unknown mechanism '" + mechanism + "'; known: " + String.join(" ", MECHANISMS));
+            }
+            List<String> applies = row.words("applies");
+            for (String word : applies) {
+                if (!APPLIES.contains(word)) {
+                    throw row.error("applies", "unknown word '" + word + "'; known: " + String.join(" ", APPLIES));
+                }
+            }
+            String detectable = row.required("detectable");
+            if (!detectable.equals("yes") && !detectable.equals("no")) {
+                throw row.error("detectable", "expected yes or no");
+            }
+            faults.add(new Fault(id, row.required("family"), mechanism, row.required("parameter"), applies,
+                    detectable.equals("yes"), row.required("description"), row.location()));
+        }
+        if (faults.isEmpty()) {
+            throw new TableException(new convcert.spec.Location(file, 0, 0), "no faults");
+        }
+        return faults;
+    }
+}

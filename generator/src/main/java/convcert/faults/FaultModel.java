@@ -1,0 +1,304 @@
+package convcert.faults;
+
+import convcert.reference.Case;
+import convcert.reference.Converter;
+import convcert.reference.Decoded;
+import convcert.reference.FormatCodec;
+import convcert.reference.Reference;
+import convcert.reference.Semantics;
+import convcert.reference.UsageException;
+import convcert.spec.Conversion;
+import convcert.spec.CtrlState;
+import convcert.spec.Form;
+import convcert.spec.Format;
+import convcert.spec.Layout;
+import convcert.spec.Rounding;
+import convcert.spec.Saturation;
+import convcert.spec.SaturationRule;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a fault row into a faulty implementation of one case: the reference with other semantics,
+ * another mode, other control inputs or saturation, or the reference's result or input transformed.
+ * Returns null where the fault cannot arise (it does not apply, or would change nothing by design).
+ */
+public final class FaultModel {
+
+    /** A faulty implementation: input bits to output bits. */
+    public interface Implementation {
+        long apply(long input);
+    }
+
+    private final Reference reference;
+
+    public FaultModel(Reference reference) {
+        this.reference = reference;
+    }
+
+    public Implementation implementation(Fault f, Case c) {
+        if (!applies(f, c)) {
+            return null;
+        }
+        Converter right = reference.converter(c);
+        FormatCodec src = right.source();
+        FormatCodec dst = right.destination();
+        String p = f.parameter();
+        return switch (f.mechanism()) {
+            case "ties" -> ties(c, right, p);
+            case "rounding" -> rounding(c, right, p);
+            case "input" -> input(right, src, p);
+            case "via" -> via(c, p);
+            case "decision" -> decision(c, p);
+            case "saturation" -> saturation(c, p);
+            case "control" -> control(c, p);
+            case "output" -> output(c, right, src, dst, p);
+            default -> throw new IllegalArgumentException(f.mechanism());
+        };
+    }
+
+    /** The applies words: modes, states and kinds of conversion, each category a disjunction. */
+    boolean applies(Fault f, Case c) {
+        Conversion conv = c.conversion();
+        List<String> words = f.applies();
+        List<String> modes = words.stream().filter(w -> Rounding.parse(w) != null).toList();
+        if (!modes.isEmpty() && !modes.contains(c.rounding().suffix())) {
+            return false;
+        }
+        List<String> states = words.stream().filter(w -> List.of("sat", "nosat", "wrap").contains(w)).toList();
+        if (!states.isEmpty() && !states.contains(c.saturation().tableName())) {
+            return false;
+        }
+        Format from = conv.from();
+        Format to = conv.to();
+        for (String w : words) {
+            boolean ok = switch (w) {
+                case "floating-to" -> !to.isInteger();
+                case "integer-to" -> to.isInteger();
+                case "unsigned-to" -> to.isInteger() && !to.isSigned();
+                case "floating-from" -> !from.isInteger();
+                case "float-source" -> from.layout() == Layout.IEEE && from.width() == 32;
+                case "narrowing" -> narrowing(from, to);
+                case "ctrl" -> !reference.consultedBits(conv).isEmpty();
+                default -> true;
+            };
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean narrowing(Format from, Format to) {
+        if (from.isInteger()) {
+            return !to.isInteger() && to.layout() != Layout.TAPERED && to.mantissaBits() + 1 < from.width() - 1;
+        }
+        return to.isInteger() || (to.layout() != Layout.TAPERED && from.layout() != Layout.TAPERED
+                && to.mantissaBits() < from.mantissaBits()) || (to.layout() == Layout.TAPERED && from.width() > 8);
+    }
+
+    private Case withMode(Case c, Rounding mode) {
+        return new Case(c.conversion(), mode, c.form(), c.ctrl(), c.rule());
+    }
+
+    private Case withSaturation(Case c, Saturation effective) {
+        SaturationRule r = c.rule();
+        return new Case(c.conversion(), c.rounding(), c.form(), c.ctrl(), new SaturationRule(r.group(), Map.of(), null,
+                effective, "fault", r.location()));
+    }
+
+    /**
+     * At a tie the result goes elsewhere than to the even neighbour. A tie is an input exactly halfway
+     * between its two neighbours (toward zero: rz; away: rna), checked in exact arithmetic.
+     */
+    private Implementation ties(Case c, Converter rn, String how) {
+        if (c.rounding() != Rounding.RN) {
+            return null;
+        }
+        Converter away = reference.converter(withMode(c, Rounding.RNA));
+        Converter towardZero = reference.converter(withMode(c, Rounding.RZ));
+        Converter other = switch (how) {
+            case "away" -> away;
+            case "toward-zero" -> towardZero;
+            case "up" -> reference.converter(withMode(c, Rounding.RU));
+            default -> throw new IllegalArgumentException("ties " + how);
+        };
+        FormatCodec src = rn.source();
+        FormatCodec dst = rn.destination();
+        return x -> {
+            long a = away.apply(x);
+            long z = towardZero.apply(x);
+            if (a == z) {
+                return rn.apply(x); // exact: no tie
+            }
+            Decoded da = dst.decode(a);
+            Decoded dz = dst.decode(z);
+            Decoded dx = src.decode(x);
+            if (da.kind() == Decoded.Kind.NAN || da.kind() == Decoded.Kind.INFINITE || dx.kind() != Decoded.Kind.FINITE) {
+                return rn.apply(x);
+            }
+            java.math.BigDecimal twice = magnitude(dx).multiply(java.math.BigDecimal.TWO);
+            boolean tie = twice.compareTo(magnitude(da).add(magnitude(dz))) == 0;
+            return tie ? other.apply(x) : rn.apply(x);
+        };
+    }
+
+    private static java.math.BigDecimal magnitude(Decoded d) {
+        return d.kind() == Decoded.Kind.FINITE ? convcert.reference.Values.exact(false, d.significand(), d.exponent())
+                : java.math.BigDecimal.ZERO;
+    }
+
+    private Implementation rounding(Case c, Converter right, String p) {
+        if (p.equals("swap-directed-negative")) {
+            if (c.rounding() != Rounding.RU && c.rounding() != Rounding.RD) {
+                return null;
+            }
+            Converter swapped = reference.converter(withMode(c, c.rounding() == Rounding.RU ? Rounding.RD : Rounding.RU));
+            FormatCodec src = right.source();
+            return x -> src.decode(x).negative() ? swapped.apply(x) : right.apply(x);
+        }
+        String[] ab = p.split("->");
+        Rounding from = Rounding.parse(ab[0]);
+        Rounding to = Rounding.parse(ab[1]);
+        if (c.rounding() != from || (to == Rounding.RH && reference.tables().hybridRule(c.conversion().from()) == null)) {
+            return null;
+        }
+        Converter wrong = reference.converter(withMode(c, to));
+        return wrong::apply;
+    }
+
+    private Implementation input(Converter right, FormatCodec src, String p) {
+        if (p.startsWith("drop-low-bits=")) {
+            int k = Integer.parseInt(p.substring(p.indexOf('=') + 1));
+            if (src.format().width() <= k + 8) {
+                return null; // narrow sources are covered exhaustively; the fault is about wide inputs
+            }
+            long mask = ~((1L << k) - 1);
+            return x -> {
+                Decoded d = src.decode(x);
+                return d.kind() == Decoded.Kind.FINITE ? right.apply(x & mask) : right.apply(x);
+            };
+        }
+        if (p.equals("subnormals-as-zero")) {
+            if (src.isInteger()) {
+                return null;
+            }
+            return x -> {
+                Decoded d = src.decode(x);
+                boolean subnormal = d.kind() == Decoded.Kind.FINITE && d.binade() < src.minExponent();
+                return right.apply(subnormal ? x & src.signBit() : x);
+            };
+        }
+        throw new IllegalArgumentException("input " + p);
+    }
+
+    /** Double rounding: to the intermediate format with rn, then to the destination in the case's mode. */
+    private Implementation via(Case c, String intermediate) {
+        Format mid = reference.tables().findFormat(intermediate);
+        Conversion conv = c.conversion();
+        if (mid == null || mid.equals(conv.from()) || mid.equals(conv.to()) || mid.isInteger()
+                || !narrowing(conv.from(), mid) || narrowing(conv.to(), mid) || !narrowing(mid, conv.to())) {
+            return null;
+        }
+        Converter first = reference.unlisted(conv.from(), mid, Rounding.RN);
+        Conversion second = new Conversion(mid, conv.to(), conv.modes(), conv.forms(), conv.group(), conv.implicitRounding(),
+                conv.api(), conv.source(), conv.location());
+        Converter then = reference.converter(new Case(second, c.rounding(), c.form(), c.ctrl(), c.rule()));
+        return x -> then.apply(first.apply(x));
+    }
+
+    private Implementation decision(Case c, String p) {
+        String[] kv = p.split("=", 2);
+        Map<String, String> choices = reference.semantics().choices();
+        if (!choices.containsKey(kv[0]) || choices.get(kv[0]).equals(kv[1])) {
+            return null;
+        }
+        Map<String, String> changed = new LinkedHashMap<>(choices);
+        changed.put(kv[0], kv[1]);
+        Reference other = new Reference(reference.tables(), Semantics.of(reference.tables(), changed));
+        Converter wrong = other.converter(c);
+        return wrong::apply;
+    }
+
+    private Implementation saturation(Case c, String p) {
+        Saturation effective = Saturation.parse(p);
+        if (c.saturation() == effective || (effective == Saturation.WRAP && !c.conversion().to().isInteger())) {
+            return null; // nothing changes, or wrapping has no meaning for a floating destination
+        }
+        Converter wrong = reference.converter(withSaturation(c, effective));
+        return wrong::apply;
+    }
+
+    private Implementation control(Case c, String p) {
+        String[] kv = p.split("=", 2);
+        Form form = c.form();
+        CtrlState ctrl = c.ctrl();
+        if (kv[0].equals("form")) {
+            if (form == Form.IMPLICIT) {
+                return null;
+            }
+            form = Form.parse(kv[1]);
+        } else {
+            int bit = Integer.parseInt(kv[0].substring(4));
+            if (!ctrl.bits().containsKey(bit)) {
+                return null;
+            }
+            ctrl = ctrl.with(bit, Integer.parseInt(kv[1]));
+        }
+        Case wrong;
+        try {
+            wrong = reference.resolve(c.conversion(), c.rounding(), form, ctrl);
+        } catch (UsageException notOffered) {
+            return null;
+        }
+        Converter w = reference.converter(wrong);
+        return w::apply;
+    }
+
+    private Implementation output(Case c, Converter right, FormatCodec src, FormatCodec dst, String p) {
+        long sign = dst.signBit();
+        return switch (p) {
+            case "zero-sign-lost" -> x -> {
+                long r = right.apply(x);
+                return r == sign && dst.decode(r).kind() == Decoded.Kind.ZERO ? 0 : r;
+            };
+            case "infinity-to-max" -> !dst.hasInfinity() ? null : x -> {
+                long r = right.apply(x);
+                return dst.decode(r).kind() == Decoded.Kind.INFINITE ? dst.largestFinite(dst.decode(r).negative()) : r;
+            };
+            case "negative-unsigned-wraps" -> {
+                if (src.isInteger() && !src.format().isSigned()) {
+                    yield null; // an unsigned source has no negative input
+                }
+                Converter wrap = reference.converter(withSaturation(c, Saturation.WRAP));
+                yield x -> src.decode(x).negative() && src.decode(x).kind() == Decoded.Kind.FINITE ? wrap.apply(x)
+                        : right.apply(x);
+            }
+            case "nan-canonical" -> !dst.hasNan() ? null : x -> {
+                long r = right.apply(x);
+                return dst.decode(r).kind() == Decoded.Kind.NAN ? dst.format().nan() : r;
+            };
+            case "nan-sign-dropped" -> sign == 0 || !dst.hasNan() ? null : x -> {
+                long r = right.apply(x);
+                return dst.decode(r).kind() == Decoded.Kind.NAN ? r & ~sign : r;
+            };
+            case "nan-unquieted" -> dst.format().layout() != Layout.IEEE ? null : x -> {
+                long r = right.apply(x);
+                long quiet = 1L << (dst.format().mantissaBits() - 1);
+                long unquiet = r & ~quiet;
+                return dst.decode(r).kind() == Decoded.Kind.NAN && dst.decode(unquiet).kind() == Decoded.Kind.NAN
+                        ? unquiet : r;
+            };
+            case "nan-to-int-min" -> src.isInteger() || !dst.format().isSigned() ? null : x -> src.decode(x).kind()
+                    == Decoded.Kind.NAN ? dst.integerMin() : right.apply(x);
+            case "overflow-threshold-late" -> !dst.hasInfinity() ? null : x -> {
+                long r = right.apply(x);
+                Decoded in = src.decode(x);
+                return dst.decode(r).kind() == Decoded.Kind.INFINITE && in.kind() == Decoded.Kind.FINITE
+                        && in.binade() <= dst.maxExponent() ? dst.largestFinite(in.negative()) : r;
+            };
+            default -> throw new IllegalArgumentException("output " + p);
+        };
+    }
+}

@@ -1,0 +1,166 @@
+package convcert.suite;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import convcert.cli.ProfileOptions;
+import convcert.faults.Fault;
+import convcert.faults.FaultCatalogue;
+import convcert.faults.FaultModel;
+import convcert.reference.Case;
+import convcert.reference.Decoded;
+import convcert.reference.FormatCodec;
+import convcert.reference.Reference;
+import convcert.reference.Semantics;
+import convcert.spec.Conversion;
+import convcert.spec.CtrlState;
+import convcert.spec.Form;
+import convcert.spec.Rounding;
+import convcert.suite.runner.VectorStore;
+import convcert.vectors.Manifest;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * convcert score: how many of the fault catalogue's bugs a vector set catches. Every applicable fault
+ * runs over every case's inputs; a fault is caught when some output differs from the expected value
+ * (NaNs compared as certification compares them).
+ */
+@Command(name = "score", mixinStandardHelpOptions = true,
+        description = {"Score a golden-vector set against the fault catalogue (spec-tables/faults.csv): per fault,",
+                "caught (by which cases) or escaped; last line 'fault score: CAUGHT/TOTAL'. Exit 0 when every",
+                "detectable applicable fault is caught, 1 otherwise."})
+public final class ScoreCommand implements Callable<Integer> {
+
+    @Mixin
+    ProfileOptions profile;
+
+    @Option(names = "--vectors", paramLabel = "DIR", description = "Golden vectors (default: vectors/ of the repository).")
+    Path vectors;
+
+    @Option(names = "--faults", paramLabel = "CSV", description = "Fault catalogue (default: spec-tables/faults.csv).")
+    Path faults;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Also write score.json there.")
+    Path out;
+
+    @Spec
+    CommandSpec spec;
+
+    /** One fault's outcome: caught by which cases, or escaped, or not applicable to this set. */
+    public record Outcome(String id, String family, String description, boolean detectable, String result,
+                          List<String> caughtBy, int casesTried) {
+    }
+
+    public record Score(String profile, String vectors, int caught, int total, List<Outcome> faults) {
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Reference reference = profile.reference();
+        Path folder = vectors != null ? vectors : ProfileOptions.home().resolve("vectors");
+        VectorStore store = VectorStore.open(folder);
+        String name = reference.tables().profile();
+        List<Manifest.Entry> entries = store.cases().stream().filter(e -> e.profile().equals(name)
+                && !e.state().equals("memory")).toList();
+        store.verify(entries, reference, e -> true);
+        List<Fault> catalogue = FaultCatalogue.load(faults != null ? faults
+                : ProfileOptions.home().resolve("spec-tables").resolve(FaultCatalogue.FILE));
+        Score score = score(reference, store, entries, catalogue);
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.printf("%-28s %-22s %-15s %s%n", "fault", "family", "result", "caught by");
+        for (Outcome o : score.faults()) {
+            stdout.printf("%-28s %-22s %-15s %s%n", o.id(), o.family(), o.result(), o.caughtBy().isEmpty() ? ""
+                    : o.caughtBy().size() + " cases, e.g. " + String.join(", ", o.caughtBy().subList(0,
+                    Math.min(3, o.caughtBy().size()))));
+        }
+        if (out != null) {
+            Files.createDirectories(out);
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("score.json").toFile(), score);
+        }
+        long na = score.faults().stream().filter(o -> o.result().equals("not applicable")).count();
+        long undetectable = score.faults().stream().filter(o -> o.result().startsWith("undetectable")).count();
+        stdout.printf("fault score: %d/%d (%d not applicable to this vector set, %d undetectable by design)%n",
+                score.caught(), score.total(), na, undetectable);
+        return score.caught() == score.total() ? 0 : 1;
+    }
+
+    public static Score score(Reference reference, VectorStore store, List<Manifest.Entry> entries, List<Fault> catalogue) {
+        FaultModel model = new FaultModel(reference);
+        boolean anyNaN = reference.semantics().nanComparison() == Semantics.NanComparison.ANY;
+        Map<String, long[][]> files = new LinkedHashMap<>();
+        List<Outcome> outcomes = new ArrayList<>();
+        int caught = 0;
+        int total = 0;
+        for (Fault f : catalogue) {
+            List<String> by = new ArrayList<>();
+            int tried = 0;
+            for (Manifest.Entry e : entries) {
+                Conversion c = reference.conversion(e.from(), e.to());
+                List<Manifest.Variant> variants = VectorStore.variants(e);
+                for (int i = 0; i < (f.mechanism().equals("control") ? variants.size() : 1); i++) {
+                    Case state = resolve(reference, c, e, variants.get(i));
+                    FaultModel.Implementation wrong = model.implementation(f, state);
+                    if (wrong == null) {
+                        continue;
+                    }
+                    tried++;
+                    long[][] io = files.computeIfAbsent(e.name(), n -> new long[][] {
+                        store.read(e, true, c.from().width()), store.read(e, false, c.to().width())});
+                    FormatCodec dst = reference.converter(state).destination();
+                    if (differs(wrong, io, dst, anyNaN)) {
+                        by.add(VectorStore.key(e, i).name());
+                        break;
+                    }
+                }
+            }
+            String result;
+            if (tried == 0) {
+                result = "not applicable";
+            } else if (!by.isEmpty()) {
+                result = "caught";
+            } else {
+                result = f.detectable() ? "ESCAPED" : "undetectable";
+            }
+            if (tried > 0 && (f.detectable() || !by.isEmpty())) {
+                total++;
+                caught += by.isEmpty() ? 0 : 1;
+            }
+            outcomes.add(new Outcome(f.id(), f.family(), f.description(), f.detectable(), result, by, tried));
+        }
+        return new Score(reference.tables().profile(), store.folder().toString(), caught, total, outcomes);
+    }
+
+    private static Case resolve(Reference reference, Conversion c, Manifest.Entry e, Manifest.Variant v) {
+        CtrlState ctrl = reference.tables().powerOnCtrl();
+        if (v.ctrl() != null) {
+            for (var bit : v.ctrl().entrySet()) {
+                ctrl = ctrl.with(Integer.parseInt(bit.getKey()), bit.getValue());
+            }
+        }
+        return reference.resolve(c, Rounding.parse(e.rounding()), Form.parse(v.form()), ctrl);
+    }
+
+    private static boolean differs(FaultModel.Implementation wrong, long[][] io, FormatCodec dst, boolean anyNaN) {
+        for (int k = 0; k < io[0].length; k++) {
+            long got = wrong.apply(io[0][k]);
+            long want = io[1][k];
+            if (got != want && !(anyNaN && !dst.isInteger() && dst.decode(got).kind() == Decoded.Kind.NAN
+                    && dst.decode(want).kind() == Decoded.Kind.NAN)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

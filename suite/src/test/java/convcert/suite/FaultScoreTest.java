@@ -1,0 +1,137 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import convcert.faults.Fault;
+import convcert.faults.FaultCatalogue;
+import convcert.faults.FaultModel;
+import convcert.reference.Reference;
+import convcert.spec.SpecTables;
+import convcert.suite.runner.VectorStore;
+import convcert.vectors.Manifest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault catalogue against the golden sets: the committed ci set catches every fault that can be
+ * caught, every fault differs from the reference somewhere, and the command reports it.
+ */
+class FaultScoreTest {
+
+    static final Path CATALOGUE = CertifyTest.HOME.resolve("spec-tables/faults.csv");
+
+    @Test
+    void theCommittedCiSetCatchesTheWholeCatalogue() {
+        Reference reference = Reference.of(SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ascend-c")));
+        VectorStore store = VectorStore.open(CertifyTest.HOME.resolve("vectors"));
+        List<Manifest.Entry> entries = store.cases().stream().filter(e -> e.profile().equals("ascend-c")).toList();
+        ScoreCommand.Score score = ScoreCommand.score(reference, store, entries, FaultCatalogue.load(CATALOGUE));
+        for (ScoreCommand.Outcome o : score.faults()) {
+            assertTrue(!o.result().equals("ESCAPED"), o.id() + " escapes the committed ci set");
+        }
+        assertEquals(score.total(), score.caught());
+        assertTrue(score.total() >= 36, "the catalogue's detectable faults that apply to ascend-c: " + score.total());
+    }
+
+    @Test
+    void everyFaultDiffersFromTheReferenceSomewhere() {
+        // Undetectable faults (NaN encodings under nan-comparison=any) still change bits; the others are
+        // caught by the set above, which is a difference. Checked raw, on the committed ci set's inputs.
+        Reference reference = Reference.of(SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ascend-c")));
+        VectorStore store = VectorStore.open(CertifyTest.HOME.resolve("vectors"));
+        FaultModel model = new FaultModel(reference);
+        for (Fault f : FaultCatalogue.load(CATALOGUE)) {
+            if (f.detectable()) {
+                continue;
+            }
+            boolean differs = false;
+            for (Manifest.Entry e : store.cases()) {
+                var c = reference.conversion(e.from(), e.to());
+                var state = reference.resolve(c, convcert.spec.Rounding.parse(e.rounding()), convcert.spec.Form.parse(e.form()),
+                        ctrl(reference, e));
+                FaultModel.Implementation wrong = model.implementation(f, state);
+                if (wrong == null) {
+                    continue;
+                }
+                var right = reference.converter(state);
+                for (long x : store.read(e, true, c.from().width())) {
+                    if (wrong.apply(x) != right.apply(x)) {
+                        differs = true;
+                        break;
+                    }
+                }
+                if (differs) {
+                    break;
+                }
+            }
+            assertTrue(differs, f.id() + " never changes a result");
+        }
+    }
+
+    private static convcert.spec.CtrlState ctrl(Reference reference, Manifest.Entry e) {
+        var ctrl = reference.tables().powerOnCtrl();
+        for (var bit : e.ctrl().entrySet()) {
+            ctrl = ctrl.with(Integer.parseInt(bit.getKey()), bit.getValue());
+        }
+        return ctrl;
+    }
+
+    @Test
+    void theOcpMxCiSetCatchesItsFaults(@TempDir Path temp) {
+        Path vectors = temp.resolve("mx");
+        assertEquals(0, MainTest.run("", "generate", "--profile", "ocp-mx", "--format", "bin", "--out", vectors.toString())
+                .exit());
+        MainTest.Run r = MainTest.run("", "score", "--profile", "ocp-mx", "--vectors", vectors.toString(), "--out",
+                temp.resolve("score").toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("finite-nan-zero") && r.out().contains("unsigned-negative-nan"), r.out());
+        assertTrue(r.out().strip().lines().reduce((a, b) -> b).orElseThrow().matches("fault score: (\\d+)/\\1 .*"), r.out());
+        assertTrue(Files.isRegularFile(temp.resolve("score/score.json")));
+    }
+
+    @Test
+    void aBadCatalogueRowIsOneLineAndExit2(@TempDir Path temp) throws IOException {
+        Path catalogue = temp.resolve("faults.csv");
+        Files.writeString(catalogue, Files.readAllLines(CATALOGUE).getFirst() + "\n"
+                + "bad,test,telepathy,x,*,yes,no such mechanism\n");
+        MainTest.Run r = MainTest.run("", "score", "--faults", catalogue.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("faults.csv:2:3: mechanism: unknown mechanism 'telepathy'"), r.err());
+    }
+
+    /** A vector set of one exact input (1.0 -> half) cannot see rn implemented as truncation: exit 1. */
+    @Test
+    void aFaultThatEscapesFailsTheScore(@TempDir Path temp) throws IOException {
+        Path vectors = temp.resolve("v");
+        assertEquals(0, MainTest.run("", "generate", "--pair", "float:half", "--format", "bin", "--out",
+                vectors.toString()).exit());
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(vectors.resolve("manifest.json").toFile());
+        for (var c : root.get("cases")) {
+            var entry = (com.fasterxml.jackson.databind.node.ObjectNode) c;
+            entry.put("count", 1);
+            var files = (com.fasterxml.jackson.databind.node.ObjectNode) entry.get("files");
+            for (String suffix : List.of(".in.bin", ".expected.bin")) {
+                Path file = vectors.resolve(files.get(suffix).get("path").asText());
+                byte[] one = suffix.equals(".in.bin") ? new byte[] {0, 0, (byte) 0x80, 0x3F} : new byte[] {0, 0x3C};
+                Files.write(file, one);
+                ((com.fasterxml.jackson.databind.node.ObjectNode) files.get(suffix)).put("sha256",
+                        convcert.vectors.Sha256.of(file));
+            }
+        }
+        json.writeValue(vectors.resolve("manifest.json").toFile(), root);
+        Path catalogue = temp.resolve("faults.csv");
+        Files.writeString(catalogue, Files.readAllLines(CATALOGUE).getFirst() + "\n"
+                + "rn-as-rz,mode mix-up,rounding,rn->rz,rn,yes,round to nearest implemented as truncation\n");
+        MainTest.Run r = MainTest.run("", "score", "--vectors", vectors.toString(), "--faults", catalogue.toString());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("rn-as-rz") && r.out().contains("ESCAPED"), r.out());
+        assertTrue(r.out().strip().endsWith("fault score: 0/1 (0 not applicable to this vector set, 0 undetectable by design)"),
+                r.out());
+    }
+}
