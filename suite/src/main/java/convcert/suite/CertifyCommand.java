@@ -303,9 +303,22 @@ public final class CertifyCommand implements Callable<Integer> {
             if (!e.firstMismatches().isEmpty()) {
                 out.println("    first: " + e.firstMismatches().getFirst());
             }
+            if (e.diagnosis() != null) {
+                out.println("    diagnosis: " + e.diagnosis());
+            }
         });
         if (bad.size() > LISTED_CASES) {
             out.println("... and " + (bad.size() - LISTED_CASES) + " more cases that did not pass (see the reports)");
+        }
+        java.util.Map<String, Long> byCause = new java.util.TreeMap<>();
+        for (ConformanceReport.Entry e : bad) {
+            if (e.status().equals("FAIL")) {
+                byCause.merge(ConformanceReport.cause(e.diagnosis()), 1L, Long::sum);
+            }
+        }
+        if (byCause.size() > 0 && byCause.keySet().stream().anyMatch(k -> !k.equals("unexplained"))) {
+            out.println("failing cases by diagnosis: " + byCause.entrySet().stream().map(x -> x.getKey() + " " + x.getValue())
+                    .collect(java.util.stream.Collectors.joining(", ")));
         }
     }
 

@@ -134,4 +134,29 @@ class FaultScoreTest {
         assertTrue(r.out().strip().endsWith("fault score: 0/1 (0 not applicable to this vector set, 0 undetectable by design)"),
                 r.out());
     }
+
+    /**
+     * A flush-to-zero float->half converter (the JDK's conversion with subnormal results flushed),
+     * recorded and replayed: certify names the fault that explains every mismatch and no pass.
+     */
+    @Test
+    void certifyDiagnosesAFlushToZeroConverter(@TempDir Path temp) throws IOException {
+        Path pair = Files.createDirectories(temp.resolve("rec/ascend-c/float-half"));
+        byte[] in = Files.readAllBytes(CertifyTest.HOME.resolve("vectors/ascend-c/float-half/rn-nosat.in.bin"));
+        java.nio.ByteBuffer inputs = java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(in.length / 2).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        while (inputs.hasRemaining()) {
+            short h = Float.floatToFloat16(Float.intBitsToFloat(inputs.getInt()));
+            out.putShort((h & 0x7C00) == 0 ? (short) (h & 0x8000) : h);
+        }
+        Files.write(pair.resolve("rn-nosat.out.bin"), out.array());
+        Path report = temp.resolve("report");
+        MainTest.Run r = CertifyTest.certify(report, "--adapter", "replay:dir=" + temp.resolve("rec"));
+        assertEquals(1, r.exit(), r.out());
+        String diagnosis = CertifyTest.find(CertifyTest.report(report), "float->half/rn-nosat").get("diagnosis").asText();
+        assertTrue(diagnosis.matches("all \\d+ mismatches, and none of the \\d+ passes, are explained by: ftz .*"), diagnosis);
+        assertTrue(r.out().contains("    diagnosis: all "), r.out());
+        assertTrue(r.out().contains("failing cases by diagnosis: ftz 1"), r.out());
+        assertTrue(Files.readString(report.resolve("conformance.html")).contains("Diagnosis:"));
+    }
 }

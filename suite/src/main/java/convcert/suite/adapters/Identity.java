@@ -15,7 +15,7 @@ final class Identity {
     }
 
     static String ofFile(String what, Path file) {
-        return what + " " + file + " (sha256 " + digest(file) + ")";
+        return what + " " + convcert.spec.WorkingDirectory.relative(file) + " (sha256 " + digest(file) + ")";
     }
 
     /**

@@ -170,7 +170,7 @@ public final class ReplayAdapter implements ConverterAdapter {
         StringBuilder all = new StringBuilder();
         recordings.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> all.append(e.getKey()).append(' ').append(Identity.digest(e.getValue())).append('\n'));
-        return "recording " + dir + " (" + recordings.size() + " output files, sha256 "
+        return "recording " + convcert.spec.WorkingDirectory.relative(dir) + " (" + recordings.size() + " output files, sha256 "
                 + convcert.vectors.Sha256.of(all.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)) + ")";
     }
 

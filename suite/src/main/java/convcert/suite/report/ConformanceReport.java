@@ -60,7 +60,8 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
      */
     public record Entry(String name, String pair, String from, String to, String rounding, String state, String form,
                         String ctrl, String status, long vectors, long mismatches, Map<String, Long> kinds,
-                        List<String> firstMismatches, List<String> rules, String message, String waiver, long millis) {
+                        List<String> firstMismatches, List<String> rules, String message, String waiver, long millis,
+                        String diagnosis) {
     }
 
     /** What the gate says: the process exit code and the console's last line. */
@@ -70,7 +71,7 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
     public static Entry entry(CaseResult r) {
         return new Entry(r.key().name(), r.key().pair(), r.key().from(), r.key().to(), r.key().rounding(),
                 r.key().state(), r.key().form(), r.key().ctrlText(), r.status().name(), r.vectors(), r.mismatches(),
-                r.kinds(), r.firstMismatches(), r.rules(), r.message(), r.waiver(), r.millis());
+                r.kinds(), r.firstMismatches(), r.rules(), r.message(), r.waiver(), r.millis(), r.diagnosis());
     }
 
     public ConformanceReport withCases(List<Entry> entries) {
@@ -99,6 +100,18 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
     public static String worst(String a, String b) {
         List<String> order = List.of("ERROR", "ADAPTER_ERROR", "FAIL", "NOT_RUN", "WAIVED", "PASS", "NOT_APPLICABLE");
         return order.indexOf(a) <= order.indexOf(b) ? a : b;
+    }
+
+    /** The fault id(s) a diagnosis names, "partial: ID" for a best partial one, or "unexplained". */
+    public static String cause(String diagnosis) {
+        if (diagnosis == null) {
+            return "unexplained";
+        }
+        if (diagnosis.startsWith("best partial explanation: ")) {
+            return "partial: " + diagnosis.substring("best partial explanation: ".length()).split(" ")[0];
+        }
+        String names = diagnosis.substring(diagnosis.indexOf("are explained by: ") + "are explained by: ".length());
+        return String.join(" or ", java.util.Arrays.stream(names.split("; or ")).map(n -> n.split(" ")[0]).toList());
     }
 
     public int exitCode() {

@@ -50,7 +50,8 @@ public final class HtmlReport {
                 .append("margin:1px;font-size:12px;color:#fff;text-decoration:none}.PASS{background:#2e7d32}")
                 .append(".FAIL{background:#c62828}.NOT_APPLICABLE{background:#9e9e9e}.ADAPTER_ERROR{background:#6a1b9a}")
                 .append(".WAIVED{background:#ef6c00}.ERROR{background:#4e342e}.NOT_RUN{background:#455a64}.warn{color:#b71c1c}code,pre{font:12px ui-monospace,monospace}pre{background:#f7f7f7;")
-                .append("padding:6px;overflow-x:auto}.num{text-align:right}\n</style></head><body>\n");
+                .append("padding:6px;overflow-x:auto}.num{text-align:right}")
+                .append(".matrix tr:first-child th{position:sticky;top:0;z-index:1}\n</style></head><body>\n");
         ConformanceReport.Verdict verdict = r.verdict();
         h.append("<h1>").append(esc(r.adapter())).append(" certified against profile ").append(esc(r.profile()))
                 .append("</h1>\n<p class=\"gate\">Gate (exit ").append(verdict.exitCode()).append("): <b>")
@@ -80,9 +81,9 @@ public final class HtmlReport {
                 .append("<span class=\"chip ERROR\">error</span><span class=\"chip WAIVED\">waived</span>")
                 .append("<span class=\"chip NOT_RUN\">not run</span>, one per saturation state; &times;N: the state was ")
                 .append("certified through N forms and CTRL settings (variants), the worst of them shown.</p>\n");
+        details(h, r); // what failed first: the reason a reader opens the page
         matrix(h, r);
         kinds(h, s.kinds());
-        details(h, r);
         h.append("</body></html>\n");
         return h.toString();
     }
@@ -121,7 +122,11 @@ public final class HtmlReport {
                 .toList());
         r.cases().stream().map(ConformanceReport.Entry::rounding).filter(m -> !MODES.contains(m)).distinct().sorted()
                 .forEach(modes::add); // OpenCL memory cases: vector widths
-        h.append("<h2>Matrix</h2>\n<table><tr><th>pair</th>");
+        // Pairs the implementation does not declare at all fold into one line.
+        List<String> undeclared = grid.entrySet().stream().filter(x -> x.getValue().values().stream().flatMap(List::stream)
+                .allMatch(e -> e.status().equals("NOT_APPLICABLE"))).map(Map.Entry::getKey).toList();
+        undeclared.forEach(grid::remove);
+        h.append("<h2>Matrix</h2>\n<table class=\"matrix\"><tr><th>pair</th>");
         modes.forEach(m -> h.append("<th>").append(esc(m)).append("</th>"));
         h.append("</tr>\n");
         grid.forEach((pair, byMode) -> {
@@ -153,6 +158,11 @@ public final class HtmlReport {
             }
             h.append("</tr>\n");
         });
+        if (!undeclared.isEmpty()) {
+            h.append("<tr><td colspan=\"").append(modes.size() + 1).append("\"><details><summary>").append(undeclared.size())
+                    .append(" pairs not declared by the adapter (every case not applicable)</summary><code>")
+                    .append(esc(String.join(" ", undeclared))).append("</code></details></td></tr>\n");
+        }
         h.append("</table>\n");
     }
 
@@ -185,35 +195,52 @@ public final class HtmlReport {
     private static void details(StringBuilder h, ConformanceReport r) {
         h.append("<h2>Cases that did not pass</h2>\n");
         boolean any = false;
+        Map<String, List<ConformanceReport.Entry>> byCause = new TreeMap<>();
         for (ConformanceReport.Entry e : r.cases()) {
-            if (e.status().equals("PASS") || e.status().equals("NOT_APPLICABLE")) {
-                continue;
+            if (!e.status().equals("PASS") && !e.status().equals("NOT_APPLICABLE")) {
+                String cause = e.status().equals("FAIL") ? ConformanceReport.cause(e.diagnosis()) : e.status().toLowerCase(java.util.Locale.ROOT);
+                byCause.computeIfAbsent(cause, k -> new ArrayList<>()).add(e);
             }
-            any = true;
-            h.append("<details open id=\"").append(anchor(e.name())).append("\"><summary><span class=\"chip ")
-                    .append(e.status()).append("\">").append(esc(e.status())).append("</span> <b>").append(esc(e.name()))
-                    .append("</b>").append(esc(variantText(e)))
-                    .append(e.vectors() > 0 ? ": " + e.mismatches() + " of " + e.vectors() + " vectors differ " : "")
-                    .append(e.kinds().isEmpty() ? "" : esc(e.kinds().toString())).append("</summary>\n");
-            if (e.message() != null) {
-                h.append("<pre>").append(esc(e.message())).append("</pre>\n");
+        }
+        for (var group : byCause.entrySet()) {
+            if (byCause.size() > 1 || !group.getKey().equals("unexplained")) {
+                h.append("<h3>").append(esc(group.getKey())).append(" (").append(group.getValue().size())
+                        .append(group.getValue().size() == 1 ? " case" : " cases").append(")</h3>\n");
             }
-            if (e.waiver() != null) {
-                h.append("<p>Waiver: ").append(esc(e.waiver())).append("</p>\n");
+            for (ConformanceReport.Entry e : group.getValue()) {
+                any = true;
+                caseSection(h, e);
             }
-            if (!e.firstMismatches().isEmpty()) {
-                h.append("<pre>").append(esc(String.join("\n", e.firstMismatches()))).append("</pre>\n");
-            }
-            if (!e.rules().isEmpty()) {
-                h.append("<p>The expected value of the first mismatch is decided by:</p><pre>")
-                        .append(esc(String.join("\n", e.rules()))).append("</pre>\n");
-            }
-            h.append("</details>\n");
         }
         if (!any) {
             h.append("<p>None.</p>\n");
         }
         long notApplicable = r.cases().stream().filter(e -> e.status().equals("NOT_APPLICABLE")).count();
         h.append("<p>").append(notApplicable).append(" cases are not applicable: the adapter does not declare them.</p>\n");
+    }
+
+    private static void caseSection(StringBuilder h, ConformanceReport.Entry e) {
+        h.append("<details open id=\"").append(anchor(e.name())).append("\"><summary><span class=\"chip ")
+                .append(e.status()).append("\">").append(esc(e.status())).append("</span> <b>").append(esc(e.name()))
+                .append("</b>").append(esc(variantText(e)))
+                .append(e.vectors() > 0 ? ": " + e.mismatches() + " of " + e.vectors() + " vectors differ " : "")
+                .append(e.kinds().isEmpty() ? "" : esc(e.kinds().toString())).append("</summary>\n");
+        if (e.message() != null) {
+            h.append("<pre>").append(esc(e.message())).append("</pre>\n");
+        }
+        if (e.waiver() != null) {
+            h.append("<p>Waiver: ").append(esc(e.waiver())).append("</p>\n");
+        }
+        if (e.diagnosis() != null) {
+            h.append("<p class=\"diagnosis\"><b>Diagnosis:</b> ").append(esc(e.diagnosis())).append("</p>\n");
+        }
+        if (!e.firstMismatches().isEmpty()) {
+            h.append("<pre>").append(esc(String.join("\n", e.firstMismatches()))).append("</pre>\n");
+        }
+        if (!e.rules().isEmpty()) {
+            h.append("<p>The expected value of the first mismatch is decided by:</p><pre>")
+                    .append(esc(String.join("\n", e.rules()))).append("</pre>\n");
+        }
+        h.append("</details>\n");
     }
 }

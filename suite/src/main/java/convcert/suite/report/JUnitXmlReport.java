@@ -40,7 +40,8 @@ public final class JUnitXmlReport {
                 switch (e.status()) {
                     case "PASS" -> x.append("/>\n");
                     case "FAIL" -> x.append(">\n      <failure type=\"mismatch\" message=\"").append(esc(e.mismatches()
-                            + " of " + e.vectors() + " vectors differ" + (e.message() == null ? "" : "; " + e.message())))
+                            + " of " + e.vectors() + " vectors differ" + (e.message() == null ? "" : "; " + e.message())
+                            + (e.diagnosis() == null ? "" : "; diagnosis: " + e.diagnosis())))
                             .append("\">").append(esc(details(e))).append("</failure>\n    </testcase>\n");
                     case "ADAPTER_ERROR", "ERROR", "NOT_RUN" -> x.append(">\n      <error type=\"")
                             .append(e.status().toLowerCase(Locale.ROOT)).append("\" message=\"").append(esc(e.message()))
@@ -67,6 +68,9 @@ public final class JUnitXmlReport {
         }
         if (e.waiver() != null) {
             b.append("waiver: ").append(e.waiver()).append('\n');
+        }
+        if (e.diagnosis() != null) {
+            b.append("diagnosis: ").append(e.diagnosis()).append('\n');
         }
         e.firstMismatches().forEach(m -> b.append(m).append('\n'));
         if (!e.rules().isEmpty()) {

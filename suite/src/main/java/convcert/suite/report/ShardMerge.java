@@ -137,6 +137,6 @@ public final class ShardMerge {
                 a.ctrl(), ConformanceReport.worst(a.status(), b.status()), a.vectors() + b.vectors(), a.mismatches() + b.mismatches(), kinds,
                 first.subList(0, Math.min(first.size(), 20)), a.rules().isEmpty() ? b.rules() : a.rules(),
                 a.message() != null ? a.message() : b.message(), a.waiver() != null ? a.waiver() : b.waiver(),
-                a.millis() + b.millis());
+                a.millis() + b.millis(), a.diagnosis() != null ? a.diagnosis() : b.diagnosis());
     }
 }

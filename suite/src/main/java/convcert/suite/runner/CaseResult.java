@@ -8,10 +8,16 @@ import java.util.Map;
  * The outcome of one case: status, how many vectors ran and differed, the first mismatches with
  * the table rows that decide the expected value of the first, a message for errors, waivers and
  * cases that do not apply, and the waiver (its reason, file:line and date) that accepted the case or
- * has expired.
+ * has expired, and for a failing case the faults of the catalogue that explain its mismatches.
  */
 public record CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<String> firstMismatches,
-                         List<String> rules, Map<String, Long> kinds, String message, String waiver, long millis) {
+                         List<String> rules, Map<String, Long> kinds, String message, String waiver, long millis,
+                         String diagnosis) {
+
+    public CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<String> firstMismatches,
+                      List<String> rules, Map<String, Long> kinds, String message, String waiver, long millis) {
+        this(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, waiver, millis, null);
+    }
 
     /** A case that ran no vector: not applicable, could not run, or was cut by an interrupt. */
     public static CaseResult without(CaseKey key, Status status, String message) {
@@ -20,6 +26,12 @@ public record CaseResult(CaseKey key, Status status, long vectors, long mismatch
 
     public CaseResult judged(Status newStatus, String newMessage, String newWaiver) {
         return new CaseResult(key, newStatus, vectors, mismatches, firstMismatches, rules, kinds, newMessage, newWaiver,
-                millis);
+                millis, diagnosis);
+    }
+
+    /** The same result with the fault catalogue's explanation of its mismatches. */
+    public CaseResult diagnosed(String explanation) {
+        return new CaseResult(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, waiver, millis,
+                explanation);
     }
 }

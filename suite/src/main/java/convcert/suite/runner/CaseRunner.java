@@ -47,6 +47,9 @@ public final class CaseRunner implements AutoCloseable {
     private final long timeoutMillis;
     private final int firstMismatches;
     private ExecutorService worker = newWorker();
+    /** The last case's wrong answers (input -> actual), up to DIAGNOSED: what a diagnosis explains. */
+    private final Map<Long, Long> lastMismatches = new LinkedHashMap<>();
+    static final int DIAGNOSED = 1 << 16;
 
     /** capabilities: the adapter's, with type aliases resolved to the profile's names. */
     public CaseRunner(ConverterAdapter adapter, List<Capability> capabilities, long timeoutMillis, int firstMismatches) {
@@ -81,6 +84,7 @@ public final class CaseRunner implements AutoCloseable {
         long[] in = new long[BATCH];
         long[] expected = new long[BATCH];
         long[] actual = new long[BATCH];
+        lastMismatches.clear();
         long vectors = 0;
         long mismatches = 0;
         List<Mismatch> first = new ArrayList<>();
@@ -99,6 +103,9 @@ public final class CaseRunner implements AutoCloseable {
                 long got = actual[i]; // bits beyond the format's width are a wrong answer, not noise to mask
                 if (got != want && !(anyNaN && isNaN(destination, got) && isNaN(destination, want))) {
                     mismatches++;
+                    if (lastMismatches.size() < DIAGNOSED) {
+                        lastMismatches.put(in[i], got);
+                    }
                     MismatchKind kind = MismatchKind.classify(source, in[i], destination, want, got, integral);
                     kinds.merge(kind.label(), 1L, Long::sum);
                     if (first.size() < firstMismatches) {
@@ -117,6 +124,11 @@ public final class CaseRunner implements AutoCloseable {
         }
         return new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches,
                 render(first, source, destination), rules, kinds, null, null, millis(start));
+    }
+
+    /** The wrong answers of the last case run (input -> actual output), at most DIAGNOSED of them. */
+    public Map<Long, Long> lastMismatches() {
+        return Map.copyOf(lastMismatches);
     }
 
     /** A call to the adapter on the worker thread, bounded by the timeout. */

@@ -21,6 +21,9 @@ public final class MismatchFailure extends AssertionFailedError {
                 .append(r.mismatches()).append(" of ").append(r.vectors()).append(" vectors ").append(r.kinds()).append('\n');
         b.append("first ").append(r.firstMismatches().size()).append(":\n");
         r.firstMismatches().forEach(line -> b.append("  ").append(line).append('\n'));
+        if (r.diagnosis() != null) {
+            b.append("diagnosis: ").append(r.diagnosis()).append('\n');
+        }
         if (!r.rules().isEmpty()) {
             b.append("the expected value of the first is decided by:\n");
             r.rules().forEach(rule -> b.append("  ").append(rule).append('\n'));

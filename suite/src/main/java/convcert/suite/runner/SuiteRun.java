@@ -55,8 +55,15 @@ public final class SuiteRun {
         CaseResult run(CaseRunner runner, CaseRunner.ProgressListener progress);
     }
 
-    private static Planned conversion(CaseKey key, Converter converter, Supplier<CaseRunner.Batches> batches, long count) {
-        return new Planned(key, count, (runner, progress) -> runner.run(key, converter, batches.get(), progress));
+    private Planned conversion(CaseKey key, Converter converter, Supplier<CaseRunner.Batches> batches, long count) {
+        return new Planned(key, count, (runner, progress) -> {
+            CaseResult r = runner.run(key, converter, batches.get(), progress);
+            if (r.status() != Status.FAIL || diagnosis == null) {
+                return r;
+            }
+            String why = diagnosis.explain(converter, batches, runner.lastMismatches());
+            return why == null ? r : r.diagnosed(why);
+        });
     }
 
     private static volatile SuiteRun current;
@@ -69,6 +76,7 @@ public final class SuiteRun {
     private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile List<CaseKey> planned = List.of();
+    private final Diagnosis diagnosis;
 
     public SuiteRun(Config config) {
         this.config = config;
@@ -77,6 +85,8 @@ public final class SuiteRun {
         this.unmatched = capabilities.stream().filter(c -> space.stream().noneMatch(c::matches))
                 .map(Capability::toString).toList();
         this.runner = new CaseRunner(config.adapter(), capabilities, config.timeoutMillis(), config.firstMismatches());
+        this.diagnosis = Diagnosis.of(config.reference(),
+                config.reference().semantics().nanComparison() == convcert.reference.Semantics.NanComparison.ANY);
     }
 
     /** A capability with its types named as the profile names them (fp16 -> half), as everywhere else. */
