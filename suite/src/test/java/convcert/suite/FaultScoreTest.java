@@ -158,5 +158,12 @@ class FaultScoreTest {
         assertTrue(r.out().contains("    diagnosis: all "), r.out());
         assertTrue(r.out().contains("failing cases by diagnosis: ftz 1"), r.out());
         assertTrue(Files.readString(report.resolve("conformance.html")).contains("Diagnosis:"));
+        // Where they fall: float inputs whose half results are subnormal, binades 2^-25 .. 2^-15 only.
+        var where = CertifyTest.find(CertifyTest.report(report), "float->half/rn-nosat").get("where");
+        where.fieldNames().forEachRemaining(bin -> {
+            int e = Integer.parseInt(bin.substring(2));
+            assertTrue(e >= -25 && e <= -15, bin);
+        });
+        assertTrue(Files.readString(report.resolve("conformance.html")).contains("Mismatching inputs per input binade"));
     }
 }

@@ -61,7 +61,11 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
     public record Entry(String name, String pair, String from, String to, String rounding, String state, String form,
                         String ctrl, String status, long vectors, long mismatches, Map<String, Long> kinds,
                         List<String> firstMismatches, List<String> rules, String message, String waiver, long millis,
-                        String diagnosis) {
+                        String diagnosis, Map<String, Long> where) {
+
+        public Entry {
+            where = where == null ? Map.of() : where;
+        }
     }
 
     /** What the gate says: the process exit code and the console's last line. */
@@ -71,7 +75,8 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
     public static Entry entry(CaseResult r) {
         return new Entry(r.key().name(), r.key().pair(), r.key().from(), r.key().to(), r.key().rounding(),
                 r.key().state(), r.key().form(), r.key().ctrlText(), r.status().name(), r.vectors(), r.mismatches(),
-                r.kinds(), r.firstMismatches(), r.rules(), r.message(), r.waiver(), r.millis(), r.diagnosis());
+                r.kinds(), r.firstMismatches(), r.rules(), r.message(), r.waiver(), r.millis(), r.diagnosis(),
+                r.where());
     }
 
     public ConformanceReport withCases(List<Entry> entries) {

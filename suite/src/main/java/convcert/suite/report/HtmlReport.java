@@ -219,6 +219,29 @@ public final class HtmlReport {
         h.append("<p>").append(notApplicable).append(" cases are not applicable: the adapter does not declare them.</p>\n");
     }
 
+    /** Where the mismatches fall: a bar per input binade (inline SVG, no scripts). */
+    private static void where(StringBuilder h, Map<String, Long> bins) {
+        long max = bins.values().stream().mapToLong(Long::longValue).max().orElse(1);
+        int bar = Math.max(6, Math.min(24, 600 / bins.size()));
+        int width = bins.size() * bar + 40;
+        h.append("<p>Mismatching inputs per input binade:</p><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+                .append(width).append("\" height=\"110\" role=\"img\" aria-label=\"mismatches per input binade\">");
+        int i = 0;
+        for (var b : bins.entrySet()) {
+            long height = Math.max(1, 70 * b.getValue() / max);
+            int x = 20 + i * bar;
+            h.append("<rect x=\"").append(x).append("\" y=\"").append(80 - height).append("\" width=\"").append(bar - 2)
+                    .append("\" height=\"").append(height).append("\" fill=\"#c62828\"><title>").append(esc(b.getKey()))
+                    .append(": ").append(b.getValue()).append("</title></rect>");
+            if (i == 0 || i == bins.size() - 1 || i % Math.max(1, bins.size() / 6) == 0) {
+                h.append("<text x=\"").append(x).append("\" y=\"98\" font-size=\"10\">").append(esc(b.getKey()))
+                        .append("</text>");
+            }
+            i++;
+        }
+        h.append("</svg>\n");
+    }
+
     private static void caseSection(StringBuilder h, ConformanceReport.Entry e) {
         h.append("<details open id=\"").append(anchor(e.name())).append("\"><summary><span class=\"chip ")
                 .append(e.status()).append("\">").append(esc(e.status())).append("</span> <b>").append(esc(e.name()))
@@ -233,6 +256,9 @@ public final class HtmlReport {
         }
         if (e.diagnosis() != null) {
             h.append("<p class=\"diagnosis\"><b>Diagnosis:</b> ").append(esc(e.diagnosis())).append("</p>\n");
+        }
+        if (!e.where().isEmpty()) {
+            where(h, e.where());
         }
         if (!e.firstMismatches().isEmpty()) {
             h.append("<pre>").append(esc(String.join("\n", e.firstMismatches()))).append("</pre>\n");

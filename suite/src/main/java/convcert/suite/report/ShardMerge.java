@@ -128,6 +128,12 @@ public final class ShardMerge {
                 .withCases(entries);
     }
 
+    private static Map<String, Long> mergeCounts(Map<String, Long> a, Map<String, Long> b) {
+        Map<String, Long> sum = new LinkedHashMap<>(a);
+        b.forEach((k, v) -> sum.merge(k, v, Long::sum));
+        return sum;
+    }
+
     private static ConformanceReport.Entry combine(ConformanceReport.Entry a, ConformanceReport.Entry b) {
         Map<String, Long> kinds = new LinkedHashMap<>(a.kinds());
         b.kinds().forEach((k, v) -> kinds.merge(k, v, Long::sum));
@@ -137,6 +143,6 @@ public final class ShardMerge {
                 a.ctrl(), ConformanceReport.worst(a.status(), b.status()), a.vectors() + b.vectors(), a.mismatches() + b.mismatches(), kinds,
                 first.subList(0, Math.min(first.size(), 20)), a.rules().isEmpty() ? b.rules() : a.rules(),
                 a.message() != null ? a.message() : b.message(), a.waiver() != null ? a.waiver() : b.waiver(),
-                a.millis() + b.millis(), a.diagnosis() != null ? a.diagnosis() : b.diagnosis());
+                a.millis() + b.millis(), a.diagnosis() != null ? a.diagnosis() : b.diagnosis(), mergeCounts(a.where(), b.where()));
     }
 }

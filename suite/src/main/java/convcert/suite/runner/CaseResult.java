@@ -12,11 +12,11 @@ import java.util.Map;
  */
 public record CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<String> firstMismatches,
                          List<String> rules, Map<String, Long> kinds, String message, String waiver, long millis,
-                         String diagnosis) {
+                         String diagnosis, Map<String, Long> where) {
 
     public CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<String> firstMismatches,
                       List<String> rules, Map<String, Long> kinds, String message, String waiver, long millis) {
-        this(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, waiver, millis, null);
+        this(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, waiver, millis, null, Map.of());
     }
 
     /** A case that ran no vector: not applicable, could not run, or was cut by an interrupt. */
@@ -26,12 +26,15 @@ public record CaseResult(CaseKey key, Status status, long vectors, long mismatch
 
     public CaseResult judged(Status newStatus, String newMessage, String newWaiver) {
         return new CaseResult(key, newStatus, vectors, mismatches, firstMismatches, rules, kinds, newMessage, newWaiver,
-                millis, diagnosis);
+                millis, diagnosis, where);
     }
 
-    /** The same result with the fault catalogue's explanation of its mismatches. */
-    public CaseResult diagnosed(String explanation) {
+    /**
+     * The same result with the fault catalogue's explanation of its mismatches and where in the input
+     * range they fall (mismatches per input binade, "2^e", or "0", "inf", "NaN").
+     */
+    public CaseResult diagnosed(String explanation, Map<String, Long> binades) {
         return new CaseResult(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, waiver, millis,
-                explanation);
+                explanation, binades);
     }
 }

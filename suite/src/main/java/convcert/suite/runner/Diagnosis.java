@@ -83,6 +83,35 @@ final class Diagnosis {
         return best == null ? null : "best partial explanation: " + best;
     }
 
+    /** Mismatching inputs per binade of the source ("2^e"; "0", "inf", "NaN"), in value order. */
+    static Map<String, Long> binades(FormatCodec src, Map<Long, Long> wrong) {
+        java.util.TreeMap<Integer, Long> byBinade = new java.util.TreeMap<>();
+        long zeros = 0;
+        long infinities = 0;
+        long nans = 0;
+        for (long x : wrong.keySet()) {
+            Decoded d = src.decode(x);
+            switch (d.kind()) {
+                case ZERO -> zeros++;
+                case INFINITE -> infinities++;
+                case NAN -> nans++;
+                case FINITE -> byBinade.merge(d.binade(), 1L, Long::sum);
+            }
+        }
+        Map<String, Long> ordered = new java.util.LinkedHashMap<>();
+        if (zeros > 0) {
+            ordered.put("0", zeros);
+        }
+        byBinade.forEach((e, n) -> ordered.put("2^" + e, n));
+        if (infinities > 0) {
+            ordered.put("inf", infinities);
+        }
+        if (nans > 0) {
+            ordered.put("NaN", nans);
+        }
+        return ordered;
+    }
+
     private boolean same(FormatCodec dst, long a, long b) {
         return a == b || (anyNaN && !dst.isInteger() && dst.decode(a).kind() == Decoded.Kind.NAN
                 && dst.decode(b).kind() == Decoded.Kind.NAN);

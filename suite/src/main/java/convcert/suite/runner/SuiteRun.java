@@ -58,11 +58,14 @@ public final class SuiteRun {
     private Planned conversion(CaseKey key, Converter converter, Supplier<CaseRunner.Batches> batches, long count) {
         return new Planned(key, count, (runner, progress) -> {
             CaseResult r = runner.run(key, converter, batches.get(), progress);
-            if (r.status() != Status.FAIL || diagnosis == null) {
+            if (r.status() != Status.FAIL) {
                 return r;
             }
-            String why = diagnosis.explain(converter, batches, runner.lastMismatches());
-            return why == null ? r : r.diagnosed(why);
+            if (diagnosis == null) {
+                return r.diagnosed(null, Diagnosis.binades(converter.source(), runner.lastMismatches()));
+            }
+            Map<Long, Long> wrong = runner.lastMismatches();
+            return r.diagnosed(diagnosis.explain(converter, batches, wrong), Diagnosis.binades(converter.source(), wrong));
         });
     }
 
