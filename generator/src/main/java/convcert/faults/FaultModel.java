@@ -256,6 +256,20 @@ public final class FaultModel {
         return w::apply;
     }
 
+    /**
+     * A binade at the edge of a band where hybrid rounding compares (tapered.csv): its neighbour on one
+     * side rounds ties-away. An implementation whose band starts or ends one binade off treats it as TA.
+     */
+    private static boolean bandEdge(FormatCodec dst, int e) {
+        if (e < dst.minExponent() - 1 || e > dst.maxExponent()) {
+            return false;
+        }
+        boolean compares = dst.taperedRow(e).hybrid().equals("compare");
+        boolean below = e - 1 >= dst.minExponent() && !dst.taperedRow(e - 1).hybrid().equals("compare");
+        boolean above = e + 1 <= dst.maxExponent() && !dst.taperedRow(e + 1).hybrid().equals("compare");
+        return compares && (below || above);
+    }
+
     private Implementation output(Case c, Converter right, FormatCodec src, FormatCodec dst, String p) {
         long sign = dst.signBit();
         return switch (p) {
@@ -292,6 +306,16 @@ public final class FaultModel {
             };
             case "nan-to-int-min" -> src.isInteger() || !dst.format().isSigned() ? null : x -> src.decode(x).kind()
                     == Decoded.Kind.NAN ? dst.integerMin() : right.apply(x);
+            case "hybrid-band-edge-as-ta" -> {
+                if (c.rounding() != Rounding.RH || dst.format().layout() != Layout.TAPERED) {
+                    yield null;
+                }
+                Converter ta = reference.converter(withMode(c, Rounding.RNA));
+                yield x -> {
+                    Decoded in = src.decode(x);
+                    return in.kind() == Decoded.Kind.FINITE && bandEdge(dst, in.binade()) ? ta.apply(x) : right.apply(x);
+                };
+            }
             case "overflow-threshold-late" -> !dst.hasInfinity() ? null : x -> {
                 long r = right.apply(x);
                 Decoded in = src.decode(x);

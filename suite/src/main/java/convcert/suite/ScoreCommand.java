@@ -88,12 +88,38 @@ public final class ScoreCommand implements Callable<Integer> {
         if (out != null) {
             Files.createDirectories(out);
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("score.json").toFile(), score);
+            Files.writeString(out.resolve("score.html"), html(score));
         }
         long na = score.faults().stream().filter(o -> o.result().equals("not applicable")).count();
         long undetectable = score.faults().stream().filter(o -> o.result().startsWith("undetectable")).count();
         stdout.printf("fault score: %d/%d (%d not applicable to this vector set, %d undetectable by design)%n",
                 score.caught(), score.total(), na, undetectable);
         return score.caught() == score.total() ? 0 : 1;
+    }
+
+    /** score.html: one self-contained page, a row per fault, escaped like the certification report. */
+    static String html(Score s) {
+        StringBuilder h = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>convcert "
+                + "fault score</title><style>body{font:14px/1.4 system-ui,sans-serif;margin:2em}table{border-collapse:"
+                + "collapse}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}th{background:#f4f4f4;"
+                + "text-align:left}.caught{color:#2e7d32}.ESCAPED{color:#c62828;font-weight:bold}.na,.undetectable"
+                + "{color:#757575}</style></head><body>\n");
+        h.append("<h1>Fault score ").append(s.caught()).append("/").append(s.total()).append("</h1>\n<p>Profile <code>")
+                .append(esc(s.profile())).append("</code>, vectors <code>").append(esc(s.vectors())).append("</code></p>\n")
+                .append("<table><tr><th>fault</th><th>family</th><th>result</th><th>caught by</th><th>what it is</th></tr>\n");
+        for (Outcome o : s.faults()) {
+            String css = o.result().equals("not applicable") ? "na" : o.result();
+            h.append("<tr><td><code>").append(esc(o.id())).append("</code></td><td>").append(esc(o.family()))
+                    .append("</td><td class=\"").append(css).append("\">").append(esc(o.result())).append("</td><td>")
+                    .append(o.caughtBy().size() > 0 ? o.caughtBy().size() + " cases: " + esc(String.join(", ",
+                            o.caughtBy().subList(0, Math.min(5, o.caughtBy().size())))) + (o.caughtBy().size() > 5 ? ", ..." : "")
+                            : "").append("</td><td>").append(esc(o.description())).append("</td></tr>\n");
+        }
+        return h.append("</table>\n</body></html>\n").toString();
+    }
+
+    private static String esc(String s) {
+        return convcert.suite.report.Markup.escape(s, true);
     }
 
     public static Score score(Reference reference, VectorStore store, List<Manifest.Entry> entries, List<Fault> catalogue) {
@@ -139,7 +165,8 @@ public final class ScoreCommand implements Callable<Integer> {
             }
             outcomes.add(new Outcome(f.id(), f.family(), f.description(), f.detectable(), result, by, tried));
         }
-        return new Score(reference.tables().profile(), store.folder().toString(), caught, total, outcomes);
+        return new Score(reference.tables().profile(), convcert.spec.WorkingDirectory.relative(store.folder()).toString(), caught,
+                total, outcomes);
     }
 
     private static Case resolve(Reference reference, Conversion c, Manifest.Entry e, Manifest.Variant v) {

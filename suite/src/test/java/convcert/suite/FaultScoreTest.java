@@ -82,7 +82,7 @@ class FaultScoreTest {
     }
 
     @Test
-    void theOcpMxCiSetCatchesItsFaults(@TempDir Path temp) {
+    void theOcpMxCiSetCatchesItsFaults(@TempDir Path temp) throws IOException {
         Path vectors = temp.resolve("mx");
         assertEquals(0, MainTest.run("", "generate", "--profile", "ocp-mx", "--format", "bin", "--out", vectors.toString())
                 .exit());
@@ -92,6 +92,7 @@ class FaultScoreTest {
         assertTrue(r.out().contains("finite-nan-zero") && r.out().contains("unsigned-negative-nan"), r.out());
         assertTrue(r.out().strip().lines().reduce((a, b) -> b).orElseThrow().matches("fault score: (\\d+)/\\1 .*"), r.out());
         assertTrue(Files.isRegularFile(temp.resolve("score/score.json")));
+        assertTrue(Files.readString(temp.resolve("score/score.html")).contains("<h1>Fault score "));
     }
 
     @Test

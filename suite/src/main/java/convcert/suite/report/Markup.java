@@ -1,13 +1,13 @@
 package convcert.suite.report;
 
 /** Escaping for the HTML and XML reports: everything an adapter supplies goes through here. */
-final class Markup {
+public final class Markup {
 
     private Markup() {
     }
 
     /** Escapes &lt; &amp; and quotes; with html also &gt; and apostrophes. Control characters become U+FFFD. */
-    static String escape(String s, boolean html) {
+    public static String escape(String s, boolean html) {
         if (s == null) {
             return "";
         }
