@@ -7,9 +7,11 @@ import convcert.Sweeps;
 import convcert.TestProfile;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Every fast path equals the generic path it stands in for. */
+@Tag("slow") // left out by ./convcert test --quick
 class FastPathTest {
 
     private static Converter floatToHalf(String form) {

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -18,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * marked partial everywhere, every planned case present, the unfinished ones NOT_RUN, written once
  * and readable. The CLI runs in a JVM of its own here, so the signal reaches only it.
  */
+@Tag("slow") // left out by ./convcert test --quick
 class InterruptTest {
 
     @ParameterizedTest(name = "SIG{0}")

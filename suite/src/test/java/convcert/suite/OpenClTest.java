@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (process protocol) pass and refuse misaligned addresses; PoCL, where an OpenCL platform is
  * installed (.ci/run installs it), gives the verdicts committed in reports/devices/pocl.
  */
+@Tag("slow") // left out by ./convcert test --quick
 class OpenClTest {
 
     @Test
