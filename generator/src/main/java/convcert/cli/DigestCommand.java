@@ -14,23 +14,24 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** convcert digest: the reference's per-chunk digests over all 2^32 inputs of a 32-bit source. */
 @Command(name = "digest", mixinStandardHelpOptions = true,
+        header = "Print the reference's per-chunk digests over all 2^32 inputs of a 32-bit source.",
         description = {"Print the reference's digest of every chunk of 2^BITS consecutive inputs of a 32-bit source",
                 "(one line 'chunk digest', hex), for comparing an implementation that cannot ship its outputs."})
 public final class DigestCommand implements Callable<Integer> {
 
-    @Option(names = "--from", required = true, paramLabel = "TYPE")
+    @Option(names = "--from", required = true, paramLabel = "TYPE", description = "The 32-bit source type (e.g. float).")
     String from;
 
-    @Option(names = "--to", required = true, paramLabel = "TYPE")
+    @Option(names = "--to", required = true, paramLabel = "TYPE", description = "The destination type (e.g. half).")
     String to;
 
-    @Option(names = "--rounding", paramLabel = "MODE")
+    @Option(names = "--rounding", paramLabel = "MODE", description = "Rounding mode (rn, rd, ru, rna, rz, ro, rh).")
     String rounding;
 
-    @Option(names = "--saturation", paramLabel = "FORM")
+    @Option(names = "--saturation", paramLabel = "FORM", description = "API form: nosat, sat or implicit.")
     String saturation;
 
-    @Option(names = "--ctrl", paramLabel = "BIT=V,...")
+    @Option(names = "--ctrl", paramLabel = "BIT=V,...", description = "CTRL bits changed from their power-on values.")
     String ctrl;
 
     @Option(names = "--chunk-bits", paramLabel = "BITS", defaultValue = "24",

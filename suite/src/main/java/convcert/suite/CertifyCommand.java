@@ -53,6 +53,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** convcert certify: run the conformance suite against an adapter and write the reports. */
 @Command(name = "certify", mixinStandardHelpOptions = true,
+        header = "Certify an implementation against the golden vectors and write the reports.",
         description = {"Certify an implementation: run every case of the golden vectors (or, with --exhaustive, all",
                 "2^32 inputs of 32-bit sources) through an adapter through the JUnit Platform, and write JUnit XML,",
                 "Allure results, conformance.json and conformance.html. Exit: 0 pass, 1 mismatches, 2 usage or",

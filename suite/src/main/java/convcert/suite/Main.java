@@ -45,6 +45,9 @@ public final class Main {
         CommandLine cli = new CommandLine(new Main());
         cli.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println("convcert: " + ex.getMessage());
+            if (a.length == 0) { // no command at all: show what there is
+                ex.getCommandLine().usage(ex.getCommandLine().getErr());
+            }
             return USAGE;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {

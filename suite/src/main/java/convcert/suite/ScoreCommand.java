@@ -38,6 +38,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * (NaNs compared as certification compares them).
  */
 @Command(name = "score", mixinStandardHelpOptions = true,
+        header = "Score a golden-vector set against the fault catalogue.",
         description = {"Score a golden-vector set against the fault catalogue (spec-tables/faults.csv): per fault,",
                 "caught (by which cases) or escaped; last line 'fault score: CAUGHT/TOTAL'. Exit 0 when every",
                 "detectable applicable fault is caught, 1 otherwise."})
