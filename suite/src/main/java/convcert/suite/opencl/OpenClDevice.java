@@ -108,7 +108,9 @@ public final class OpenClDevice implements AutoCloseable {
             clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, null, size);
             byte[] log = new byte[(int) size[0]];
             clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
-            throw new AdapterException("kernel does not build: " + new String(log).strip() + "\n" + source);
+            // The compiler names its temporary files under the user's home: reports show '~' instead.
+            String text = new String(log).strip().replace(System.getProperty("user.home") + "/", "~/");
+            throw new AdapterException("kernel does not build: " + text + "\n" + source);
         }
         k = clCreateKernel(program, "k", null);
         kernels.put(source, k);
