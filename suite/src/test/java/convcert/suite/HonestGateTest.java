@@ -184,13 +184,23 @@ class HonestGateTest {
 
     @ParameterizedTest(name = "profile {0}")
     @ValueSource(strings = {"ascend-c", "cuda", "opencl"})
-    void bothExampleDevicesCertifyUnderEveryProfile(String profile, @TempDir Path out) throws Exception {
+    void theExampleDevicesAndARecordingCertifyUnderEveryProfile(String profile, @TempDir Path out) throws Exception {
         MainTest.Run r = certify(out.resolve("c"), "--profile", profile, "--level", "quick", "--pair", "float:half",
                 "--pair", "float:int32", "--adapter", "process:cmd=" + CertifyTest.exampleDevice());
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode c = report(out.resolve("c"));
         assertEquals(profile, c.get("profile").asText());
         assertTrue(c.get("summary").get("passed").asInt() >= 2, c.get("summary").toString());
+        // The same device as a shared library, and a recording of the vectors' own results, in this profile.
+        Path vectors = out.resolve("c/vectors-quick");
+        r = certify(out.resolve("native"), "--profile", profile, "--vectors", vectors.toString(), "--pair", "float:half",
+                "--adapter", "native:lib=" + CertifyTest.library);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        Path recording = Files.createDirectories(out.resolve("rec").resolve(profile).resolve("float-half"));
+        Files.copy(vectors.resolve(profile + "/float-half/rn-nosat.expected.bin"), recording.resolve("rn-nosat.out.bin"));
+        r = certify(out.resolve("replay"), "--profile", profile, "--vectors", vectors.toString(), "--adapter",
+                "replay:dir=" + out.resolve("rec"));
+        assertEquals(0, r.exit(), r.out() + r.err());
         Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
         assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
         r = certify(out.resolve("py"), "--profile", profile, "--level", "quick", "--pair", "float:half",
