@@ -58,6 +58,10 @@ public final class TablesCommand {
                 out.printf("  memory       %d OpenCL memory and as_type cases over %d types%n",
                         convcert.opencl.OpenClVectors.cases(memory).size(), memory.types().all().size());
             }
+            if (!t.blocks().isEmpty()) {
+                out.printf("  blocks       %d block-scaled formats (%s), each to and from %s%n", t.blocks().size(),
+                        String.join(" ", t.blocks().keySet()), t.blocks().values().iterator().next().value().name());
+            }
             out.printf("  digest       sha256:%s%n", t.digest());
             List<String> wrong = wrongExamples(reference);
             if (!wrong.isEmpty()) {

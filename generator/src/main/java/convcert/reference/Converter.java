@@ -77,7 +77,22 @@ public final class Converter {
 
     /** Converts one bit pattern of the source format; returns the destination's bit pattern. */
     public long apply(long bits) {
-        return convert(bits, new Unpacked(), null);
+        return convert(bits, 0, new Unpacked(), null);
+    }
+
+    /**
+     * Converts the value of a bit pattern times 2^scale, exactly (no intermediate rounding): how a
+     * block-scaled format's elements are made from values and turned back into them.
+     */
+    public long applyScaled(long bits, int scale) {
+        return convert(bits, scale, new Unpacked(), null);
+    }
+
+    /** Explains {@link #applyScaled}. */
+    public Explanation explainScaled(long bits, int scale) {
+        Trace trace = new Trace();
+        long result = convert(bits, scale, new Unpacked(), trace);
+        return Explanation.of(this, bits & src.mask(), result, trace);
     }
 
     /** Converts in[inOffset..inOffset+count) into out[outOffset..). */
@@ -93,7 +108,7 @@ public final class Converter {
     void applyGeneric(long[] in, int inOffset, long[] out, int outOffset, int count) {
         Unpacked scratch = new Unpacked();
         for (int i = 0; i < count; i++) {
-            out[outOffset + i] = convert(in[inOffset + i], scratch, null);
+            out[outOffset + i] = convert(in[inOffset + i], 0, scratch, null);
         }
     }
 
@@ -107,12 +122,16 @@ public final class Converter {
     /** Converts one bit pattern and records how the result came about. */
     public Explanation explain(long bits) {
         Trace trace = new Trace();
-        long result = convert(bits, new Unpacked(), trace);
+        long result = convert(bits, 0, new Unpacked(), trace);
         return Explanation.of(this, bits & src.mask(), result, trace);
     }
 
-    private long convert(long bits, Unpacked d, Trace t) {
+    private long convert(long bits, int scale, Unpacked d, Trace t) {
         src.unpack(bits, d);
+        if (scale != 0 && d.kind == Decoded.Kind.FINITE) {
+            d.exponent += scale;
+            if (t != null) t.note("scaled by 2^" + scale + " (block scale)");
+        }
         if (t != null) {
             t.decoded = d.toDecoded();
         }

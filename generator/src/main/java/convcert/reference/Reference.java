@@ -246,13 +246,22 @@ public final class Reference {
      * next to a given value (double -> float with rd and ru, say). Not a certified case.
      */
     public Converter unlisted(Format from, Format to, Rounding mode) {
+        return unlisted(from, to, mode, convcert.spec.Saturation.NOSAT, "(not an API conversion)");
+    }
+
+    /** As above with the given saturation; why names the use in explanations. */
+    Converter unlisted(Format from, Format to, Rounding mode, convcert.spec.Saturation saturation, String why) {
         Conversion c = new Conversion(from, to, java.util.Set.of(mode), java.util.Set.of(Form.NOSAT), "-", null,
-                "(not an API conversion)", "tool", new convcert.spec.Location(java.nio.file.Path.of("-"), 0, 0));
-        SaturationRule rule = new SaturationRule("-", Map.of(), null, convcert.spec.Saturation.NOSAT,
-                "tool", c.location());
+                why, "tool", new convcert.spec.Location(java.nio.file.Path.of("-"), 0, 0));
+        SaturationRule rule = new SaturationRule("-", Map.of(), null, saturation, why, c.location());
         Case spec = new Case(c, mode, Form.NOSAT, tables.powerOnCtrl(), rule);
         return new Converter(spec, semantics, codec(from), codec(to),
                 mode == Rounding.RH ? tables.hybridRule(from) : null);
+    }
+
+    /** A block-scaled format's conversion: value -> block rounding elements in mode, or block -> value. */
+    public BlockConverter blockConverter(convcert.spec.BlockFormat block, Rounding mode, boolean toBlock) {
+        return new BlockConverter(this, block, mode, toBlock);
     }
 
     /** Power-on CTRL with the given bits changed; "60=0,48=1" style. */

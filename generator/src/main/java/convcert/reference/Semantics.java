@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverflow, NanEncoding nanEncoding,
                         HybridBand hybridBand, HybridExact hybridExact, SubnormalResults subnormalResults,
                         NanComparison nanComparison, FiniteNan finiteNan, UnsignedNegative unsignedNegative,
-                        java.util.Set<String> listed) {
+                        MxScale mxScale, MxNan mxNan, java.util.Set<String> listed) {
 
     /** Non-saturating overflow under rz, rd, ru. */
     public enum DirectedOverflow { LARGEST_FINITE, INFINITY }
@@ -46,6 +46,16 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** A negative input converted to an unsigned floating format (OCP E8M0): its magnitude, or NaN. */
     public enum UnsignedNegative { ABSOLUTE, NAN }
 
+    /**
+     * How a block's shared scale follows from its largest magnitude amax: floor(log2 amax) - emax of the
+     * element (OCP MX v1.0 6.3); the same after rounding amax to the element's mantissa width (ties up);
+     * ceil(log2 amax) - emax; or the smallest power of two not below amax / largest element.
+     */
+    public enum MxScale { FLOOR, EVEN, CEIL, RCEIL }
+
+    /** What a NaN element does to its block: the scale becomes NaN, or the maximum ignores it. */
+    public enum MxNan { NAN_SCALE, IGNORE_NAN }
+
     /** Decision id of each switch, in the order of the record components. */
     public static final Map<String, Class<? extends Enum<?>>> SWITCHES = switches();
 
@@ -60,6 +70,8 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
         map.put("nan-comparison", NanComparison.class);
         map.put("finite-nan", FiniteNan.class);
         map.put("unsigned-negative", UnsignedNegative.class);
+        map.put("mx-scale", MxScale.class);
+        map.put("mx-nan", MxNan.class);
         return map;
     }
 
@@ -73,7 +85,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
 
     /** Switches a profile may leave out of decisions.csv when none of its formats can reach them. */
     private static final java.util.Set<String> OPTIONAL = java.util.Set.of("finite-nan", "unsigned-negative",
-            "directed-overflow", "odd-overflow", "hr-band", "hr-exact");
+            "directed-overflow", "odd-overflow", "hr-band", "hr-exact", "mx-scale", "mx-nan");
 
     /**
      * Checks that decisions.csv and the reference agree: every switch the profile needs has its row with
@@ -95,6 +107,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
                         || modes.contains(convcert.spec.Rounding.RU) || modes.contains(convcert.spec.Rounding.RD);
                 case "odd-overflow" -> modes.contains(convcert.spec.Rounding.RO);
                 case "hr-band", "hr-exact" -> tapered;
+                case "mx-scale", "mx-nan" -> !tables.blocks().isEmpty();
                 default -> true;
             };
             if (d == null && OPTIONAL.contains(entry.getKey()) && !needed) {
@@ -148,7 +161,8 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
         }
         return new Semantics((DirectedOverflow) chosen[0], (OddOverflow) chosen[1], (NanEncoding) chosen[2],
                 (HybridBand) chosen[3], (HybridExact) chosen[4], (SubnormalResults) chosen[5], (NanComparison) chosen[6],
-                (FiniteNan) chosen[7], (UnsignedNegative) chosen[8], java.util.Set.copyOf(listed));
+                (FiniteNan) chosen[7], (UnsignedNegative) chosen[8], (MxScale) chosen[9], (MxNan) chosen[10],
+                java.util.Set.copyOf(listed));
     }
 
     public static Semantics defaults(SpecTables tables) {
@@ -158,7 +172,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** The choices as decision=option pairs, in table order. */
     public Map<String, String> choices() {
         List<Enum<?>> values = List.of(directedOverflow, oddOverflow, nanEncoding, hybridBand, hybridExact,
-                subnormalResults, nanComparison, finiteNan, unsignedNegative);
+                subnormalResults, nanComparison, finiteNan, unsignedNegative, mxScale, mxNan);
         Map<String, String> map = new LinkedHashMap<>();
         int i = 0;
         for (String id : SWITCHES.keySet()) {

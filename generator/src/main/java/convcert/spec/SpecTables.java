@@ -26,7 +26,7 @@ public final class SpecTables {
     /** The files of a profile, in load order; their bytes make up {@link #digest()}. */
     public static final List<String> FILES = List.of("formats.csv", "tapered.csv", "rounding.csv",
             "hybrid-rounding.csv", "saturation-groups.csv", "saturation.csv", "ctrl.csv", "conversions.csv",
-            "decisions.csv", "examples.csv");
+            "decisions.csv", "examples.csv", "blocks.csv");
 
     /** The CTRL bit that sat_nan=ctrl50 consults. */
     public static final int NAN_UNDER_SATURATION_BIT = 50;
@@ -44,6 +44,7 @@ public final class SpecTables {
     private final Map<String, Conversion> conversions = new LinkedHashMap<>();
     private final Map<String, Decision> decisions = new LinkedHashMap<>();
     private final Map<String, Example> examples = new LinkedHashMap<>();
+    private final Map<String, BlockFormat> blocks;
     private final String digest;
 
     private SpecTables(Path directory) {
@@ -63,6 +64,8 @@ public final class SpecTables {
         loadConversions(conversionTable);
         checkModesNamed(conversionTable);
         loadDecisions(read("decisions.csv", "id", "question", "options", "default", "reason", "source"));
+        this.blocks = BlockTable.load(readOptional("blocks.csv", BlockTable.COLUMNS.toArray(String[]::new)),
+                this::findFormat, castNames.keySet());
         loadExamples(read("examples.csv", "id", "table", "from", "to", "input", "rounding", "form", "ctrl",
                 "expected", "status", "document_says", "note"));
         this.digest = computeDigest();
@@ -80,8 +83,9 @@ public final class SpecTables {
         return CsvTable.read(directory.resolve(name), List.of(columns));
     }
 
-    /** Tables a profile may leave out when it has nothing to say: tapered.csv, hybrid-rounding.csv, ctrl.csv. */
-    public static final List<String> OPTIONAL_FILES = List.of("tapered.csv", "hybrid-rounding.csv", "ctrl.csv");
+    /** Tables a profile may leave out when it has nothing to say. */
+    public static final List<String> OPTIONAL_FILES = List.of("tapered.csv", "hybrid-rounding.csv", "ctrl.csv",
+            "blocks.csv");
 
     private CsvTable readOptional(String name, String... columns) {
         Path file = directory.resolve(name);
@@ -740,5 +744,20 @@ public final class SpecTables {
 
     public Collection<Example> examples() {
         return examples.values();
+    }
+
+    /** The block-scaled formats of blocks.csv (OCP MX), by name; empty for most profiles. */
+    public Map<String, BlockFormat> blocks() {
+        return blocks;
+    }
+
+    /** A block format by name or alias, or null. */
+    public BlockFormat findBlock(String nameOrAlias) {
+        for (BlockFormat b : blocks.values()) {
+            if (b.name().equals(nameOrAlias) || b.aliases().contains(nameOrAlias)) {
+                return b;
+            }
+        }
+        return null;
     }
 }

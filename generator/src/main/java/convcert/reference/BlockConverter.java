@@ -1,0 +1,252 @@
+package convcert.reference;
+
+import convcert.spec.BlockFormat;
+import convcert.spec.Format;
+import convcert.spec.Rounding;
+import convcert.spec.Saturation;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The conversion between a block of values and a block-scaled format (OCP MX v1.0 section 6.3):
+ * value -> block finds the largest magnitude, derives the shared scale from it (decision mx-scale;
+ * NaN and infinity by mx-nan), and converts each value divided by the scale to an element, exactly
+ * and saturating normal numbers; block -> value multiplies each element by the scale, exactly, then
+ * rounds rn into the value format (only overflow can round). A NaN scale makes every value of the
+ * block NaN whatever its elements (OCP MX v1.0 section 5), so those elements are not compared.
+ *
+ * <p>Block layout: value -> block takes size values and gives the scale then size elements;
+ * block -> value the reverse.
+ */
+public final class BlockConverter {
+
+    private final BlockFormat block;
+    private final Rounding mode;
+    private final boolean toBlock;
+    private final Semantics semantics;
+    private final FormatCodec value;
+    private final FormatCodec element;
+    private final FormatCodec scale;
+    private final Converter elements;
+    private final int smallestScale;
+    private final int largestScale;
+    private final Decoded largestElement;
+
+    BlockConverter(Reference reference, BlockFormat block, Rounding mode, boolean toBlock) {
+        this.block = block;
+        this.mode = toBlock ? mode : Rounding.RN;
+        this.toBlock = toBlock;
+        this.semantics = reference.semantics();
+        this.value = reference.codec(block.value());
+        this.element = reference.codec(block.element());
+        this.scale = reference.codec(block.scale());
+        String why = "element of " + block.name() + " (" + block.location() + ")";
+        this.elements = toBlock
+                ? reference.unlisted(block.value(), block.element(), this.mode, Saturation.SAT, why)
+                : reference.unlisted(block.element(), block.value(), Rounding.RN, Saturation.NOSAT, why);
+        this.smallestScale = scale.decode(0).exponent();
+        this.largestScale = scale.decode(block.scale().maxFinite()).exponent();
+        this.largestElement = element.decode(block.element().maxFinite());
+    }
+
+    public BlockFormat block() {
+        return block;
+    }
+
+    public Rounding mode() {
+        return mode;
+    }
+
+    public boolean toBlock() {
+        return toBlock;
+    }
+
+    public String pairName() {
+        return block.pairName(toBlock);
+    }
+
+    public int inputsPerBlock() {
+        return block.valuesPerBlock(!toBlock);
+    }
+
+    public int outputsPerBlock() {
+        return block.valuesPerBlock(toBlock);
+    }
+
+    /** The format of input i of a block. */
+    public Format inputFormat(int i) {
+        return toBlock ? block.value() : block.blockValueFormat(i);
+    }
+
+    /** The format of output i of a block. */
+    public Format outputFormat(int i) {
+        return toBlock ? block.blockValueFormat(i) : block.value();
+    }
+
+    /** Converts blocks: in[inOffset..) holds blocks x inputsPerBlock values, out receives blocks x outputsPerBlock. */
+    public void apply(long[] in, int inOffset, long[] out, int outOffset, int blocks) {
+        for (int b = 0; b < blocks; b++) {
+            int i = inOffset + b * inputsPerBlock();
+            int o = outOffset + b * outputsPerBlock();
+            if (toBlock) {
+                quantize(in, i, out, o, null);
+            } else {
+                dequantize(in, i, out, o);
+            }
+        }
+    }
+
+    /**
+     * Whether output i of a block is judged: not the elements of a block whose scale is NaN (they mean
+     * nothing), nor their expected zeros. expected holds the block's outputs from offset.
+     */
+    public boolean compared(long[] expected, int offset, int i) {
+        return !toBlock || i == 0 || !isNanScale(expected[offset]);
+    }
+
+    private boolean isNanScale(long code) {
+        return scale.decode(code).kind() == Decoded.Kind.NAN;
+    }
+
+    /** The shared scale's exponent for a block, or null for a NaN scale; notes collects why when not null. */
+    private Integer sharedScale(long[] in, int offset, List<String> notes) {
+        Decoded max = null;
+        boolean nan = false;
+        boolean infinite = false;
+        int nans = 0;
+        for (int i = 0; i < block.size(); i++) {
+            Decoded d = value.decode(in[offset + i]);
+            switch (d.kind()) {
+                case NAN -> {
+                    nan = true;
+                    nans++;
+                }
+                case INFINITE -> infinite = true;
+                case FINITE -> max = max == null || greater(d, max) ? d : max;
+                case ZERO -> { }
+            }
+        }
+        if (infinite || (nan && (semantics.mxNan() == Semantics.MxNan.NAN_SCALE || nans == block.size()))) {
+            if (notes != null) notes.add((infinite ? "an infinite value" : "a NaN value") + " makes the scale NaN"
+                    + (infinite ? "" : " (decision mx-nan=" + Semantics.optionName(semantics.mxNan()) + ")"));
+            return null;
+        }
+        if (max == null) {
+            if (notes != null) notes.add("every value is zero" + (nan ? " or NaN" : "") + ": the smallest scale 2^"
+                    + smallestScale + " (as log2(0) = -inf is clamped)");
+            return smallestScale;
+        }
+        int e = max.binade();
+        int emax = element.maxExponent();
+        int s = switch (semantics.mxScale()) {
+            case FLOOR -> e - emax;
+            case CEIL -> e + (isPowerOfTwo(max) ? 0 : 1) - emax;
+            case EVEN -> e + (carriesAtWidth(max, block.element().mantissaBits()) ? 1 : 0) - emax;
+            case RCEIL -> ceilingQuotient(max);
+        };
+        if (notes != null) notes.add("largest magnitude " + Values.text(Values.exact(false, max.significand(), max.exponent()))
+                + " (binade 2^" + e + "), largest element binade 2^" + emax + ": scale 2^" + s
+                + " (decision mx-scale=" + Semantics.optionName(semantics.mxScale()) + ")");
+        if (s > largestScale) {
+            if (notes != null) notes.add("beyond the largest scale 2^" + largestScale + ": NaN");
+            return null;
+        }
+        if (s < smallestScale) {
+            if (notes != null) notes.add("clamped to the smallest scale 2^" + smallestScale);
+            return smallestScale;
+        }
+        return s;
+    }
+
+    private void quantize(long[] in, int offset, long[] out, int outOffset, List<String> notes) {
+        Integer s = sharedScale(in, offset, notes);
+        if (s == null) {
+            out[outOffset] = block.scale().nan();
+            java.util.Arrays.fill(out, outOffset + 1, outOffset + 1 + block.size(), 0);
+            return;
+        }
+        out[outOffset] = s + block.scale().bias();
+        for (int i = 0; i < block.size(); i++) {
+            out[outOffset + 1 + i] = elements.applyScaled(in[offset + i], -s);
+        }
+    }
+
+    private void dequantize(long[] in, int offset, long[] out, int outOffset) {
+        Decoded x = scale.decode(in[offset]);
+        for (int i = 0; i < block.size(); i++) {
+            out[outOffset + i] = x.kind() == Decoded.Kind.NAN ? block.value().nan()
+                    : elements.applyScaled(in[offset + 1 + i], x.exponent());
+        }
+    }
+
+    /** How one block converts: the scale's derivation and each output; for messages. */
+    public List<String> explain(long[] in, int offset) {
+        List<String> lines = new ArrayList<>();
+        if (toBlock) {
+            long[] out = new long[outputsPerBlock()];
+            quantize(in, offset, out, 0, lines);
+        } else {
+            Decoded x = scale.decode(in[offset]);
+            lines.add(x.kind() == Decoded.Kind.NAN ? "the scale is NaN: every value is NaN (OCP MX v1.0 section 5)"
+                    : "scale 2^" + x.exponent() + ": each element times 2^" + x.exponent() + ", exact, then "
+                    + block.value().name() + " rn (only overflow rounds)");
+        }
+        return lines;
+    }
+
+    /** Explains output i (an element) of a block whose scale exponent is known. */
+    public Explanation explainElement(long[] in, int offset, int i) {
+        if (toBlock) {
+            Integer s = sharedScale(in, offset, null);
+            return elements.explainScaled(in[offset + i], s == null ? 0 : -s);
+        }
+        return elements.explainScaled(in[offset + 1 + i], scale.decode(in[offset]).exponent());
+    }
+
+    private static boolean greater(Decoded a, Decoded b) {
+        if (a.binade() != b.binade()) {
+            return a.binade() > b.binade();
+        }
+        long x = a.significand() << Long.numberOfLeadingZeros(a.significand());
+        long y = b.significand() << Long.numberOfLeadingZeros(b.significand());
+        return Long.compareUnsigned(x, y) > 0;
+    }
+
+    private static boolean isPowerOfTwo(Decoded d) {
+        return Long.bitCount(d.significand()) == 1;
+    }
+
+    /** Whether rounding |d| to m fraction bits, ties up, reaches the next binade (all m bits and the next are ones). */
+    private static boolean carriesAtWidth(Decoded d, int m) {
+        int fraction = 63 - Long.numberOfLeadingZeros(d.significand());
+        if (fraction <= m) {
+            return false;
+        }
+        long bits = d.significand() & ((1L << fraction) - 1); // below the leading one
+        long threshold = (1L << fraction) - (1L << (fraction - m - 1));
+        return bits >= threshold;
+    }
+
+    /** The smallest s with 2^s * largest element >= |max|: ceil(log2(max / largest element)). */
+    private int ceilingQuotient(Decoded max) {
+        int s = max.binade() - element.maxExponent() - 1;
+        while (!atLeast(largestElement, s, max)) {
+            s++;
+        }
+        return s;
+    }
+
+    /** Whether m * 2^s >= v, exactly. */
+    private static boolean atLeast(Decoded m, int s, Decoded v) {
+        int shift = m.exponent() + s - v.exponent();
+        BigInteger left = BigInteger.valueOf(m.significand());
+        BigInteger right = BigInteger.valueOf(v.significand());
+        if (shift >= 0) {
+            left = left.shiftLeft(shift);
+        } else {
+            right = right.shiftLeft(-shift);
+        }
+        return left.compareTo(right) >= 0;
+    }
+}

@@ -1,0 +1,82 @@
+package convcert.spec;
+
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * blocks.csv: the block-scaled formats of a profile (optional; OCP MX has them). Elements must be
+ * floating formats, the scale an exponent-only format (E8M0), value a floating format wide enough for
+ * every element; names must not clash with formats.csv.
+ */
+final class BlockTable {
+
+    static final List<String> COLUMNS = List.of("name", "aliases", "element", "scale", "size", "value", "modes",
+            "description", "source");
+
+    private BlockTable() {
+    }
+
+    static Map<String, BlockFormat> load(CsvTable table, Function<String, Format> formats, Set<Rounding> modesDefined) {
+        Map<String, BlockFormat> blocks = new LinkedHashMap<>();
+        for (CsvTable.Row row : table.rows()) {
+            String name = row.required("name");
+            if (formats.apply(name) != null) {
+                throw row.error("name", "'" + name + "' is already a format of formats.csv");
+            }
+            Format element = format(row, "element", formats);
+            if (element.isInteger() || element.layout() == Layout.EXPONENT || element.layout() == Layout.TAPERED) {
+                throw row.error("element", element.name() + " is not an IEEE-like floating format");
+            }
+            Format scale = format(row, "scale", formats);
+            if (scale.layout() != Layout.EXPONENT) {
+                throw row.error("scale", scale.name() + " is not an exponent-only format (layout exponent)");
+            }
+            Format value = format(row, "value", formats);
+            if (value.isInteger() || value.layout() == Layout.EXPONENT || value.layout() == Layout.TAPERED
+                    || value.exponentBits() <= element.exponentBits() || value.mantissaBits() < element.mantissaBits()) {
+                throw row.error("value", value.name() + " cannot hold every element of " + element.name()
+                        + " times every scale");
+            }
+            int size = row.integer("size");
+            if (size < 1 || size > 1024) {
+                throw row.error("size", "a block holds 1 to 1024 elements, not " + size);
+            }
+            Set<Rounding> modes = EnumSet.noneOf(Rounding.class);
+            for (String word : row.words("modes")) {
+                Rounding mode = Rounding.parse(word);
+                if (mode == null || mode == Rounding.RH || mode == Rounding.RO) {
+                    throw row.error("modes", "'" + word + "' is not a rounding mode for block elements (rn rna rz rd ru)");
+                }
+                if (!modesDefined.contains(mode)) {
+                    throw row.error("modes", mode.suffix() + " has no row in rounding.csv");
+                }
+                modes.add(mode);
+            }
+            if (modes.isEmpty()) {
+                throw row.error("modes", "at least one rounding mode required");
+            }
+            if (!modesDefined.contains(Rounding.RN)) {
+                throw row.error("modes", "block -> " + value.name() + " rounds rn (overflow only): rounding.csv needs rn");
+            }
+            BlockFormat b = new BlockFormat(name, row.words("aliases"), element, scale, size, value, Set.copyOf(modes),
+                    row.required("description"), row.required("source"), row.location());
+            if (blocks.putIfAbsent(name, b) != null) {
+                throw row.error("name", "duplicate block format '" + name + "'");
+            }
+        }
+        return blocks;
+    }
+
+    private static Format format(CsvTable.Row row, String column, Function<String, Format> formats) {
+        String name = row.required(column);
+        Format f = formats.apply(name);
+        if (f == null) {
+            throw row.error(column, "unknown format '" + name + "' (formats.csv)");
+        }
+        return f;
+    }
+}
