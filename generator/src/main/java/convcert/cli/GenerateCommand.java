@@ -90,7 +90,7 @@ public final class GenerateCommand implements Callable<Integer> {
             Files.createDirectories(destination);
             long start = System.nanoTime();
             Generator generator = new Generator(new Generator.Options(reference, selected, lvl, seed, layouts, destination,
-                    convcert.opencl.OpenClVectorFiles.of(reference)),
+                    convcert.cli.ProfileOptions.extensions(reference)),
                     new Progress(err, System.console() != null));
             Generator.Result result = generator.run();
             double seconds = (System.nanoTime() - start) / 1e9;

@@ -72,6 +72,13 @@ public final class ProfileOptions {
         return selected;
     }
 
+    /** The cases a profile has beside its conversions: OpenCL memory functions, block-scaled formats. */
+    public static List<convcert.vectors.ExtensionCases> extensions(Reference reference) {
+        List<convcert.vectors.ExtensionCases> all = new java.util.ArrayList<>(convcert.opencl.OpenClVectorFiles.of(reference));
+        all.addAll(convcert.vectors.BlockVectorFiles.of(reference));
+        return all;
+    }
+
     public Reference reference() {
         SpecTables t = loadTables();
         return new Reference(t, Semantics.of(t, decisionOverrides()));

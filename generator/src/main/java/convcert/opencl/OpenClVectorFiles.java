@@ -35,7 +35,8 @@ public final class OpenClVectorFiles implements ExtensionCases {
     }
 
     @Override
-    public List<Manifest.Entry> write(Path out, Level level, long seed) throws IOException {
+    public List<Manifest.Entry> write(Path out, Level level, long seed, java.util.Set<convcert.vectors.VectorFormat> formats)
+            throws IOException {
         String profile = reference.tables().profile();
         OpenClVectors generator = new OpenClVectors(new OpenClReference(tables, reference), reference, level, seed);
         Files.createDirectories(out.resolve(profile).resolve("memory"));

@@ -84,6 +84,11 @@ public final class BlockConverter {
         return toBlock ? block.blockValueFormat(i) : block.value();
     }
 
+    /** The codec of output i of a block. */
+    public FormatCodec outputCodec(int i) {
+        return toBlock ? (i == 0 ? scale : element) : value;
+    }
+
     /** Converts blocks: in[inOffset..) holds blocks x inputsPerBlock values, out receives blocks x outputsPerBlock. */
     public void apply(long[] in, int inOffset, long[] out, int outOffset, int blocks) {
         for (int b = 0; b < blocks; b++) {

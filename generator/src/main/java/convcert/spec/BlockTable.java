@@ -24,8 +24,13 @@ final class BlockTable {
         Map<String, BlockFormat> blocks = new LinkedHashMap<>();
         for (CsvTable.Row row : table.rows()) {
             String name = row.required("name");
-            if (formats.apply(name) != null) {
-                throw row.error("name", "'" + name + "' is already a format of formats.csv");
+            for (String column : List.of("name", "aliases")) {
+                for (String word : column.equals("name") ? List.of(name) : row.words(column)) {
+                    if (formats.apply(word) != null) {
+                        throw row.error(column, "'" + word + "' is already a name of format "
+                                + formats.apply(word).name() + " (formats.csv)");
+                    }
+                }
             }
             Format element = format(row, "element", formats);
             if (element.isInteger() || element.layout() == Layout.EXPONENT || element.layout() == Layout.TAPERED) {
@@ -36,10 +41,9 @@ final class BlockTable {
                 throw row.error("scale", scale.name() + " is not an exponent-only format (layout exponent)");
             }
             Format value = format(row, "value", formats);
-            if (value.isInteger() || value.layout() == Layout.EXPONENT || value.layout() == Layout.TAPERED
-                    || value.exponentBits() <= element.exponentBits() || value.mantissaBits() < element.mantissaBits()) {
-                throw row.error("value", value.name() + " cannot hold every element of " + element.name()
-                        + " times every scale");
+            if (value.layout() != Layout.IEEE || value.exponentBits() <= element.exponentBits() || value.mantissaBits() < element.mantissaBits()) {
+                throw row.error("value", value.name() + " must be an IEEE format (with infinity and NaN) wider than "
+                        + element.name() + " in exponent and mantissa");
             }
             int size = row.integer("size");
             if (size < 1 || size > 1024) {

@@ -96,7 +96,7 @@ public final class Generator {
             throw e.getCause();
         }
         for (ExtensionCases extension : options.extensions()) {
-            for (Manifest.Entry e : extension.write(options.out(), options.level(), options.seed())) {
+            for (Manifest.Entry e : extension.write(options.out(), options.level(), options.seed(), options.formats())) {
                 entries.add(e);
                 vectors.addAndGet(e.count());
             }

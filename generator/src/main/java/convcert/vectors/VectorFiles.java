@@ -46,11 +46,15 @@ public final class VectorFiles {
         return digests;
     }
 
-    /** Writes a text file atomically; returns its SHA-256. */
     /** Writes a .csv file atomically; returns its SHA-256. */
     public static String writeText(Path file, String text) throws IOException {
         Path base = file.resolveSibling(file.getFileName().toString().replaceFirst("\\.csv$", ""));
         return atomically(base, ".csv", out -> out.write(text.getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    /** Writes base + suffix atomically; returns its SHA-256. */
+    public static String writeBytes(Path base, String suffix, byte[] bytes) throws IOException {
+        return atomically(base, suffix, out -> out.write(bytes));
     }
 
     interface Body {

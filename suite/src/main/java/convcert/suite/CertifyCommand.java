@@ -167,7 +167,8 @@ public final class CertifyCommand implements Callable<Integer> {
                 String profileName = reference.tables().profile();
                 store.verify(store.cases().stream().filter(e -> e.profile().equals(profileName)
                         && !e.state().equals("memory")).toList(), reference,
-                        e -> selected.isEmpty() || selected.contains(reference.conversion(e.from(), e.to())));
+                        e -> selected.isEmpty() || (!VectorStore.isBlock(e)
+                                && selected.contains(reference.conversion(e.from(), e.to()))));
             }
             ConverterAdapter implementation = Adapters.create(adapter,
                     new AdapterContext(ProfileOptions.home(), vectorFolder, timeoutMillis, reference));
@@ -341,7 +342,7 @@ public final class CertifyCommand implements Callable<Integer> {
         Files.createDirectories(folder);
         List<Conversion> pairs = selected.isEmpty() ? List.copyOf(reference.tables().conversions()) : selected;
         new Generator(new Generator.Options(reference, pairs, lvl, 1, EnumSet.of(VectorFormat.BIN), folder,
-                convcert.opencl.OpenClVectorFiles.of(reference)),
+                convcert.cli.ProfileOptions.extensions(reference)),
                 new Progress(err, System.console() != null)).run();
         return folder;
     }

@@ -1,11 +1,13 @@
 package convcert.suite.adapters;
 
+import convcert.reference.BlockConverter;
 import convcert.suite.spi.AdapterContext;
 import convcert.suite.spi.AdapterException;
 import convcert.suite.spi.AdapterProvider;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -26,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * A crash, hang, garbage answer or wrong count fails the case; the process is restarted for the next.
  * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: the repository).
  */
-public final class ProcessAdapter implements ConverterAdapter, convcert.suite.spi.MemoryOperations {
+public final class ProcessAdapter implements ConverterAdapter, convcert.suite.spi.MemoryOperations,
+        convcert.suite.spi.BlockOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -196,11 +199,32 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
         ensureRunning();
         int inWidth = context.widthOf(c.from());
         int outWidth = context.widthOf(c.to());
+        String header = "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form()
+                + " " + c.ctrlField() + " " + count + "\n";
+        byte[] result = exchange(c, header, VectorFiles.pack(inputs, count, inWidth), count,
+                count * convcert.spec.VectorBytes.of(outWidth), "values");
+        VectorFiles.unpack(result, outWidth, outputs, count);
+    }
+
+    /** BLOCKS batch (suite/ADAPTERS.md): count blocks, each value in its format's bytes. */
+    @Override
+    public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
+        ensureRunning();
+        BlockConverter block = BlockVectorFiles.converter(context.reference(), c.from(), c.to(), c.rounding());
+        convcert.spec.Format[] in = BlockVectorFiles.layout(block, true);
+        convcert.spec.Format[] out = BlockVectorFiles.layout(block, false);
+        String header = "BLOCKS " + c.from() + " " + c.to() + " " + c.rounding() + " " + count + "\n";
+        byte[] result = exchange(c, header, BlockVectorFiles.pack(inputs, count * in.length, in), count,
+                count * BlockVectorFiles.blockBytes(out), "blocks");
+        BlockVectorFiles.unpack(result, out, outputs, count * out.length);
+    }
+
+    /** Sends a batch, then reads 'OK count' and exactly answerBytes bytes (or 'ERR message'). */
+    private byte[] exchange(CaseKey c, String header, byte[] payload, int count, int answerBytes, String unit)
+            throws AdapterException {
         try {
-            String header = "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form()
-                    + " " + c.ctrlField() + " " + count + "\n";
             out.write(header.getBytes(StandardCharsets.US_ASCII));
-            out.write(VectorFiles.pack(inputs, count, inWidth));
+            out.write(payload);
             out.flush();
             String answer = readLine();
             lastCase = c.name();
@@ -218,18 +242,17 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
                 throw failure("expected 'OK <count>' or 'ERR <message>', got '" + printable(answer) + "'");
             }
             if (returned != count) {
-                throw failure("returned " + returned + " values for a batch of " + count);
+                throw failure("returned " + returned + " " + unit + " for a batch of " + count);
             }
-            int expectedBytes = count * convcert.spec.VectorBytes.of(outWidth);
-            byte[] result = readBytes(expectedBytes);
-            if (result.length != expectedBytes) {
-                throw failure("short payload: " + result.length + " of " + expectedBytes + " bytes");
+            byte[] result = readBytes(answerBytes);
+            if (result.length != answerBytes) {
+                throw failure("short payload: " + result.length + " of " + answerBytes + " bytes");
             }
             int extra = available();
             if (extra > 0) {
                 throw failure(extra + " bytes beyond the answer to this batch");
             }
-            VectorFiles.unpack(result, outWidth, outputs, count);
+            return result;
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }

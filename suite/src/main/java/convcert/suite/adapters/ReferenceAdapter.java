@@ -13,7 +13,9 @@ import convcert.suite.spi.AdapterProvider;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.suite.spi.BlockOperations;
 import convcert.suite.spi.MemoryOperations;
+import convcert.vectors.BlockVectorFiles;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * misaligned addresses, disabled extensions and as_type across sizes) and defining as_type between
  * element counts as "bits unchanged".
  */
-public final class ReferenceAdapter implements ConverterAdapter, MemoryOperations {
+public final class ReferenceAdapter implements ConverterAdapter, MemoryOperations, BlockOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -81,6 +83,11 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
                 default -> null;
             };
         }
+    }
+
+    @Override
+    public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) {
+        BlockVectorFiles.converter(reference, c.from(), c.to(), c.rounding()).apply(inputs, 0, outputs, 0, count);
     }
 
     /** Told the effective state; the form and CTRL variants would only repeat the same answers. */

@@ -1,12 +1,15 @@
 package convcert.suite.adapters;
 
-import convcert.vectors.VectorFiles;
+import convcert.reference.BlockConverter;
 import convcert.suite.spi.AdapterContext;
 import convcert.suite.spi.AdapterException;
 import convcert.suite.spi.AdapterProvider;
+import convcert.suite.spi.BlockOperations;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.vectors.BlockVectorFiles;
+import convcert.vectors.VectorFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +26,7 @@ import java.util.stream.Stream;
  * holds the outputs for the inputs in .in.bin (or .in.memh) beside it; without its own inputs file a
  * recording answers the vector set's inputs in order. Option dir=RECORDING FOLDER.
  */
-public final class ReplayAdapter implements ConverterAdapter {
+public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -47,6 +50,7 @@ public final class ReplayAdapter implements ConverterAdapter {
     private final List<Capability> capabilities = new ArrayList<>();
     private final Map<String, Path> recordings = new HashMap<>();
     private final Map<String, Recording> loaded = new HashMap<>();
+    private final Map<String, BlockRecording> blockRecordings = new HashMap<>();
 
     /**
      * One recording: inputs and outputs in recorded order. Batches usually ask for the inputs in that
@@ -105,7 +109,14 @@ public final class ReplayAdapter implements ConverterAdapter {
                 if (recordings.put(caseName, p) != null) {
                     throw new AdapterException("case " + caseName + " is recorded twice (.out.bin and .out.memh) in " + p.getParent());
                 }
-                if (p.toString().endsWith(".bin")) {
+                BlockConverter block = name.endsWith("-" + BlockVectorFiles.STATE)
+                        ? BlockVectorFiles.converter(context.reference(), fromTo[0], fromTo[1], name.substring(0, dash)) : null;
+                if (block != null && !p.toString().endsWith(".bin")) {
+                    throw new AdapterException("recording " + p + ": block cases are recorded as .out.bin");
+                }
+                if (block != null) {
+                    checkBlockSizes(p, block, context.vectors().resolve(profile).resolve(pair).resolve(name + ".in.bin"));
+                } else if (p.toString().endsWith(".bin")) {
                     checkSizes(p, context.widthOf(fromTo[1]), context.widthOf(fromTo[0]),
                             context.vectors().resolve(profile).resolve(pair).resolve(name + ".in.bin"));
                 }
@@ -138,6 +149,9 @@ public final class ReplayAdapter implements ConverterAdapter {
                 }
             }
         }
+        for (BlockConverter b : BlockVectorFiles.cases(reference)) {
+            names.add(b.pairName() + "/" + b.mode().suffix() + "-" + BlockVectorFiles.STATE);
+        }
         return names;
     }
 
@@ -161,6 +175,75 @@ public final class ReplayAdapter implements ConverterAdapter {
                 && Files.size(vectorInputs) / convcert.spec.VectorBytes.of(inWidth) != size / convcert.spec.VectorBytes.of(outWidth)) {
             throw new AdapterException("recording " + out + ": " + size / convcert.spec.VectorBytes.of(outWidth) + " outputs for the "
                     + Files.size(vectorInputs) / convcert.spec.VectorBytes.of(inWidth) + " inputs of " + vectorInputs);
+        }
+    }
+
+    /** A block case's .out.bin holds whole blocks, as many as the vector set's inputs (when present). */
+    private static void checkBlockSizes(Path out, BlockConverter c, Path vectorInputs) throws IOException, AdapterException {
+        long size = Files.size(out);
+        int outBytes = BlockVectorFiles.blockBytes(BlockVectorFiles.layout(c, false));
+        int inBytes = BlockVectorFiles.blockBytes(BlockVectorFiles.layout(c, true));
+        if (size % outBytes != 0) {
+            throw new AdapterException("recording " + out + ": " + size + " bytes is not a whole number of blocks ("
+                    + outBytes + " bytes each)");
+        }
+        if (Files.isRegularFile(vectorInputs) && Files.size(vectorInputs) / inBytes != size / outBytes) {
+            throw new AdapterException("recording " + out + ": " + size / outBytes + " blocks for the "
+                    + Files.size(vectorInputs) / inBytes + " blocks of " + vectorInputs);
+        }
+    }
+
+    /** A block case's recording: the vector set's blocks (their index by content) and the outputs in that order. */
+    private record BlockRecording(Map<java.nio.LongBuffer, Integer> index, long[] outputs) {
+    }
+
+    @Override
+    public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
+        BlockConverter block = BlockVectorFiles.converter(context.reference(), c.from(), c.to(), c.rounding());
+        int in = block.inputsPerBlock();
+        int out = block.outputsPerBlock();
+        BlockRecording recording = blockRecordings.get(c.name());
+        if (recording == null) {
+            recording = loadBlocks(c, block);
+            blockRecordings.put(c.name(), recording);
+        }
+        for (int b = 0; b < count; b++) {
+            Integer at = recording.index().get(java.nio.LongBuffer.wrap(inputs, b * in, in).slice());
+            if (at == null) {
+                throw new AdapterException("the recording " + recordings.get(c.name()) + " has no output for block " + b
+                        + " of this batch (not among the vector set's blocks)");
+            }
+            System.arraycopy(recording.outputs(), at * out, outputs, b * out, out);
+        }
+    }
+
+    private BlockRecording loadBlocks(CaseKey c, BlockConverter block) throws AdapterException {
+        Path outFile = recordings.get(c.name());
+        Path vectorInputs = context.vectors().resolve(c.profile()).resolve(c.from() + "-" + c.to())
+                .resolve(c.rounding() + "-" + c.state() + ".in.bin");
+        try {
+            if (!Files.isRegularFile(vectorInputs)) {
+                throw new AdapterException("the recording " + outFile + " pairs with " + vectorInputs + ", which does not exist");
+            }
+            convcert.spec.Format[] inLayout = BlockVectorFiles.layout(block, true);
+            convcert.spec.Format[] outLayout = BlockVectorFiles.layout(block, false);
+            byte[] inBytes = Files.readAllBytes(vectorInputs);
+            byte[] outBytes = Files.readAllBytes(outFile);
+            int blocks = inBytes.length / BlockVectorFiles.blockBytes(inLayout);
+            if (outBytes.length != blocks * BlockVectorFiles.blockBytes(outLayout)) {
+                throw new AdapterException("the recording " + outFile + " does not hold " + blocks + " blocks");
+            }
+            long[] ins = new long[blocks * inLayout.length];
+            long[] outs = new long[blocks * outLayout.length];
+            BlockVectorFiles.unpack(inBytes, inLayout, ins, ins.length);
+            BlockVectorFiles.unpack(outBytes, outLayout, outs, outs.length);
+            Map<java.nio.LongBuffer, Integer> index = new HashMap<>();
+            for (int b = 0; b < blocks; b++) {
+                index.putIfAbsent(java.nio.LongBuffer.wrap(ins, b * inLayout.length, inLayout.length).slice(), b);
+            }
+            return new BlockRecording(index, outs);
+        } catch (IOException e) {
+            throw new AdapterException("cannot read the recording " + outFile + ": " + e.getMessage());
         }
     }
 

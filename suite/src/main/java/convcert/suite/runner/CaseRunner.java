@@ -2,12 +2,14 @@ package convcert.suite.runner;
 
 import convcert.opencl.MemoryCase;
 import convcert.opencl.MemoryVector;
+import convcert.reference.BlockConverter;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
 import convcert.reference.Semantics;
 import convcert.reference.Values;
 import convcert.suite.spi.AdapterException;
+import convcert.suite.spi.BlockOperations;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
@@ -124,6 +126,98 @@ public final class CaseRunner implements AutoCloseable {
         }
         return new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches,
                 render(first, source, destination), rules, kinds, null, null, millis(start));
+    }
+
+    /** Blocks per adapter call. */
+    static final int BLOCK_BATCH = 2048;
+
+    /**
+     * Runs one case of a block-scaled format: vectors are blocks, a block with any wrong value is a
+     * mismatch, each wrong value counts in kinds. Elements under a NaN scale are not judged (they
+     * mean nothing); expected holds the reference's outputs for inputs.
+     */
+    public CaseResult runBlocks(CaseKey key, BlockConverter reference, long[] inputs, long[] expected, int blocks,
+                                boolean anyNaN) {
+        long start = System.nanoTime();
+        if (!applies(key)) {
+            return CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter");
+        }
+        if (!(adapter instanceof BlockOperations operations)) {
+            return CaseResult.without(key, Status.ERROR, "the adapter lists " + key.name()
+                    + " among its capabilities but does not implement BlockOperations");
+        }
+        int in = reference.inputsPerBlock();
+        int out = reference.outputsPerBlock();
+        long mismatches = 0;
+        List<String> first = new ArrayList<>();
+        Map<String, Long> kinds = new LinkedHashMap<>();
+        List<String> rules = List.of();
+        for (int done = 0; done < blocks; ) {
+            int n = Math.min(BLOCK_BATCH, blocks - done);
+            long[] batch = java.util.Arrays.copyOfRange(inputs, done * in, (done + n) * in);
+            long[] actual = new long[n * out];
+            try {
+                timed(() -> operations.convertBlocks(key, batch, actual, n), n + " blocks");
+            } catch (AdapterException e) {
+                recover();
+                return new CaseResult(key, Status.ADAPTER_ERROR, done, mismatches, first, rules, kinds,
+                        e.getMessage() + " (after " + done + " blocks)", null, millis(start));
+            }
+            for (int b = 0; b < n; b++) {
+                int e = (done + b) * out;
+                List<String> wrong = new ArrayList<>();
+                for (int i = 0; i < out; i++) {
+                    long want = expected[e + i];
+                    long got = actual[b * out + i];
+                    FormatCodec codec = reference.outputCodec(i);
+                    if (got == want || !reference.compared(expected, e, i)
+                            || (anyNaN && isNaN(codec, got) && isNaN(codec, want))) {
+                        continue;
+                    }
+                    MismatchKind kind = MismatchKind.classify(codec, 0, codec, want, got, false);
+                    kinds.merge(kind.label(), 1L, Long::sum);
+                    wrong.add(BlockText.value(reference, i, codec, want, got, kind));
+                }
+                if (!wrong.isEmpty()) {
+                    mismatches++;
+                    if (first.size() < firstMismatches) {
+                        first.add("block " + (done + b) + " " + BlockText.inputs(reference, batch, b * in) + ": "
+                                + String.join("; ", wrong.subList(0, Math.min(4, wrong.size())))
+                                + (wrong.size() > 4 ? "; and " + (wrong.size() - 4) + " more" : ""));
+                    }
+                    if (rules.isEmpty()) {
+                        rules = reference.explain(batch, b * in);
+                    }
+                }
+            }
+            done += n;
+        }
+        if (blocks == 0) {
+            return CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify");
+        }
+        return new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, blocks, mismatches, first, rules, kinds,
+                null, null, millis(start));
+    }
+
+    /** Message parts for block mismatches: values in hex and decoded, as everywhere. */
+    static final class BlockText {
+        private BlockText() {
+        }
+
+        static String value(BlockConverter c, int i, FormatCodec codec, long want, long got, MismatchKind kind) {
+            String what = c.toBlock() ? (i == 0 ? "scale" : "element " + (i - 1)) : "value " + i;
+            return what + ": expected " + Values.describe(codec, want) + ", actual " + Values.describe(codec, got)
+                    + " [" + kind.label() + "]";
+        }
+
+        /** The block's inputs in hex. */
+        static String inputs(BlockConverter c, long[] in, int offset) {
+            StringBuilder b = new StringBuilder("[");
+            for (int i = 0; i < c.inputsPerBlock(); i++) {
+                b.append(i == 0 ? "" : " ").append(c.inputFormat(i).hex(in[offset + i]));
+            }
+            return b.append(']').toString();
+        }
     }
 
     /** The wrong answers of the last case run (input -> actual output), at most DIAGNOSED of them. */

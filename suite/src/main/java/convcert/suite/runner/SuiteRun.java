@@ -4,6 +4,7 @@ import convcert.opencl.MemoryCase;
 import convcert.opencl.OpenClReference;
 import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClVectors;
+import convcert.reference.BlockConverter;
 import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
@@ -16,6 +17,7 @@ import convcert.suite.spi.AdapterContext;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
 import io.qameta.allure.Allure;
 import java.io.PrintWriter;
@@ -98,8 +100,12 @@ public final class SuiteRun {
     }
 
     private String canonicalType(String name) {
-        var format = name.equals("*") ? null : config.reference().tables().findFormat(name);
-        return format == null ? name : format.name();
+        if (name.equals("*")) {
+            return name;
+        }
+        var format = config.reference().tables().findFormat(name);
+        var block = config.reference().tables().findBlock(name);
+        return format != null ? format.name() : block != null ? block.name() : name;
     }
 
     /** Every conversion case the profile defines, whatever the selection: capabilities and waivers must name one. */
@@ -114,6 +120,9 @@ public final class SuiteRun {
                     }
                 }
             }
+        }
+        for (BlockConverter c : BlockVectorFiles.cases(reference)) {
+            keys.add(blockKey(reference.tables().profile(), c));
         }
         return keys;
     }
@@ -231,6 +240,12 @@ public final class SuiteRun {
             if (!e.profile().equals(reference.tables().profile()) || e.state().equals("memory")) {
                 continue; // memory cases are planned from the reference (addMemoryCases)
             }
+            if (VectorStore.isBlock(e)) {
+                if (config.pairs().isEmpty()) { // --pair selects conversions
+                    addBlockCase(plan, store, e);
+                }
+                continue;
+            }
             Conversion c = reference.conversion(e.from(), e.to());
             if (!config.pairs().isEmpty() && !config.pairs().contains(c)) {
                 continue;
@@ -259,6 +274,30 @@ public final class SuiteRun {
         }
         addMemoryCases(plan);
         return plan;
+    }
+
+    /** A case of a block-scaled format from its vector files; in the matrix the pair is FROM->TO, the state "block". */
+    private void addBlockCase(Map<String, List<Planned>> plan, VectorStore store, Manifest.Entry e) {
+        BlockConverter c = BlockVectorFiles.converter(config.reference(), e.from(), e.to(), e.rounding());
+        CaseKey key = blockKey(config.reference().tables().profile(), c);
+        boolean stored = madeBySameReference(e);
+        boolean anyNaN = config.reference().semantics().nanComparison() == convcert.reference.Semantics.NanComparison.ANY;
+        plan.computeIfAbsent(key.pair(), k -> new ArrayList<>()).add(new Planned(key, e.count(), (runner, progress) -> {
+            long[] inputs = store.readBlocks(e, true, c);
+            long[] expected;
+            if (stored) {
+                expected = store.readBlocks(e, false, c);
+            } else {
+                expected = new long[e.count() * c.outputsPerBlock()];
+                c.apply(inputs, 0, expected, 0, e.count());
+            }
+            return runner.runBlocks(key, c, inputs, expected, e.count(), anyNaN);
+        }));
+    }
+
+    public static CaseKey blockKey(String profile, BlockConverter c) {
+        String[] pair = c.pairName().split("->");
+        return new CaseKey(profile, pair[0], pair[1], c.mode().suffix(), BlockVectorFiles.STATE, "-", Map.of());
     }
 
     /**

@@ -1,10 +1,12 @@
 package convcert.suite.runner;
 
 import convcert.spec.WorkingDirectory;
+import convcert.reference.BlockConverter;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.VectorBytes;
 import convcert.suite.spi.CaseKey;
+import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
 import convcert.vectors.Sha256;
 import convcert.vectors.VectorFiles;
@@ -99,6 +101,10 @@ public final class VectorStore {
                        java.util.function.Predicate<Manifest.Entry> readContents) {
         for (Manifest.Entry e : entries) {
             String where = shown(folder.resolve(Manifest.FILE)) + ": case " + e.name();
+            if (isBlock(e)) {
+                verifyBlocks(e, reference, where, readContents.test(e));
+                continue;
+            }
             int[] widths = new int[2];
             try {
                 widths[0] = reference.format(e.from()).width();
@@ -123,21 +129,71 @@ public final class VectorStore {
                             + "); generate it with --format bin");
                 }
                 Path file = inside(folder, ref.path(), where);
-                try {
-                    long size = Files.size(file);
-                    long want = (long) e.count() * VectorBytes.of(widths[i]);
-                    if (size != want) {
-                        throw new UsageException(shown(file) + ": " + size + " bytes; " + Manifest.FILE + " says " + e.count()
-                                + " elements of " + widths[i] + " bits (" + want + " bytes)");
-                    }
-                    if (ref.sha256() != null && !ref.sha256().equals(Sha256.of(file))) {
-                        throw new UsageException(shown(file) + ": SHA-256 differs from " + Manifest.FILE
-                                + " (the file changed after it was generated)");
-                    }
-                } catch (IOException x) {
-                    throw new UsageException("cannot read " + shown(file) + ": " + x.getMessage());
-                }
+                checkFile(file, ref, (long) e.count() * VectorBytes.of(widths[i]), e.count() + " elements of "
+                        + widths[i] + " bits");
             }
+        }
+    }
+
+    public static boolean isBlock(Manifest.Entry e) {
+        return BlockVectorFiles.STATE.equals(e.state());
+    }
+
+    /** A block case: its block format and mode known, files of count whole blocks, SHA-256 as recorded. */
+    private void verifyBlocks(Manifest.Entry e, Reference reference, String where, boolean contents) {
+        BlockConverter c;
+        try {
+            c = BlockVectorFiles.converter(reference, e.from(), e.to(), e.rounding());
+        } catch (UsageException x) {
+            throw new UsageException(where + ": " + x.getMessage());
+        }
+        for (int i = 0; i < 2 && contents; i++) {
+            String suffix = i == 0 ? ".in.bin" : ".expected.bin";
+            Manifest.FileRef ref = e.files().get(suffix);
+            if (ref == null) {
+                throw new UsageException(where + ": the vector set has no binary layout (" + suffix
+                        + "); generate it with --format bin");
+            }
+            Path file = inside(folder, ref.path(), where);
+            long want = (long) e.count() * BlockVectorFiles.blockBytes(BlockVectorFiles.layout(c, i == 0));
+            checkFile(file, ref, want, e.count() + " blocks of " + (want / Math.max(1, e.count())) + " bytes");
+        }
+    }
+
+    private static void checkFile(Path file, Manifest.FileRef ref, long want, String what) {
+        try {
+            long size = Files.size(file);
+            if (size != want) {
+                throw new UsageException(shown(file) + ": " + size + " bytes; " + Manifest.FILE + " says " + what
+                        + " (" + want + " bytes)");
+            }
+            if (ref.sha256() != null && !ref.sha256().equals(Sha256.of(file))) {
+                throw new UsageException(shown(file) + ": SHA-256 differs from " + Manifest.FILE
+                        + " (the file changed after it was generated)");
+            }
+        } catch (IOException x) {
+            throw new UsageException("cannot read " + shown(file) + ": " + x.getMessage());
+        }
+    }
+
+    /** A block case's inputs or expected values (verified by {@link #verify}). */
+    public long[] readBlocks(Manifest.Entry e, boolean inputs, BlockConverter c) {
+        var ref = e.files().get(inputs ? ".in.bin" : ".expected.bin");
+        if (ref == null) {
+            throw new UsageException(e.name() + ": the vector set has no binary layout; generate it with --format bin");
+        }
+        Path file = folder.resolve(ref.path());
+        convcert.spec.Format[] layout = BlockVectorFiles.layout(c, inputs);
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            if (bytes.length != (long) e.count() * BlockVectorFiles.blockBytes(layout)) {
+                throw new UsageException(shown(file) + ": " + bytes.length + " bytes for " + e.count() + " blocks");
+            }
+            long[] values = new long[e.count() * layout.length];
+            BlockVectorFiles.unpack(bytes, layout, values, values.length);
+            return values;
+        } catch (IOException ex) {
+            throw new UsageException("cannot read " + shown(file) + ": " + ex.getMessage());
         }
     }
 

@@ -1,0 +1,195 @@
+package convcert.vectors;
+
+import convcert.reference.BlockConverter;
+import convcert.reference.Reference;
+import convcert.spec.BlockFormat;
+import convcert.spec.Format;
+import convcert.spec.Rounding;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The cases of a profile's block-scaled formats (blocks.csv) as golden vectors: per block format,
+ * values -> block in each of its modes and block -> values, one vector per block. Layouts
+ * (vectors/README.md, "Blocks"): CSV with a block per row (values in block order, space-separated
+ * hex); .bin with each value in its format's bytes, block after block; .memh with a block per line,
+ * value 0 in the lowest digits.
+ */
+public final class BlockVectorFiles implements ExtensionCases {
+
+    /** The state every block case has in case names: float->mxfp4_e2m1/rn-block. */
+    public static final String STATE = "block";
+
+    private final Reference reference;
+
+    private BlockVectorFiles(Reference reference) {
+        this.reference = reference;
+    }
+
+    /** The block cases of a profile with blocks.csv; none otherwise. */
+    public static List<ExtensionCases> of(Reference reference) {
+        return reference.tables().blocks().isEmpty() ? List.of() : List.of(new BlockVectorFiles(reference));
+    }
+
+    /** Every block case of the profile: its converter; values -> block cases first. */
+    public static List<BlockConverter> cases(Reference reference) {
+        List<BlockConverter> cases = new ArrayList<>();
+        for (BlockFormat b : reference.tables().blocks().values()) {
+            for (Rounding mode : b.modes().stream().sorted().toList()) {
+                cases.add(reference.blockConverter(b, mode, true));
+            }
+            cases.add(reference.blockConverter(b, Rounding.RN, false));
+        }
+        return cases;
+    }
+
+    /**
+     * The block case FROM->TO in a mode (a manifest entry's from, to and rounding), or a usage error
+     * naming what the profile lacks.
+     */
+    public static BlockConverter converter(Reference reference, String from, String to, String rounding) {
+        for (BlockConverter c : cases(reference)) {
+            if (c.pairName().equals(from + "->" + to) && c.mode().suffix().equals(rounding)) {
+                return c;
+            }
+        }
+        throw new convcert.reference.UsageException("no block case " + from + "->" + to + " " + rounding + " in profile "
+                + reference.tables().profile() + " (blocks.csv)");
+    }
+
+    /** The manifest name of a block case: PROFILE/FROM-TO/MODE-block. */
+    public static String caseName(String profile, BlockConverter c) {
+        return profile + "/" + c.pairName().replace("->", "-") + "/" + c.mode().suffix() + "-" + STATE;
+    }
+
+    @Override
+    public List<Manifest.Entry> write(Path out, Level level, long seed, Set<VectorFormat> formats) throws IOException {
+        String profile = reference.tables().profile();
+        List<Manifest.Entry> entries = new ArrayList<>();
+        for (BlockConverter c : cases(reference)) {
+            BlockCoverage coverage = new BlockCoverage(reference, c.block(), level, seed);
+            BlockCoverage.Blocks inputs = c.toBlock() ? coverage.toBlock() : coverage.fromBlock();
+            long[] expected = new long[inputs.count() * c.outputsPerBlock()];
+            c.apply(inputs.values(), 0, expected, 0, inputs.count());
+            String name = caseName(profile, c);
+            Path base = out.resolve(name);
+            Files.createDirectories(base.getParent());
+            Map<String, Manifest.FileRef> files = new LinkedHashMap<>();
+            for (VectorFormat format : VectorFormat.values()) {
+                if (!formats.contains(format)) {
+                    continue;
+                }
+                Map<String, String> digests = switch (format) {
+                    case CSV -> Map.of(".csv", VectorFiles.writeText(base.resolveSibling(base.getFileName() + ".csv"),
+                            csv(c, inputs, expected)));
+                    case BIN -> binary(base, c, inputs.values(), expected);
+                    case MEMH -> memh(base, c, inputs.values(), expected);
+                };
+                for (String suffix : format.suffixes()) {
+                    files.put(suffix, new Manifest.FileRef(name + suffix, digests.get(suffix)));
+                }
+            }
+            String[] pair = c.pairName().split("->");
+            entries.add(new Manifest.Entry(name, profile, pair[0], pair[1], c.mode().suffix(), STATE,
+                    c.toBlock() ? "sat" : "nosat", "-", "-", Map.of(), reference.tables().digest(),
+                    reference.semantics().choices(), level.label(), seed, inputs.count(), inputs.counts(), files, List.of()));
+        }
+        return entries;
+    }
+
+    /** Per-position formats of the inputs (or outputs) of a block case. */
+    public static Format[] layout(BlockConverter c, boolean inputs) {
+        int n = inputs ? c.inputsPerBlock() : c.outputsPerBlock();
+        Format[] formats = new Format[n];
+        for (int i = 0; i < n; i++) {
+            formats[i] = inputs ? c.inputFormat(i) : c.outputFormat(i);
+        }
+        return formats;
+    }
+
+    private static String csv(BlockConverter c, BlockCoverage.Blocks inputs, long[] expected) {
+        Format[] in = layout(c, true);
+        Format[] outs = layout(c, false);
+        StringBuilder b = new StringBuilder("block,input,expected,coverage\n");
+        for (int k = 0; k < inputs.count(); k++) {
+            b.append(k).append(',');
+            words(b, inputs.values(), k * in.length, in);
+            b.append(',');
+            words(b, expected, k * outs.length, outs);
+            b.append(',').append(inputs.tags()[k]).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static void words(StringBuilder b, long[] values, int offset, Format[] formats) {
+        for (int i = 0; i < formats.length; i++) {
+            b.append(i == 0 ? "" : " ").append(formats[i].hex(values[offset + i]));
+        }
+    }
+
+    /** Every value in its format's bytes (VectorBytes), little-endian, block after block. */
+    public static byte[] pack(long[] values, int count, Format[] layout) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < count; i++) {
+            Format f = layout[i % layout.length];
+            bytes.writeBytes(VectorFiles.pack(new long[] {values[i]}, 1, f.width()));
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The inverse of pack: values[0..count) from data; the caller checks the length. */
+    public static void unpack(byte[] data, Format[] layout, long[] values, int count) {
+        int at = 0;
+        long[] one = new long[1];
+        for (int i = 0; i < count; i++) {
+            Format f = layout[i % layout.length];
+            int n = f.bytes();
+            VectorFiles.unpack(java.util.Arrays.copyOfRange(data, at, at + n), f.width(), one, 1);
+            values[i] = one[0];
+            at += n;
+        }
+    }
+
+    /** Bytes of one block of the given layout. */
+    public static int blockBytes(Format[] layout) {
+        int n = 0;
+        for (Format f : layout) {
+            n += f.bytes();
+        }
+        return n;
+    }
+
+    private static Map<String, String> binary(Path base, BlockConverter c, long[] in, long[] expected) throws IOException {
+        Map<String, String> digests = new LinkedHashMap<>();
+        digests.put(".in.bin", VectorFiles.writeBytes(base, ".in.bin", pack(in, in.length, layout(c, true))));
+        digests.put(".expected.bin", VectorFiles.writeBytes(base, ".expected.bin",
+                pack(expected, expected.length, layout(c, false))));
+        return digests;
+    }
+
+    private static Map<String, String> memh(Path base, BlockConverter c, long[] in, long[] expected) throws IOException {
+        Map<String, String> digests = new LinkedHashMap<>();
+        digests.put(".in.memh", VectorFiles.writeBytes(base, ".in.memh", memhText(in, layout(c, true))));
+        digests.put(".expected.memh", VectorFiles.writeBytes(base, ".expected.memh", memhText(expected, layout(c, false))));
+        return digests;
+    }
+
+    /** A block per line: its values from the last to the first, each in its format's hex digits. */
+    private static byte[] memhText(long[] values, Format[] layout) {
+        StringBuilder b = new StringBuilder();
+        for (int k = 0; k < values.length / layout.length; k++) {
+            for (int i = layout.length - 1; i >= 0; i--) {
+                b.append(layout[i].hex(values[k * layout.length + i]).substring(2));
+            }
+            b.append('\n');
+        }
+        return b.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+}
