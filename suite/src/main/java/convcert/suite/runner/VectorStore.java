@@ -122,14 +122,7 @@ public final class VectorStore {
                 throw new UsageException(where + ": " + x.getMessage());
             }
             for (int i = 0; i < 2 && readContents.test(e); i++) {
-                String suffix = i == 0 ? ".in.bin" : ".expected.bin";
-                Manifest.FileRef ref = e.files().get(suffix);
-                if (ref == null) {
-                    throw new UsageException(where + ": the vector set has no binary layout (" + suffix
-                            + "); generate it with --format bin");
-                }
-                Path file = inside(folder, ref.path(), where);
-                checkFile(file, ref, (long) e.count() * VectorBytes.of(widths[i]), e.count() + " elements of "
+                checkFile(e, i == 0, where, (long) e.count() * VectorBytes.of(widths[i]), e.count() + " elements of "
                         + widths[i] + " bits");
             }
         }
@@ -148,19 +141,20 @@ public final class VectorStore {
             throw new UsageException(where + ": " + x.getMessage());
         }
         for (int i = 0; i < 2 && contents; i++) {
-            String suffix = i == 0 ? ".in.bin" : ".expected.bin";
-            Manifest.FileRef ref = e.files().get(suffix);
-            if (ref == null) {
-                throw new UsageException(where + ": the vector set has no binary layout (" + suffix
-                        + "); generate it with --format bin");
-            }
-            Path file = inside(folder, ref.path(), where);
-            long want = (long) e.count() * BlockVectorFiles.blockBytes(BlockVectorFiles.layout(c, i == 0));
-            checkFile(file, ref, want, e.count() + " blocks of " + (want / Math.max(1, e.count())) + " bytes");
+            int bytes = BlockVectorFiles.blockBytes(BlockVectorFiles.layout(c, i == 0));
+            checkFile(e, i == 0, where, (long) e.count() * bytes, e.count() + " blocks of " + bytes + " bytes");
         }
     }
 
-    private static void checkFile(Path file, Manifest.FileRef ref, long want, String what) {
+    /** A case's .in.bin or .expected.bin: inside the folder, want bytes long (what says why), its SHA-256 as recorded. */
+    private void checkFile(Manifest.Entry e, boolean inputs, String where, long want, String what) {
+        String suffix = inputs ? ".in.bin" : ".expected.bin";
+        Manifest.FileRef ref = e.files().get(suffix);
+        if (ref == null) {
+            throw new UsageException(where + ": the vector set has no binary layout (" + suffix
+                    + "); generate it with --format bin");
+        }
+        Path file = inside(folder, ref.path(), where);
         try {
             long size = Files.size(file);
             if (size != want) {
