@@ -52,7 +52,7 @@ public final class TablesCommand {
                     t.saturationRules().size(), t.ctrlBits().keySet(), t.powerOnCtrl());
             out.printf("  examples     %d (%d marked erratum)%n", t.examples().size(), errata);
             out.printf("  decisions    %d (selectable: %s)%n", t.decisions().size(), reference.semantics());
-            convcert.opencl.OpenClTables memory = convcert.opencl.OpenClTables.attachedTo(t.directory());
+            convcert.opencl.OpenClTables memory = convcert.opencl.OpenClTables.attachedTo(t);
             if (memory != null) { // the OpenCL extension: loading validates its tables; types must name formats
                 memory.types().check(t);
                 out.printf("  memory       %d OpenCL memory and as_type cases over %d types%n",

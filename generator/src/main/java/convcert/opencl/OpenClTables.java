@@ -81,12 +81,12 @@ public final class OpenClTables {
         return new OpenClTables(directory);
     }
 
-    /** The file whose presence makes a profile carry the OpenCL memory extension. */
-    public static final String MARKER = "vector-functions.csv";
+    /** The extension's part name in profile.csv. */
+    public static final String PART = "opencl-memory";
 
-    /** The memory tables of a profile folder, validated, or null when the profile has none. */
-    public static OpenClTables attachedTo(Path profileDirectory) {
-        return java.nio.file.Files.isRegularFile(profileDirectory.resolve(MARKER)) ? load(profileDirectory) : null;
+    /** The memory tables of a profile, validated, or null when its profile.csv does not declare them. */
+    public static OpenClTables attachedTo(convcert.spec.SpecTables profile) {
+        return profile.hasExtension(PART) ? load(profile.directory()) : null;
     }
 
     public Path directory() {

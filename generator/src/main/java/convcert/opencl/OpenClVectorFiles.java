@@ -30,7 +30,7 @@ public final class OpenClVectorFiles implements ExtensionCases {
 
     /** The extension of a profile that has the memory tables; none otherwise. */
     public static List<ExtensionCases> of(Reference reference) {
-        OpenClTables tables = OpenClTables.attachedTo(reference.tables().directory());
+        OpenClTables tables = OpenClTables.attachedTo(reference.tables());
         return tables == null ? List.of() : List.of(new OpenClVectorFiles(reference, tables));
     }
 

@@ -23,10 +23,17 @@ import java.util.TreeMap;
  */
 public final class SpecTables {
 
-    /** The files of a profile, in load order; their bytes make up {@link #digest()}. */
+    /** The core tables, in load order; their bytes (with profile.csv's and the extensions') make up {@link #digest()}. */
     public static final List<String> FILES = List.of("formats.csv", "tapered.csv", "rounding.csv",
             "hybrid-rounding.csv", "saturation-groups.csv", "saturation.csv", "ctrl.csv", "conversions.csv",
             "decisions.csv", "examples.csv", "blocks.csv");
+
+    /** What a profile holds: profile.csv lists each table with its part (core, or an extension). */
+    public static final String PROFILE_FILE = "profile.csv";
+
+    /** The extensions a profile may declare, with their tables (loaded by their own packages). */
+    public static final Map<String, List<String>> EXTENSIONS = Map.of("opencl-memory", List.of("types.csv",
+            "vector-widths.csv", "vector-functions.csv", "as-type-rules.csv", "as-type-examples.csv"));
 
     /** The CTRL bit that sat_nan=ctrl50 consults. */
     public static final int NAN_UNDER_SATURATION_BIT = 50;
@@ -46,10 +53,13 @@ public final class SpecTables {
     private final Map<String, Example> examples = new LinkedHashMap<>();
     private final Map<String, BlockFormat> blocks;
     private final String digest;
+    /** Declared tables: file -> part ("core" or an extension's name), in profile.csv order. */
+    private final Map<String, String> declared = new LinkedHashMap<>();
 
     private SpecTables(Path directory) {
         this.directory = directory;
         this.profile = directory.getFileName().toString();
+        loadProfile(read(PROFILE_FILE, "file", "part", "description"));
         loadFormats(read("formats.csv", "name", "aliases", "width", "layout", "exponent_bits", "mantissa_bits",
                 "bias", "inf", "nan", "max_finite", "negative_zero", "sat_nan", "from_nan", "description"));
         loadTapered(readOptional("tapered.csv", "format", "prefix", "kind", "exponent_bits", "mantissa_bits",
@@ -83,13 +93,63 @@ public final class SpecTables {
         return CsvTable.read(directory.resolve(name), List.of(columns));
     }
 
-    /** Tables a profile may leave out when it has nothing to say. */
+    /** Core tables a profile may leave out when it has nothing to say. */
     public static final List<String> OPTIONAL_FILES = List.of("tapered.csv", "hybrid-rounding.csv", "ctrl.csv",
             "blocks.csv");
 
+    /** A table profile.csv declares, or an empty one (an optional table the profile does not have). */
     private CsvTable readOptional(String name, String... columns) {
         Path file = directory.resolve(name);
-        return Files.exists(file) ? CsvTable.read(file, List.of(columns)) : CsvTable.empty(file);
+        return declared.containsKey(name) ? CsvTable.read(file, List.of(columns)) : CsvTable.empty(file);
+    }
+
+    /**
+     * profile.csv: every table the profile has, core or of an extension; the required core tables are
+     * declared, every declared table exists, and no other table lies in the folder unread.
+     */
+    private void loadProfile(CsvTable table) {
+        for (CsvTable.Row row : table.rows()) {
+            String file = row.required("file");
+            String part = row.required("part");
+            List<String> known = part.equals("core") ? FILES : EXTENSIONS.get(part);
+            if (known == null) {
+                throw row.error("part", "unknown part '" + part + "' (core, " + String.join(", ", EXTENSIONS.keySet()) + ")");
+            }
+            if (!known.contains(file)) {
+                throw row.error("file", "'" + file + "' is not a table of part " + part + " (" + String.join(" ", known) + ")");
+            }
+            if (declared.putIfAbsent(file, part) != null) {
+                throw row.error("file", file + " is declared twice");
+            }
+            if (!Files.isRegularFile(directory.resolve(file))) {
+                throw row.error("file", file + " is declared but missing from " + directory);
+            }
+        }
+        for (String file : FILES) {
+            if (!OPTIONAL_FILES.contains(file) && !declared.containsKey(file)) {
+                throw new TableException(new Location(directory.resolve(PROFILE_FILE), 0, 0), "the core table " + file
+                        + " is not declared (a row 'file,part,description' with part core)");
+            }
+        }
+        for (Map.Entry<String, List<String>> extension : EXTENSIONS.entrySet()) {
+            long count = extension.getValue().stream().filter(declared::containsKey).count();
+            if (count > 0 && count < extension.getValue().size()) {
+                throw new TableException(new Location(directory.resolve(PROFILE_FILE), 0, 0), "extension "
+                        + extension.getKey() + " needs all of " + extension.getValue() + "; declared: "
+                        + extension.getValue().stream().filter(declared::containsKey).toList());
+            }
+        }
+        try (var files = Files.list(directory)) {
+            for (Path f : files.sorted().toList()) {
+                String name = f.getFileName().toString();
+                if (name.endsWith(".csv") && !name.equals(PROFILE_FILE) && !declared.containsKey(name)) {
+                    throw new TableException(new Location(f, 0, 0), "not declared in " + PROFILE_FILE
+                            + ": a table the profile would not read");
+                }
+            }
+        } catch (IOException e) {
+            throw new TableException(new Location(directory, 0, 0), "unreadable: " + e.getMessage());
+        }
     }
 
     // ---- formats ------------------------------------------------------------------------------
@@ -641,13 +701,14 @@ public final class SpecTables {
         return all;
     }
 
+    /** SHA-256 over profile.csv and every table it declares, core tables in load order, then the extensions'. */
     private String computeDigest() {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            for (String name : FILES) {
-                if (OPTIONAL_FILES.contains(name) && !Files.exists(directory.resolve(name))) {
-                    continue; // an absent optional table: a profile with every table has the digest it always had
-                }
+            List<String> files = new ArrayList<>(List.of(PROFILE_FILE));
+            FILES.stream().filter(declared::containsKey).forEach(files::add);
+            declared.keySet().stream().filter(f -> !FILES.contains(f)).forEach(files::add);
+            for (String name : files) {
                 sha.update(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 sha.update((byte) 0);
                 sha.update(Files.readAllBytes(directory.resolve(name)));
@@ -670,7 +731,12 @@ public final class SpecTables {
         return directory;
     }
 
-    /** SHA-256 over the profile's table files: golden vectors record it. */
+    /** Whether profile.csv declares the extension (e.g. opencl-memory). */
+    public boolean hasExtension(String part) {
+        return declared.containsValue(part);
+    }
+
+    /** SHA-256 over the profile's declared tables: golden vectors record it. */
     public String digest() {
         return digest;
     }

@@ -29,7 +29,8 @@ class SpecTablesTest {
     private static Path copyProfileInto(Path parent) throws IOException {
         Path dir = parent.resolve("ascend-c");
         Files.createDirectories(dir);
-        for (String name : SpecTables.FILES) {
+        for (String name : java.util.stream.Stream.concat(java.util.stream.Stream.of(SpecTables.PROFILE_FILE),
+                SpecTables.FILES.stream()).toList()) {
             Path source = TestProfile.home().resolve("spec-tables/ascend-c").resolve(name);
             if (Files.exists(source)) { // optional tables the profile does not have stay absent
                 Files.copy(source, dir.resolve(name));
@@ -100,12 +101,45 @@ class SpecTablesTest {
         Path dir = copyProfile();
         Files.delete(dir.resolve("saturation-groups.csv"));
         TableException e = assertThrows(TableException.class, () -> SpecTables.load(dir));
-        assertTrue(e.getMessage().contains("saturation-groups.csv") && e.getMessage().contains("missing table"),
+        assertTrue(e.getMessage().contains("profile.csv:6:1: file: saturation-groups.csv is declared but missing"),
                 e.getMessage());
         // ctrl.csv may be left out by a profile without CTRL bits; Ascend C's rows need its bits.
         Path again = copyProfileInto(temp.resolve("second"));
         Files.delete(again.resolve("ctrl.csv"));
+        undeclare(again, "ctrl.csv");
         e = assertThrows(TableException.class, () -> SpecTables.load(again));
         assertTrue(e.getMessage().contains("ctrl.csv: no row for CTRL[50]"), e.getMessage());
+    }
+
+    private static void undeclare(Path dir, String file) throws IOException {
+        Path profile = dir.resolve(SpecTables.PROFILE_FILE);
+        List<String> lines = new ArrayList<>(Files.readAllLines(profile));
+        assertTrue(lines.removeIf(l -> l.startsWith(file + ",")), "test setup: " + file + " is declared");
+        Files.write(profile, lines);
+    }
+
+    /** profile.csv says what the profile holds: nothing is read that it does not declare, nothing declared is absent. */
+    @Test
+    void theProfileDeclaresEveryTable() throws IOException {
+        Path dir = copyProfile();
+        undeclare(dir, "tapered.csv");
+        TableException e = assertThrows(TableException.class, () -> SpecTables.load(dir));
+        assertTrue(e.getMessage().contains("tapered.csv: not declared in profile.csv"), e.getMessage());
+        Path core = copyProfileInto(temp.resolve("core"));
+        undeclare(core, "conversions.csv");
+        Files.delete(core.resolve("conversions.csv"));
+        e = assertThrows(TableException.class, () -> SpecTables.load(core));
+        assertTrue(e.getMessage().contains("the core table conversions.csv is not declared"), e.getMessage());
+        Path extension = copyProfileInto(temp.resolve("extension"));
+        Files.writeString(extension.resolve("types.csv"), "opencl,format,bytes,extension,gentype,description\n");
+        Files.writeString(extension.resolve(SpecTables.PROFILE_FILE), Files.readString(extension.resolve(
+                SpecTables.PROFILE_FILE)) + "types.csv,opencl-memory,only one of the extension's tables\n");
+        e = assertThrows(TableException.class, () -> SpecTables.load(extension));
+        assertTrue(e.getMessage().contains("extension opencl-memory needs all of"), e.getMessage());
+        Path part = copyProfileInto(temp.resolve("part"));
+        Files.writeString(part.resolve(SpecTables.PROFILE_FILE), Files.readString(part.resolve(SpecTables.PROFILE_FILE))
+                .replace("examples.csv,core", "examples.csv,cor"));
+        e = assertThrows(TableException.class, () -> SpecTables.load(part));
+        assertTrue(e.getMessage().contains("part: unknown part 'cor'"), e.getMessage());
     }
 }

@@ -69,7 +69,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         // The profile under certification (--profile or --tables), which must carry OpenCL's type table.
         this.tables = context.reference().tables();
         this.types = OpenClTypes.load(tables.directory());
-        this.memoryTables = OpenClTables.attachedTo(tables.directory());
+        this.memoryTables = OpenClTables.attachedTo(tables);
         for (MemoryCase m : memoryTables == null ? List.<MemoryCase>of() : OpenClVectors.cases(memoryTables)) {
             boolean available = device.hasExtension(types.ofOpenCl(m.type()).extension())
                     && (!m.isAsType() || device.hasExtension(types.ofOpenCl(m.toType()).extension()));

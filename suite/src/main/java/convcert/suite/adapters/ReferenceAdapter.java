@@ -51,7 +51,7 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
 
     public ReferenceAdapter(Reference reference) {
         this.reference = reference;
-        OpenClTables tables = OpenClTables.attachedTo(reference.tables().directory());
+        OpenClTables tables = OpenClTables.attachedTo(reference.tables());
         this.memory = tables == null ? null : new OpenClReference(tables, reference);
     }
 

@@ -332,7 +332,7 @@ public final class SuiteRun {
      * "VALUE TYPE->FUNCTION" and the column the vector width.
      */
     private void addMemoryCases(Map<String, List<Planned>> plan) {
-        OpenClTables tables = OpenClTables.attachedTo(config.reference().tables().directory());
+        OpenClTables tables = OpenClTables.attachedTo(config.reference().tables());
         if (tables == null) {
             return;
         }
