@@ -26,6 +26,20 @@ public record CtrlState(Map<Integer, Integer> bits) {
         return new CtrlState(copy);
     }
 
+    /** Every setting of the given bits (one empty state when there are none). */
+    public static java.util.List<CtrlState> all(java.util.Collection<Integer> bitsToSet) {
+        java.util.List<Integer> bits = java.util.List.copyOf(bitsToSet);
+        java.util.List<CtrlState> states = new java.util.ArrayList<>();
+        for (int i = 0; i < 1 << bits.size(); i++) {
+            Map<Integer, Integer> state = new TreeMap<>();
+            for (int k = 0; k < bits.size(); k++) {
+                state.put(bits.get(k), (i >> k) & 1);
+            }
+            states.add(new CtrlState(state));
+        }
+        return states;
+    }
+
     /** "60=1,48=0,50=0,59=0" in descending bit order, the form --ctrl takes. */
     @Override
     public String toString() {

@@ -1,0 +1,101 @@
+package convcert.spec;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * conversions.csv: the pairs a profile offers, their modes and forms. Every mode has its rounding.csv
+ * row, rh only into tapered formats with a hybrid rule, and no group's rule gives a meaningless
+ * saturation for the destination (nosat into an integer, wrap into a floating format).
+ */
+final class ConversionTable {
+
+    private ConversionTable() {
+    }
+
+    static Map<String, Conversion> load(CsvTable table, FormatTable formats, Map<String, String> groups,
+                                        Map<String, HybridRule> hybridRules, List<SaturationRule> rules,
+                                        Collection<Integer> ctrlBits, Set<Rounding> named) {
+        Map<String, Conversion> conversions = new LinkedHashMap<>();
+        for (CsvTable.Row row : table.rows()) {
+            Format from = formats.format(row, "from");
+            Format to = formats.format(row, "to");
+            Set<Rounding> modes = EnumSet.noneOf(Rounding.class);
+            for (String word : row.words("modes")) {
+                Rounding mode = Rounding.parse(word);
+                if (mode == null) {
+                    throw row.error("modes", "unknown rounding mode '" + word + "' (known: " + Rounding.known() + ")");
+                }
+                modes.add(mode);
+            }
+            if (modes.isEmpty()) {
+                throw row.error("modes", "at least one rounding mode required");
+            }
+            Set<Form> forms = EnumSet.noneOf(Form.class);
+            for (String word : row.words("forms")) {
+                Form form = Form.parse(word);
+                if (form == null || form == Form.IMPLICIT) {
+                    throw row.error("forms", "expected nosat and/or sat, got '" + word + "'");
+                }
+                forms.add(form);
+            }
+            if (forms.isEmpty()) {
+                throw row.error("forms", "at least one form required");
+            }
+            String group = row.required("group");
+            if (!groups.containsKey(group)) {
+                throw row.error("group", "unknown group '" + group + "' (saturation-groups.csv has " + groups.keySet() + ")");
+            }
+            Rounding implicit = row.text("implicit").isEmpty() ? null : RoundingTable.parse(row, "implicit");
+            if (modes.contains(Rounding.RH)) {
+                if (to.layout() != Layout.TAPERED) {
+                    throw row.error("modes", "rh (hybrid) is defined only for tapered destinations");
+                }
+                if (!hybridRules.containsKey(from.name())) {
+                    throw row.error("modes", "rh needs a hybrid-rounding.csv row for " + from.name());
+                }
+            }
+            Conversion c = new Conversion(from, to, Set.copyOf(modes), Set.copyOf(forms), group, implicit,
+                    row.required("api"), row.required("source"), row.location());
+            if (conversions.putIfAbsent(key(from, to), c) != null) {
+                throw row.error("to", "duplicate pair " + c.pairName());
+            }
+            List<Form> checked = new ArrayList<>(forms);
+            if (implicit != null) {
+                checked.add(Form.IMPLICIT);
+            }
+            for (Form form : checked) {
+                for (CtrlState ctrl : CtrlState.all(ctrlBits)) {
+                    Saturation effective = SaturationTable.find(rules, group, form, ctrl).effective();
+                    boolean ok = to.isInteger() ? effective != Saturation.NOSAT : effective != Saturation.WRAP;
+                    if (!ok) {
+                        throw row.error("group", "group " + group + " gives '" + effective.tableName()
+                                + "' for " + form.tableName() + " at CTRL " + ctrl + ", meaningless for " + to.name());
+                    }
+                }
+            }
+        }
+        for (Conversion c : conversions.values()) {
+            List<Rounding> used = new ArrayList<>(c.modes());
+            if (c.implicitRounding() != null) {
+                used.add(c.implicitRounding());
+            }
+            for (Rounding mode : used) {
+                if (!named.contains(mode)) {
+                    throw new TableException(c.location(), c.pairName() + " offers " + mode.suffix()
+                            + ", which rounding.csv has no row for");
+                }
+            }
+        }
+        return conversions;
+    }
+
+    static String key(Format from, Format to) {
+        return from.name() + "->" + to.name();
+    }
+}

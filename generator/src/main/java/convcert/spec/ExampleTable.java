@@ -1,0 +1,71 @@
+package convcert.spec;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** examples.csv: the documents' worked examples, each a case the profile offers. */
+final class ExampleTable {
+
+    private ExampleTable() {
+    }
+
+    static Map<String, Example> load(CsvTable table, FormatTable formats, Map<String, Conversion> conversions,
+                                     Map<Integer, CtrlBit> ctrlBits) {
+        Map<String, Example> examples = new LinkedHashMap<>();
+        for (CsvTable.Row row : table.rows()) {
+            String id = row.required("id");
+            Format from = formats.format(row, "from");
+            Format to = formats.format(row, "to");
+            Conversion c = conversions.get(ConversionTable.key(from, to));
+            if (c == null) {
+                throw row.error("to", "pair " + from.name() + "->" + to.name() + " is not in conversions.csv");
+            }
+            Rounding mode = RoundingTable.parse(row, "rounding");
+            Form form = Form.parse(row.required("form"));
+            if (form == null) {
+                throw row.error("form", "expected nosat, sat or implicit, got '" + row.text("form") + "'");
+            }
+            if (form == Form.IMPLICIT ? c.implicitRounding() != mode : !c.modes().contains(mode) || !c.forms().contains(form)) {
+                throw row.error("rounding", "pair " + c.pairName() + " does not offer " + mode.suffix() + " "
+                        + form.tableName() + " (" + c.location() + ")");
+            }
+            Map<Integer, Integer> ctrl = new TreeMap<>();
+            for (String setting : row.words("ctrl")) {
+                String[] parts = setting.split("=", 2);
+                try {
+                    int bit = Integer.parseInt(parts[0]);
+                    int value = Integer.parseInt(parts.length == 2 ? parts[1] : "");
+                    if (!ctrlBits.containsKey(bit) || (value != 0 && value != 1)) {
+                        throw new NumberFormatException();
+                    }
+                    ctrl.put(bit, value);
+                } catch (NumberFormatException e) {
+                    throw row.error("ctrl", "bad setting '" + setting + "': expected BIT=0|1 with BIT in " + ctrlBits.keySet());
+                }
+            }
+            long input = row.hex("input");
+            long expected = row.hex("expected");
+            if ((input & ~from.mask()) != 0) {
+                throw row.error("input", "does not fit in " + from.name());
+            }
+            if ((expected & ~to.mask()) != 0) {
+                throw row.error("expected", "does not fit in " + to.name());
+            }
+            boolean erratum = switch (row.required("status")) {
+                case "ok" -> false;
+                case "erratum" -> true;
+                default -> throw row.error("status", "expected ok or erratum, got '" + row.text("status") + "'");
+            };
+            if (erratum && row.text("note").isEmpty()) {
+                throw row.error("note", "an erratum row names the decision that corrects it");
+            }
+            Example e = new Example(id, row.required("table"), c, input, mode, form, ctrl, expected, erratum,
+                    row.required("document_says"), row.text("note"), row.location());
+            if (examples.putIfAbsent(id, e) != null) {
+                throw row.error("id", "duplicate example '" + id + "'");
+            }
+        }
+        return examples;
+    }
+}

@@ -1,0 +1,170 @@
+package convcert.spec;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** formats.csv: the number formats, by name and by any of their names (aliases are for users, not tables). */
+final class FormatTable {
+
+    final Map<String, Format> byName = new LinkedHashMap<>();
+    final Map<String, Format> byAnyName = new LinkedHashMap<>();
+
+    FormatTable(CsvTable table) {
+        for (CsvTable.Row row : table.rows()) {
+            String name = row.required("name");
+            Layout layout = Layout.parse(row.required("layout"));
+            if (layout == null) {
+                throw row.error("layout", "unknown layout '" + row.text("layout")
+                        + "' (known: ieee ieee-fn exponent tapered int uint)");
+            }
+            int width = row.integer("width");
+            if (width < 4 || width > 64 || (width > 8 && width != 16 && width != 32 && width != 64)) {
+                throw row.error("width", "width must be 4 to 8, 16, 32 or 64, got " + width
+                        + " (elements of up to 8 bits are stored one per byte)");
+            }
+            Format format;
+            if (layout.isInteger()) {
+                for (String column : List.of("exponent_bits", "mantissa_bits", "bias", "inf", "nan", "sat_nan")) {
+                    if (!row.text(column).isEmpty()) {
+                        throw row.error(column, "must be blank for an integer format");
+                    }
+                }
+                long mask = width == 64 ? -1L : (1L << width) - 1;
+                long expectedMax = layout == Layout.INT ? mask >>> 1 : mask;
+                long max = row.hex("max_finite");
+                if (max != expectedMax) {
+                    throw row.error("max_finite", "an " + width + "-bit " + layout.tableName()
+                            + " has largest value 0x" + Long.toHexString(expectedMax).toUpperCase());
+                }
+                long fromNan = row.hex("from_nan");
+                if ((fromNan & ~mask) != 0) {
+                    throw row.error("from_nan", "does not fit in " + width + " bits");
+                }
+                format = new Format(name, row.words("aliases"), width, layout, 0, 0, 0, null, null, max,
+                        row.yesNo("negative_zero"), null, fromNan, row.text("description"), row.location());
+            } else {
+                int exponentBits = 0;
+                int mantissaBits = 0;
+                int bias = 0;
+                if (layout == Layout.TAPERED) {
+                    for (String column : List.of("exponent_bits", "mantissa_bits", "bias")) {
+                        if (!row.text(column).isEmpty()) {
+                            throw row.error(column, "must be blank for a tapered format (see tapered.csv)");
+                        }
+                    }
+                } else {
+                    exponentBits = row.integer("exponent_bits");
+                    mantissaBits = row.integer("mantissa_bits");
+                    bias = row.integer("bias");
+                    int sign = layout == Layout.EXPONENT ? 0 : 1;
+                    if (sign + exponentBits + mantissaBits != width) {
+                        throw row.error("mantissa_bits", (sign == 1 ? "1 + " : "") + "exponent_bits + mantissa_bits = "
+                                + (sign + exponentBits + mantissaBits) + ", not the width " + width);
+                    }
+                    if (layout == Layout.EXPONENT && mantissaBits != 0) {
+                        throw row.error("mantissa_bits", "an exponent layout has no mantissa: 0");
+                    }
+                }
+                Long inf = row.optionalHex("inf");
+                if (layout == Layout.IEEE && inf == null) {
+                    throw row.error("inf", "an ieee layout has an infinity");
+                }
+                if ((layout == Layout.IEEE_FN || layout == Layout.EXPONENT) && inf != null) {
+                    throw row.error("inf", "an " + layout.tableName() + " layout has no infinity; leave blank");
+                }
+                long mask = width == 64 ? -1L : (1L << width) - 1;
+                Long nan = row.optionalHex("nan");
+                if (nan == null && layout != Layout.IEEE_FN) {
+                    throw row.error("nan", "value required (only an ieee-fn layout may have no NaN: finite only)");
+                }
+                long max = row.hex("max_finite");
+                for (String column : List.of("inf", "nan", "max_finite")) {
+                    Long value = row.optionalHex(column);
+                    if (value != null && (value & ~mask) != 0) {
+                        throw row.error(column, "does not fit in " + width + " bits");
+                    }
+                }
+                String satNan = nan == null ? row.text("sat_nan") : row.required("sat_nan");
+                if (nan == null && !satNan.isEmpty()) {
+                    throw row.error("sat_nan", "must be blank for a format without NaN (decision finite-nan decides)");
+                }
+                if (nan != null && !satNan.equals("zero") && !satNan.equals("ctrl50") && !satNan.equals("nan")) {
+                    throw row.error("sat_nan", "expected zero, nan or ctrl50, got '" + satNan + "'");
+                }
+                if (!row.text("from_nan").isEmpty()) {
+                    throw row.error("from_nan", "must be blank for a floating format");
+                }
+                format = new Format(name, row.words("aliases"), width, layout, exponentBits, mantissaBits, bias,
+                        inf, nan, max, row.yesNo("negative_zero"), satNan, null, row.text("description"), row.location());
+                if (layout == Layout.IEEE || layout == Layout.IEEE_FN) {
+                    checkIeeeSpecials(row, format);
+                }
+                if (layout == Layout.EXPONENT) {
+                    if (nan == null || nan != mask || max != mask - 1) {
+                        throw row.error(nan == null || nan != mask ? "nan" : "max_finite", "an exponent layout's NaN is "
+                                + "all ones (" + format.hex(mask) + ") and its largest value the code below ("
+                                + format.hex(mask - 1) + ")");
+                    }
+                    if (format.negativeZero()) {
+                        throw row.error("negative_zero", "an exponent layout has no zero: no");
+                    }
+                }
+            }
+            if (byName.containsKey(name)) {
+                throw row.error("name", "duplicate format '" + name + "'");
+            }
+            byName.put(name, format);
+            for (String any : java.util.stream.Stream.concat(java.util.stream.Stream.of(name), format.aliases().stream()).toList()) {
+                Format previous = byAnyName.putIfAbsent(any, format);
+                if (previous != null) {
+                    throw row.error(any.equals(name) ? "name" : "aliases",
+                            "'" + any + "' already names " + previous.name());
+                }
+            }
+        }
+    }
+
+    private static void checkIeeeSpecials(CsvTable.Row row, Format f) {
+        long expAllOnes = ((1L << f.exponentBits()) - 1) << f.mantissaBits();
+        long mantissaMask = (1L << f.mantissaBits()) - 1;
+        if (f.layout() == Layout.IEEE) {
+            if (f.inf() != expAllOnes) {
+                throw row.error("inf", "an ieee +infinity is the all-ones exponent with a zero mantissa: "
+                        + f.hex(expAllOnes));
+            }
+            if ((f.nan() & expAllOnes) != expAllOnes || (f.nan() & mantissaMask) == 0
+                    || (f.nan() >>> (f.width() - 1)) != 0) {
+                throw row.error("nan", "not a positive NaN of this layout");
+            }
+            if (f.maxFinite() != expAllOnes - 1) {
+                throw row.error("max_finite", "the largest finite ieee value is " + f.hex(expAllOnes - 1));
+            }
+        } else if (f.nan() == null) { // finite only (OCP FP6, FP4): every code is a number
+            if (f.maxFinite() != (expAllOnes | mantissaMask)) {
+                throw row.error("max_finite", "the largest value of a finite-only ieee-fn layout is all ones below "
+                        + "the sign: " + f.hex(expAllOnes | mantissaMask));
+            }
+        } else {
+            if (f.nan() != (expAllOnes | mantissaMask)) {
+                throw row.error("nan", "the ieee-fn NaN is all ones below the sign: " + f.hex(expAllOnes | mantissaMask));
+            }
+            if (f.maxFinite() != (expAllOnes | mantissaMask) - 1) {
+                throw row.error("max_finite", "the largest finite ieee-fn value is "
+                        + f.hex((expAllOnes | mantissaMask) - 1));
+            }
+        }
+    }
+
+    /** The format a row names in column: a name of formats.csv (an alias or an unknown name is an error). */
+    Format format(CsvTable.Row row, String column) {
+        String name = row.required(column);
+        Format f = byName.get(name);
+        if (f == null) {
+            Format alias = byAnyName.get(name);
+            throw row.error(column, alias != null ? "write the format's name '" + alias.name() + "', not the alias '"
+                    + name + "'" : "unknown type '" + name + "' (known: " + String.join(" ", byName.keySet()) + ")");
+        }
+        return f;
+    }
+}
