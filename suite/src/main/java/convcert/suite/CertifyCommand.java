@@ -39,8 +39,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
-import org.junit.platform.launcher.Launcher;
+import org.junit.platform.engine.support.store.Namespace;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.core.LauncherConfig;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -190,7 +191,6 @@ public final class CertifyCommand implements Callable<Integer> {
             throw e;
         }
         SuiteRun suiteRun = run;
-        SuiteRun.install(run);
         Thread interrupted = new Thread(() -> { // SIGINT, SIGTERM: partial reports, then stop the device
             ConformanceReport partial = reports.write(true, err);
             suiteRun.close();
@@ -207,19 +207,20 @@ public final class CertifyCommand implements Callable<Integer> {
             AllureLifecycle allure = new AllureLifecycle(new FileSystemResultsWriter(report.resolve("allure-results")));
             Allure.setLifecycle(allure);
             reports.allure(allure);
-            Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
-                    .enableTestExecutionListenerAutoRegistration(false).build());
             LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                     .selectors(DiscoverySelectors.selectClass(ConformanceTests.class)).build();
             SummaryGeneratingListener summary = new SummaryGeneratingListener();
-            launcher.execute(request, summary, new AllureJunitPlatform(allure));
+            try (LauncherSession session = LauncherFactory.openSession(LauncherConfig.builder()
+                    .enableTestExecutionListenerAutoRegistration(false).build())) {
+                session.getStore().put(Namespace.create(SuiteRun.NAMESPACE), SuiteRun.class, run); // SuiteRunResolver
+                session.getLauncher().execute(request, summary, new AllureJunitPlatform(allure));
+            }
             if (summary.getSummary().getTotalFailureCount() > 0 && run.results().isEmpty() && !run.planned().isEmpty()) {
                 summary.getSummary().printFailuresTo(err, 20); // discovery failed before any case ran
                 throw new UsageException("the suite could not start; see above");
             }
         } finally {
             run.close();
-            SuiteRun.install(null);
         }
         ConformanceReport result = reports.write(false, err);
         try {

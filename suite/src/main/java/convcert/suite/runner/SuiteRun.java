@@ -36,11 +36,15 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * One certification run: the adapter, the cases (from a vector folder, or every 32-bit input for
- * --exhaustive), waivers and the collected results. `convcert certify` sets it up; under Surefire it
- * comes from system properties (-Dconvcert.adapter=NAME[:options], -Dconvcert.vectors=DIR,
+ * --exhaustive), waivers and the collected results. `convcert certify` puts it in its launcher
+ * session's store, where ConformanceTests receives it (SuiteRunResolver); under Surefire it comes
+ * from system properties (-Dconvcert.adapter=NAME[:options], -Dconvcert.vectors=DIR,
  * -Dconvcert.pairs=float:half,...).
  */
-public final class SuiteRun {
+public final class SuiteRun implements AutoCloseable {
+
+    /** Where a launcher session keeps its run (the key is the class): see SuiteRunResolver. */
+    public static final String NAMESPACE = "convcert";
 
     /** What to run. shard is 1-based; shards 1 means all. */
     public record Config(Reference reference, String adapterSpec, ConverterAdapter adapter, VectorStore vectors,
@@ -70,8 +74,6 @@ public final class SuiteRun {
             return r.diagnosed(diagnosis.explain(converter, batches, wrong), Diagnosis.binades(converter.source(), wrong));
         });
     }
-
-    private static volatile SuiteRun current;
 
     private final Config config;
     private final CaseRunner runner;
@@ -144,18 +146,8 @@ public final class SuiteRun {
         }
     }
 
-    public static void install(SuiteRun run) {
-        current = run;
-    }
-
-    public static synchronized SuiteRun current() {
-        if (current == null) {
-            current = fromSystemProperties();
-        }
-        return current;
-    }
-
-    private static SuiteRun fromSystemProperties() {
+    /** A run from system properties, for the suite under Surefire (ConformanceSuiteTest). */
+    static SuiteRun fromSystemProperties() {
         Path home = Path.of(System.getProperty("convcert.home", "."));
         Reference reference = Reference.of(convcert.spec.SpecTables.load(home.resolve("spec-tables/ascend-c")));
         String spec = System.getProperty("convcert.adapter", "reference");
@@ -419,7 +411,8 @@ public final class SuiteRun {
         Allure.addAttachment("mismatches", "text/plain", MismatchFailure.message(r, adapter), ".txt");
     }
 
-    /** Stops the adapter once, whoever asks first (the run's end or an interrupt). */
+    /** Stops the adapter once, whoever asks first (the run's end, an interrupt, the launcher session's end). */
+    @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             runner.close();
