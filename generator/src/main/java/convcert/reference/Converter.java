@@ -45,7 +45,7 @@ public final class Converter {
         this.saturating = spec.saturation() == Saturation.SAT;
         this.wrapping = spec.saturation() == Saturation.WRAP;
         this.nanUnderSaturation = "nan".equals(dst.format().satNan())
-                || ("ctrl50".equals(dst.format().satNan()) && spec.ctrl().bit(50) == 1);
+                || (dst.format().satNanBit() != null && spec.ctrl().bit(dst.format().satNanBit()) == 1);
         this.integral = spec.conversion().sameType();
         this.integerDestination = dst.isInteger();
         this.unsignedDestination = !dst.isInteger() && !dst.format().isSigned();
@@ -189,7 +189,7 @@ public final class Converter {
             if (t != null) t.note("saturating: NaN gives 0 (Table 3; decision sat-nan-zero)");
             return 0;
         }
-        if (t != null) t.note("NaN stays NaN" + (saturating ? " (CTRL[50]=1)" : "") + "; encoding by decision nan-encoding="
+        if (t != null) t.note("NaN stays NaN" + (saturating ? " (CTRL[" + dst.format().satNanBit() + "]=1)" : "") + "; encoding by decision nan-encoding="
                 + Semantics.optionName(semantics.nanEncoding()));
         return dst.nan(negative, payload, semantics.nanEncoding());
     }

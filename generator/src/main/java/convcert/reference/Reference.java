@@ -128,21 +128,19 @@ public final class Reference {
 
     /**
      * The distinct saturation behaviours a (pair, mode) can show, each with one way to select it: the
-     * API forms with per-instruction control (CTRL[60]=0) first, then the global CTRL settings.
-     * Behaviours differ by the effective saturation and, for fp8 destinations under saturation, by
-     * CTRL[50]. Labels: nosat, sat, wrap, sat-keepnan.
+     * first setting of ctrl.csv's bits (rows in order, the first changing fastest, each from its
+     * tried_first value) and form (nosat, then sat) that gives it. Behaviours differ by the effective
+     * saturation and, for destinations with sat_nan=ctrlNN under saturation, by that bit. Labels:
+     * nosat, sat, wrap, sat-keepnan.
      */
     public java.util.List<Case> saturationStates(Conversion c, Rounding mode) {
         java.util.Map<String, Case> states = new java.util.LinkedHashMap<>();
         java.util.List<CtrlState> ctrls = new java.util.ArrayList<>();
-        CtrlState powerOn = tables.powerOnCtrl();
-        for (int g = 0; g < 16; g++) {
-            CtrlState ctrl = powerOn;
-            int[][] variations = {{60, g & 1}, {48, 1 - ((g >> 1) & 1)}, {59, (g >> 2) & 1}, {50, (g >> 3) & 1}};
-            for (int[] v : variations) {
-                if (tables.ctrlBits().containsKey(v[0])) {
-                    ctrl = ctrl.with(v[0], v[1]);
-                }
+        List<convcert.spec.CtrlBit> bits = List.copyOf(tables.ctrlBits().values()); // ctrl.csv order
+        for (int g = 0; g < 1 << bits.size(); g++) {
+            CtrlState ctrl = tables.powerOnCtrl();
+            for (int i = 0; i < bits.size(); i++) {
+                ctrl = ctrl.with(bits.get(i).bit(), bits.get(i).triedFirst() ^ ((g >> i) & 1));
             }
             if (!ctrls.contains(ctrl)) {
                 ctrls.add(ctrl);
@@ -162,7 +160,7 @@ public final class Reference {
     /**
      * Every way to ask for each saturation behaviour of a (pair, mode): the API forms (implicit too,
      * where Table 1 gives the pair an implicit conversion with this mode) times every setting of the
-     * CTRL bits that the pair's saturation rows consult (and CTRL[50] for fp8 destinations), other
+     * CTRL bits that the pair's saturation rows consult (and the sat_nan bit of its destination), other
      * bits at power-on. Keyed by state label; each list starts with the variant saturationStates
      * picks (the primary), so an implementation that ignores one of those bits or the suffix
      * disagrees with some variant.
@@ -199,7 +197,7 @@ public final class Reference {
         return variants;
     }
 
-    /** The CTRL bits that decide a pair's saturation: those its group's rows name, and 50 for fp8 destinations. */
+    /** The CTRL bits that decide a pair's saturation: those its group's rows name, and its destination's sat_nan=ctrlNN bit. */
     public List<Integer> consultedBits(Conversion c) {
         TreeSet<Integer> bits = new TreeSet<>(Comparator.reverseOrder());
         for (SaturationRule rule : tables.saturationRules()) {
@@ -207,8 +205,8 @@ public final class Reference {
                 bits.addAll(rule.consultedBits());
             }
         }
-        if ("ctrl50".equals(c.to().satNan())) {
-            bits.add(50);
+        if (c.to().satNanBit() != null) {
+            bits.add(c.to().satNanBit());
         }
         bits.retainAll(tables.ctrlBits().keySet());
         return List.copyOf(bits);
@@ -224,10 +222,10 @@ public final class Reference {
         return b.toString();
     }
 
-    /** nosat, sat, wrap, or sat-keepnan (CTRL[50]=1 keeps NaN for an fp8 destination). */
+    /** nosat, sat, wrap, or sat-keepnan (the destination's sat_nan bit keeps NaN, e.g. CTRL[50]=1 for Ascend C fp8). */
     public static String stateLabel(Case c) {
         boolean keepNan = c.saturation() == convcert.spec.Saturation.SAT
-                && "ctrl50".equals(c.conversion().to().satNan()) && c.ctrl().bit(50) == 1;
+                && c.conversion().to().satNanBit() != null && c.ctrl().bit(c.conversion().to().satNanBit()) == 1;
         return c.saturation().tableName() + (keepNan ? "-keepnan" : "");
     }
 

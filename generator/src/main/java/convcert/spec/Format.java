@@ -8,13 +8,18 @@ import java.util.List;
  *
  * @param inf     the +infinity encoding, or null when the format has none
  * @param nan     the canonical (positive, quiet) NaN encoding, or null for integers
- * @param satNan  what a NaN input gives under saturation: "zero", "nan", or "ctrl50" (CTRL[50] decides)
+ * @param satNan  what a NaN input gives under saturation: "zero", "nan", or "ctrlNN" (CTRL[NN] decides: 1 keeps NaN)
  * @param fromNan integer formats: the bits a NaN converts to; null for floating formats
  */
 public record Format(String name, List<String> aliases, int width, Layout layout,
                      int exponentBits, int mantissaBits, int bias,
                      Long inf, Long nan, long maxFinite, boolean negativeZero, String satNan, Long fromNan,
                      String description, Location location) {
+
+    /** The CTRL bit that sat_nan=ctrlNN names, or null. */
+    public Integer satNanBit() {
+        return satNan != null && satNan.matches("ctrl\\d+") ? Integer.valueOf(satNan.substring(4)) : null;
+    }
 
     public boolean isInteger() {
         return layout.isInteger();

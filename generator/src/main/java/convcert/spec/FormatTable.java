@@ -89,8 +89,8 @@ final class FormatTable {
                 if (nan == null && !satNan.isEmpty()) {
                     throw row.error("sat_nan", "must be blank for a format without NaN (decision finite-nan decides)");
                 }
-                if (nan != null && !satNan.equals("zero") && !satNan.equals("ctrl50") && !satNan.equals("nan")) {
-                    throw row.error("sat_nan", "expected zero, nan or ctrl50, got '" + satNan + "'");
+                if (nan != null && !satNan.equals("zero") && !satNan.matches("ctrl\\d+") && !satNan.equals("nan")) {
+                    throw row.error("sat_nan", "expected zero, nan or ctrlNN (a bit of ctrl.csv), got '" + satNan + "'");
                 }
                 if (!row.text("from_nan").isEmpty()) {
                     throw row.error("from_nan", "must be blank for a floating format");

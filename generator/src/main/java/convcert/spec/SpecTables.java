@@ -32,9 +32,6 @@ public final class SpecTables {
     public static final Map<String, List<String>> EXTENSIONS = Map.of("opencl-memory", List.of("types.csv",
             "vector-widths.csv", "vector-functions.csv", "as-type-rules.csv", "as-type-examples.csv"));
 
-    /** The CTRL bit that sat_nan=ctrl50 consults. */
-    public static final int NAN_UNDER_SATURATION_BIT = 50;
-
     private final String profile;
     private final Path directory;
     private final Map<String, String> declared;
@@ -66,8 +63,8 @@ public final class SpecTables {
         this.hybridRules = HybridTable.load(readOptional("hybrid-rounding.csv", "source", "compare_bits", "threshold",
                 "source_ref"), formats);
         this.groups = SaturationTable.groups(read("saturation-groups.csv", "group", "description", "source"));
-        this.ctrlBits = CtrlTable.load(readOptional("ctrl.csv", "bit", "name", "power_on", "applies_to", "meaning",
-                "source"), formats.byName.values());
+        this.ctrlBits = CtrlTable.load(readOptional("ctrl.csv", "bit", "name", "power_on", "tried_first", "applies_to",
+                "meaning", "source"), formats.byName.values());
         this.saturationRules = SaturationTable.load(read("saturation.csv", "group", "form", "effective", "source"),
                 groups, ctrlBits); // plus a ctrlNN column per bit it consults
         this.conversions = ConversionTable.load(read("conversions.csv", "from", "to", "modes", "forms", "group",
