@@ -153,11 +153,19 @@ public final class Converter {
 
     private long special(Unpacked d, Trace t) {
         return switch (d.kind) {
-            case ZERO -> integerDestination ? 0 : dst.zero(d.negative);
+            case ZERO -> integerDestination ? 0 : unsignedDestination ? unsignedZero(t) : dst.zero(d.negative);
             case INFINITE -> infinite(d.negative, t);
             case NAN -> nan(d.negative, d.payload, t);
             case FINITE -> throw new IllegalStateException();
         };
+    }
+
+    /** A zero into a format without one (E8M0): its smallest value or NaN, by decision exponent-zero. */
+    private long unsignedZero(Trace t) {
+        boolean nan = semantics.exponentZero() == Semantics.ExponentZero.NAN;
+        if (t != null) t.note(dst.format().name() + " has no zero: " + (nan ? "NaN" : "its smallest value")
+                + " (decision exponent-zero=" + Semantics.optionName(semantics.exponentZero()) + ")");
+        return nan ? dst.format().nan() : dst.zero(false);
     }
 
     private long infinite(boolean negative, Trace t) {

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverflow, NanEncoding nanEncoding,
                         HybridBand hybridBand, HybridExact hybridExact, SubnormalResults subnormalResults,
                         NanComparison nanComparison, FiniteNan finiteNan, UnsignedNegative unsignedNegative,
-                        MxScale mxScale, MxNan mxNan, java.util.Set<String> listed) {
+                        ExponentZero exponentZero, MxScale mxScale, MxNan mxNan, java.util.Set<String> listed) {
 
     /** Non-saturating overflow under rz, rd, ru. */
     public enum DirectedOverflow { LARGEST_FINITE, INFINITY }
@@ -46,6 +46,9 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** A negative input converted to an unsigned floating format (OCP E8M0): its magnitude, or NaN. */
     public enum UnsignedNegative { ABSOLUTE, NAN }
 
+    /** A zero converted to an exponent-only format (OCP E8M0), which has no zero: its smallest value, or NaN. */
+    public enum ExponentZero { SMALLEST, NAN }
+
     /**
      * How a block's shared scale follows from its largest magnitude amax: floor(log2 amax) - emax of the
      * element (OCP MX v1.0 6.3); the same after rounding amax to the element's mantissa width (ties up);
@@ -70,6 +73,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
         map.put("nan-comparison", NanComparison.class);
         map.put("finite-nan", FiniteNan.class);
         map.put("unsigned-negative", UnsignedNegative.class);
+        map.put("exponent-zero", ExponentZero.class);
         map.put("mx-scale", MxScale.class);
         map.put("mx-nan", MxNan.class);
         return map;
@@ -85,7 +89,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
 
     /** Switches a profile may leave out of decisions.csv when none of its formats can reach them. */
     private static final java.util.Set<String> OPTIONAL = java.util.Set.of("finite-nan", "unsigned-negative",
-            "directed-overflow", "odd-overflow", "hr-band", "hr-exact", "mx-scale", "mx-nan");
+            "directed-overflow", "odd-overflow", "hr-band", "hr-exact", "exponent-zero", "mx-scale", "mx-nan");
 
     /**
      * Checks that decisions.csv and the reference agree: every switch the profile needs has its row with
@@ -102,7 +106,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
             Decision d = tables.decisions().get(entry.getKey());
             boolean needed = switch (entry.getKey()) {
                 case "finite-nan" -> finiteOnly;
-                case "unsigned-negative" -> unsigned;
+                case "unsigned-negative", "exponent-zero" -> unsigned;
                 case "directed-overflow" -> modes.contains(convcert.spec.Rounding.RZ)
                         || modes.contains(convcert.spec.Rounding.RU) || modes.contains(convcert.spec.Rounding.RD);
                 case "odd-overflow" -> modes.contains(convcert.spec.Rounding.RO);
@@ -161,7 +165,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
         }
         return new Semantics((DirectedOverflow) chosen[0], (OddOverflow) chosen[1], (NanEncoding) chosen[2],
                 (HybridBand) chosen[3], (HybridExact) chosen[4], (SubnormalResults) chosen[5], (NanComparison) chosen[6],
-                (FiniteNan) chosen[7], (UnsignedNegative) chosen[8], (MxScale) chosen[9], (MxNan) chosen[10],
+                (FiniteNan) chosen[7], (UnsignedNegative) chosen[8], (ExponentZero) chosen[9], (MxScale) chosen[10], (MxNan) chosen[11],
                 java.util.Set.copyOf(listed));
     }
 
@@ -172,7 +176,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** The choices as decision=option pairs, in table order. */
     public Map<String, String> choices() {
         List<Enum<?>> values = List.of(directedOverflow, oddOverflow, nanEncoding, hybridBand, hybridExact,
-                subnormalResults, nanComparison, finiteNan, unsignedNegative, mxScale, mxNan);
+                subnormalResults, nanComparison, finiteNan, unsignedNegative, exponentZero, mxScale, mxNan);
         Map<String, String> map = new LinkedHashMap<>();
         int i = 0;
         for (String id : SWITCHES.keySet()) {

@@ -150,9 +150,10 @@ class OcpMxOracleTest {
 
     /**
      * float -> E8M0 by the CUDA header's description: the magnitude rounded to a power of two toward
-     * zero or up, clipped to 2^-127 below, to 2^127 (SATFINITE) or NaN (NOSAT) above; NaN gives 0xFF.
+     * zero or up (or, for ml_dtypes' rn, to the nearer of the two, 1.5 x 2^e going up), clipped to
+     * 2^-127 below, to 2^127 (SATFINITE) or NaN (NOSAT) above; NaN gives 0xFF.
      */
-    static long e8m0(int floatBits, boolean up, boolean satfinite) {
+    static long e8m0(int floatBits, String mode, boolean satfinite) {
         float x = Math.abs(Float.intBitsToFloat(floatBits));
         if (Float.isNaN(x)) {
             return 0xFF;
@@ -165,7 +166,8 @@ class OcpMxOracleTest {
         }
         int magnitude = floatBits & 0x7FFFFFFF; // 2^e <= |x| < 2^(e+1), from the JDK (subnormals by their top bit)
         int e = magnitude >= 0x00800000 ? Math.getExponent(x) : 31 - Integer.numberOfLeadingZeros(magnitude) - 149;
-        if (up && Math.scalb(1.0, e) != x) {
+        boolean up = mode.equals("ru") ? Math.scalb(1.0, e) != x : mode.equals("rn") && x >= 1.5 * Math.scalb(1.0, e);
+        if (up) {
             e++;
         }
         if (e > 127) {
@@ -178,14 +180,15 @@ class OcpMxOracleTest {
     Stream<DynamicTest> floatToE8m0AgreesWithTheOracle() {
         int[] inputs = new SplittableRandom(11).ints(30_000).toArray();
         int[] edges = {0, 0x80000000, 1, 0x00400000, 0x00400001, 0x3F800000, 0x3F800001, 0x40400000, 0xC0400000,
-            0x7F000000, 0x7F000001, 0x7F7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000};
-        return Stream.of("rz nosat", "rz sat", "ru nosat", "ru sat").map(spec -> DynamicTest.dynamicTest("float->e8m0 "
-                + spec, () -> {
+            0x7F000000, 0x7F000001, 0x7F400000, 0x7F3FFFFF, 0x00600000, 0x005FFFFF, 0x3FC00000, 0x3FBFFFFF,
+            0x7F7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000};
+        return Stream.of("rz nosat", "rz sat", "ru nosat", "ru sat", "rn nosat", "rn sat").map(spec -> DynamicTest.dynamicTest(
+                "float->e8m0 " + spec, () -> {
                     String[] s = spec.split(" ");
                     Converter c = MX.converter(MX.resolve("float", "e8m0", s[0], s[1], MX.ctrl("")));
                     for (int[] set : new int[][] {inputs, edges}) {
                         for (int x : set) {
-                            long want = e8m0(x, s[0].equals("ru"), s[1].equals("sat"));
+                            long want = e8m0(x, s[0], s[1].equals("sat"));
                             assertEquals(Long.toHexString(want), Long.toHexString(c.apply(x & 0xFFFFFFFFL)),
                                     String.format("0x%08X %s", x, spec));
                         }

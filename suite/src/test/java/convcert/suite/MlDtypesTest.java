@@ -1,0 +1,72 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ml_dtypes, the other peer for the OCP MX elements (suite/devices/ml-dtypes/dut.py), certified live
+ * where it is installed (.ci/run installs it) and compared with the committed reports in
+ * reports/devices/ml-dtypes/: the same verdict, case by case, with the profile's defaults and with
+ * the decisions that describe ml_dtypes.
+ */
+class MlDtypesTest {
+
+    static final Path REPORTS = CertifyTest.HOME.resolve("reports/devices/ml-dtypes");
+    static final String DEVICE = "process:cmd=python3 " + CertifyTest.HOME.resolve("suite/devices/ml-dtypes/dut.py");
+
+    @TempDir
+    Path temp;
+
+    static boolean installed() {
+        try {
+            Process p = new ProcessBuilder("python3", "-c", "import ml_dtypes").redirectErrorStream(true).start();
+            return p.waitFor() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    private void sameVerdicts(String folder, List<String> decisions) throws IOException {
+        assumeTrue(installed(), "ml_dtypes is not installed here (pip install ml_dtypes; .ci/run installs it)");
+        List<String> args = new java.util.ArrayList<>(List.of("--profile", "ocp-mx", "--level", "ci", "--adapter", DEVICE));
+        decisions.forEach(d -> args.addAll(List.of("--decision", d)));
+        MainTest.Run r = CertifyTest.certify(temp.resolve(folder), args.toArray(String[]::new));
+        assertEquals(1, r.exit(), r.out() + r.err());
+        JsonNode now = CertifyTest.report(temp.resolve(folder));
+        JsonNode committed = CertifyTest.report(REPORTS.resolve(folder));
+        assertEquals(verdicts(committed), verdicts(now));
+    }
+
+    /** name -> status, mismatches, kinds and where the mismatches lie. */
+    private static Map<String, String> verdicts(JsonNode report) {
+        Map<String, String> v = new TreeMap<>();
+        for (JsonNode c : report.get("cases")) {
+            v.put(c.get("name").asText(), c.get("status").asText() + " " + c.get("mismatches") + " " + c.get("kinds")
+                    + " " + c.get("where"));
+        }
+        return v;
+    }
+
+    @Test
+    void underTheProfilesDefaultsMlDtypesDiffersOnNanZeroAndNegativeScales() throws IOException {
+        sameVerdicts("default", List.of());
+    }
+
+    @Test
+    void underItsOwnDecisionsTwoQuirksRemain() throws IOException {
+        sameVerdicts("ml-dtypes-decisions", List.of("unsigned-negative=nan", "exponent-zero=nan", "finite-nan=zero"));
+        Map<String, String> v = verdicts(CertifyTest.report(REPORTS.resolve("ml-dtypes-decisions")));
+        // NaN -> -0 for positive NaNs (sign of zero), and E8M0 rn rounding float values just above 2^-127 up
+        assertEquals("FAIL 22 {\"one step (rounding)\":22} {\"2^-127\":22}", v.get("float->e8m0/rn-nosat"));
+        assertEquals("FAIL 6 {\"sign of zero\":6} {\"NaN\":6}", v.get("float->fp4_e2m1/rn-sat"));
+    }
+}
