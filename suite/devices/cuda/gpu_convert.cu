@@ -59,7 +59,8 @@ struct Op { const char *name; int in_bytes, out_bytes; unsigned long long canoni
   X(f2e2m1_rn, 4, 1, 0) X(f2e2m1_rz, 4, 1, 0) X(f2e2m3_rn, 4, 1, 0) X(f2e2m3_rz, 4, 1, 0) \
   X(f2e3m2_rn, 4, 1, 0) X(f2e3m2_rz, 4, 1, 0) X(e2m1_2f, 1, 4, 0) X(e2m3_2f, 1, 4, 0) X(e3m2_2f, 1, 4, 0) \
   X(f2e8m0_rz_nosat, 4, 1, 0) X(f2e8m0_rz_sat, 4, 1, 0) X(f2e8m0_ru_nosat, 4, 1, 0) X(f2e8m0_ru_sat, 4, 1, 0) \
-  X(e8m0_2f, 1, 4, 0)
+  X(e8m0_2f, 1, 4, 0) \
+  X(f2e2m1x2_rn, 8, 1, 0) X(f2e2m1x2_rz, 8, 1, 0) X(e2m1x2_2f, 1, 8, 0)
 
 enum OpId {
 #define AS_ENUM(n, i, o, c) OP_##n,
@@ -232,6 +233,14 @@ __device__ uint64_t convert(int op, uint64_t x) {
     case OP_f2e8m0_ru_nosat: return __nv_cvt_float_to_e8m0(f32(x), __NV_NOSAT, cudaRoundPosInf);
     case OP_f2e8m0_ru_sat: return __nv_cvt_float_to_e8m0(f32(x), __NV_SATFINITE, cudaRoundPosInf);
     case OP_e8m0_2f: return bits(__bfloat162float(__nv_bfloat16(__nv_cvt_e8m0_to_bf16raw((__nv_fp8_storage_t)x))));
+    // Packed pairs (cuda_fp4.h): a float2 (.x in the low 32 bits) to one byte of two FP4 values, and back
+    // through half2 (exact); the byte's nibble order is what the certification checks.
+    case OP_f2e2m1x2_rn: return __nv_cvt_float2_to_fp4x2(make_float2(f32(x), f32(x >> 32)), __NV_E2M1, cudaRoundNearest);
+    case OP_f2e2m1x2_rz: return __nv_cvt_float2_to_fp4x2(make_float2(f32(x), f32(x >> 32)), __NV_E2M1, cudaRoundZero);
+    case OP_e2m1x2_2f: {
+      float2 f = __half22float2(__half2(__nv_cvt_fp4x2_to_halfraw2((__nv_fp4x2_storage_t)x, __NV_E2M1)));
+      return bits(f.x) | bits(f.y) << 32;
+    }
   }
   return 0;
 }

@@ -59,7 +59,7 @@ public final class TablesCommand {
                         convcert.opencl.OpenClVectors.cases(memory).size(), memory.types().all().size());
             }
             if (!t.blocks().isEmpty()) {
-                out.printf("  blocks       %d block-scaled formats (%s), each to and from %s%n", t.blocks().size(),
+                out.printf("  blocks       %d block formats (%s), each to and from %s%n", t.blocks().size(),
                         String.join(" ", t.blocks().keySet()), t.blocks().values().iterator().next().value().name());
             }
             out.printf("  digest       sha256:%s%n", t.digest());

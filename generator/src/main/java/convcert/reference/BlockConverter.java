@@ -40,13 +40,13 @@ public final class BlockConverter {
         this.semantics = reference.semantics();
         this.value = reference.codec(block.value());
         this.element = reference.codec(block.element());
-        this.scale = reference.codec(block.scale());
+        this.scale = block.scaled() ? reference.codec(block.scale()) : null;
         String why = "element of " + block.name() + " (" + block.location() + ")";
         this.elements = toBlock
                 ? reference.unlisted(block.value(), block.element(), this.mode, Saturation.SAT, why)
                 : reference.unlisted(block.element(), block.value(), Rounding.RN, Saturation.NOSAT, why);
-        this.smallestScale = scale.decode(0).exponent();
-        this.largestScale = scale.decode(block.scale().maxFinite()).exponent();
+        this.smallestScale = scale == null ? 0 : scale.decode(0).exponent();
+        this.largestScale = scale == null ? 0 : scale.decode(block.scale().maxFinite()).exponent();
         this.largestElement = element.decode(block.element().maxFinite());
     }
 
@@ -86,7 +86,7 @@ public final class BlockConverter {
 
     /** The codec of output i of a block. */
     public FormatCodec outputCodec(int i) {
-        return toBlock ? (i == 0 ? scale : element) : value;
+        return toBlock ? (i == 0 && scale != null ? scale : element) : value;
     }
 
     /** Converts blocks: in[inOffset..) holds blocks x inputsPerBlock values, out receives blocks x outputsPerBlock. */
@@ -107,7 +107,7 @@ public final class BlockConverter {
      * nothing), nor their expected zeros. expected holds the block's outputs from offset.
      */
     public boolean compared(long[] expected, int offset, int i) {
-        return !toBlock || i == 0 || !isNanScale(expected[offset]);
+        return !toBlock || scale == null || i == 0 || !isNanScale(expected[offset]);
     }
 
     private boolean isNanScale(long code) {
@@ -165,6 +165,12 @@ public final class BlockConverter {
     }
 
     private void quantize(long[] in, int offset, long[] out, int outOffset, List<String> notes) {
+        if (scale == null) { // a packed vector: each value converted on its own
+            for (int i = 0; i < block.size(); i++) {
+                out[outOffset + i] = elements.apply(in[offset + i]);
+            }
+            return;
+        }
         Integer s = sharedScale(in, offset, notes);
         if (s == null) {
             out[outOffset] = block.scale().nan();
@@ -178,6 +184,12 @@ public final class BlockConverter {
     }
 
     private void dequantize(long[] in, int offset, long[] out, int outOffset) {
+        if (scale == null) {
+            for (int i = 0; i < block.size(); i++) {
+                out[outOffset + i] = elements.apply(in[offset + i]);
+            }
+            return;
+        }
         Decoded x = scale.decode(in[offset]);
         for (int i = 0; i < block.size(); i++) {
             out[outOffset + i] = x.kind() == Decoded.Kind.NAN ? block.value().nan()
@@ -188,7 +200,9 @@ public final class BlockConverter {
     /** How one block converts: the scale's derivation and each output; for messages. */
     public List<String> explain(long[] in, int offset) {
         List<String> lines = new ArrayList<>();
-        if (toBlock) {
+        if (scale == null) {
+            lines.add("no scale: each value converts on its own (" + block.location() + ")");
+        } else if (toBlock) {
             long[] out = new long[outputsPerBlock()];
             quantize(in, offset, out, 0, lines);
         } else {
@@ -198,15 +212,6 @@ public final class BlockConverter {
                     + block.value().name() + " rn (only overflow rounds)");
         }
         return lines;
-    }
-
-    /** Explains output i (an element) of a block whose scale exponent is known. */
-    public Explanation explainElement(long[] in, int offset, int i) {
-        if (toBlock) {
-            Integer s = sharedScale(in, offset, null);
-            return elements.explainScaled(in[offset + i], s == null ? 0 : -s);
-        }
-        return elements.explainScaled(in[offset + 1 + i], scale.decode(in[offset]).exponent());
     }
 
     private static boolean greater(Decoded a, Decoded b) {

@@ -111,7 +111,7 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
                         || modes.contains(convcert.spec.Rounding.RU) || modes.contains(convcert.spec.Rounding.RD);
                 case "odd-overflow" -> modes.contains(convcert.spec.Rounding.RO);
                 case "hr-band", "hr-exact" -> tapered;
-                case "mx-scale", "mx-nan" -> !tables.blocks().isEmpty();
+                case "mx-scale", "mx-nan" -> tables.blocks().values().stream().anyMatch(b -> b.scaled());
                 default -> true;
             };
             if (d == null && OPTIONAL.contains(entry.getKey()) && !needed) {

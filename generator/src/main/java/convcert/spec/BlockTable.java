@@ -8,14 +8,14 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * blocks.csv: the block-scaled formats of a profile (optional; OCP MX has them). Elements must be
- * floating formats, the scale an exponent-only format (E8M0), value a floating format wide enough for
- * every element; names must not clash with formats.csv.
+ * blocks.csv: the block formats of a profile (optional; OCP MX has them, CUDA its packed fp4x2).
+ * Elements must be floating formats, the scale (if any) an exponent-only format (E8M0), value an IEEE
+ * format wider than the element; names must not clash with formats.csv.
  */
 final class BlockTable {
 
     static final List<String> COLUMNS = List.of("name", "aliases", "element", "scale", "size", "value", "modes",
-            "description", "source");
+            "storage", "description", "source");
 
     private BlockTable() {
     }
@@ -36,8 +36,8 @@ final class BlockTable {
             if (element.isInteger() || element.layout() == Layout.EXPONENT || element.layout() == Layout.TAPERED) {
                 throw row.error("element", element.name() + " is not an IEEE-like floating format");
             }
-            Format scale = format(row, "scale", formats);
-            if (scale.layout() != Layout.EXPONENT) {
+            Format scale = row.text("scale").isEmpty() ? null : format(row, "scale", formats);
+            if (scale != null && scale.layout() != Layout.EXPONENT) {
                 throw row.error("scale", scale.name() + " is not an exponent-only format (layout exponent)");
             }
             Format value = format(row, "value", formats);
@@ -66,8 +66,17 @@ final class BlockTable {
             if (!modesDefined.contains(Rounding.RN)) {
                 throw row.error("modes", "block -> " + value.name() + " rounds rn (overflow only): rounding.csv needs rn");
             }
+            String storage = row.required("storage");
+            if (!storage.equals("bytes") && !storage.equals("packed")) {
+                throw row.error("storage", "expected bytes (a value per byte or more) or packed (two elements of up to 4 bits "
+                        + "per byte), got '" + storage + "'");
+            }
+            if (storage.equals("packed") && element.width() > 4) {
+                throw row.error("storage", "only elements of up to 4 bits pack two per byte; " + element.name() + " has "
+                        + element.width());
+            }
             BlockFormat b = new BlockFormat(name, row.words("aliases"), element, scale, size, value, Set.copyOf(modes),
-                    row.required("description"), row.required("source"), row.location());
+                    storage.equals("packed"), row.required("description"), row.required("source"), row.location());
             if (blocks.putIfAbsent(name, b) != null) {
                 throw row.error("name", "duplicate block format '" + name + "'");
             }

@@ -37,6 +37,7 @@ final class BlockCoverage {
         }
     }
 
+    private final Reference reference;
     private final BlockFormat block;
     private final FormatCodec value;
     private final FormatCodec element;
@@ -46,6 +47,7 @@ final class BlockCoverage {
     private final List<String> tags = new ArrayList<>();
 
     BlockCoverage(Reference reference, BlockFormat block, Level level, long seed) {
+        this.reference = reference;
         this.block = block;
         this.value = reference.codec(block.value());
         this.element = reference.codec(block.element());
@@ -119,6 +121,9 @@ final class BlockCoverage {
     }
 
     Blocks toBlock() {
+        if (!block.scaled()) {
+            return lanes();
+        }
         SplittableRandom random = new SplittableRandom(seed ^ block.name().hashCode());
         Format f = block.value();
         long sign = 1L << (f.width() - 1);
@@ -249,8 +254,58 @@ final class BlockCoverage {
 
     // ---- block -> values ----------------------------------------------------------------------
 
+    /**
+     * A block without a scale (a packed vector): the value -> element conversion's own coverage points
+     * (coverage.csv, tagged as there), lane k of block i holding point i + k * stride, so that every
+     * lane sees every point beside different neighbours.
+     */
+    private Blocks lanes() {
+        convcert.spec.Conversion pair = reference.tables().conversion(block.value(), block.element());
+        if (pair == null) {
+            throw new convcert.reference.UsageException(block.location() + ": block " + block.name()
+                    + " has no scale, so its lanes take the coverage of " + block.value().name() + "->"
+                    + block.element().name() + ", which conversions.csv lacks");
+        }
+        TaggedInputs points = new CoverageModel(reference, CoverageTag.builtIn(), level, seed).inputs(pair);
+        long[] bits = points.bits();
+        int stride = Math.max(1, bits.length / block.size() + 1);
+        for (int i = 0; i < bits.length; i++) {
+            long[] v = new long[block.size()];
+            for (int k = 0; k < v.length; k++) {
+                v[k] = bits[(int) ((i + (long) k * stride) % bits.length)];
+            }
+            add(points.tags()[i], v);
+        }
+        return collect(block.size());
+    }
+
     Blocks fromBlock() {
+        if (!block.scaled()) { // every combination of element codes, when there are few
+            long codes = 1L << block.element().width();
+            long all = 1;
+            for (int k = 0; k < block.size() && all <= 1 << 16; k++) {
+                all *= codes;
+            }
+            if (all <= 1 << 16) {
+                for (long n = 0; n < all; n++) {
+                    long[] v = new long[block.size()];
+                    long rest = n;
+                    for (int k = 0; k < v.length; k++) {
+                        v[k] = rest % codes;
+                        rest /= codes;
+                    }
+                    add("exhaustive", v);
+                }
+                return collect(block.size());
+            }
+        }
         SplittableRandom random = new SplittableRandom(seed ^ ~block.name().hashCode());
+        if (!block.scaled()) {
+            for (int i = 0; i < scaled(1000, 10_000, 100_000); i++) {
+                add("random", random.longs(block.size(), 0, 1L << block.element().width()).toArray());
+            }
+            return collect(block.size());
+        }
         int size = block.size();
         long codes = 1L << block.element().width();
         long scaleNan = block.scale().nan();

@@ -104,92 +104,42 @@ public final class BlockVectorFiles implements ExtensionCases {
         return entries;
     }
 
-    /** Per-position formats of the inputs (or outputs) of a block case. */
-    public static Format[] layout(BlockConverter c, boolean inputs) {
-        int n = inputs ? c.inputsPerBlock() : c.outputsPerBlock();
-        Format[] formats = new Format[n];
-        for (int i = 0; i < n; i++) {
-            formats[i] = inputs ? c.inputFormat(i) : c.outputFormat(i);
-        }
-        return formats;
-    }
-
     private static String csv(BlockConverter c, BlockCoverage.Blocks inputs, long[] expected) {
-        Format[] in = layout(c, true);
-        Format[] outs = layout(c, false);
+        List<Format> in = BlockLayout.of(c, true).formats();
+        List<Format> outs = BlockLayout.of(c, false).formats();
         StringBuilder b = new StringBuilder("block,input,expected,coverage\n");
         for (int k = 0; k < inputs.count(); k++) {
             b.append(k).append(',');
-            words(b, inputs.values(), k * in.length, in);
+            words(b, inputs.values(), k * in.size(), in);
             b.append(',');
-            words(b, expected, k * outs.length, outs);
+            words(b, expected, k * outs.size(), outs);
             b.append(',').append(inputs.tags()[k]).append('\n');
         }
         return b.toString();
     }
 
-    private static void words(StringBuilder b, long[] values, int offset, Format[] formats) {
-        for (int i = 0; i < formats.length; i++) {
-            b.append(i == 0 ? "" : " ").append(formats[i].hex(values[offset + i]));
+    private static void words(StringBuilder b, long[] values, int offset, List<Format> formats) {
+        for (int i = 0; i < formats.size(); i++) {
+            b.append(i == 0 ? "" : " ").append(formats.get(i).hex(values[offset + i]));
         }
-    }
-
-    /** Every value in its format's bytes (VectorBytes), little-endian, block after block. */
-    public static byte[] pack(long[] values, int count, Format[] layout) {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        for (int i = 0; i < count; i++) {
-            Format f = layout[i % layout.length];
-            bytes.writeBytes(VectorFiles.pack(new long[] {values[i]}, 1, f.width()));
-        }
-        return bytes.toByteArray();
-    }
-
-    /** The inverse of pack: values[0..count) from data; the caller checks the length. */
-    public static void unpack(byte[] data, Format[] layout, long[] values, int count) {
-        int at = 0;
-        long[] one = new long[1];
-        for (int i = 0; i < count; i++) {
-            Format f = layout[i % layout.length];
-            int n = f.bytes();
-            VectorFiles.unpack(java.util.Arrays.copyOfRange(data, at, at + n), f.width(), one, 1);
-            values[i] = one[0];
-            at += n;
-        }
-    }
-
-    /** Bytes of one block of the given layout. */
-    public static int blockBytes(Format[] layout) {
-        int n = 0;
-        for (Format f : layout) {
-            n += f.bytes();
-        }
-        return n;
     }
 
     private static Map<String, String> binary(Path base, BlockConverter c, long[] in, long[] expected) throws IOException {
         Map<String, String> digests = new LinkedHashMap<>();
-        digests.put(".in.bin", VectorFiles.writeBytes(base, ".in.bin", pack(in, in.length, layout(c, true))));
+        BlockLayout inputs = BlockLayout.of(c, true);
+        BlockLayout outputs = BlockLayout.of(c, false);
+        digests.put(".in.bin", VectorFiles.writeBytes(base, ".in.bin", inputs.pack(in, in.length / inputs.values())));
         digests.put(".expected.bin", VectorFiles.writeBytes(base, ".expected.bin",
-                pack(expected, expected.length, layout(c, false))));
+                outputs.pack(expected, expected.length / outputs.values())));
         return digests;
     }
 
     private static Map<String, String> memh(Path base, BlockConverter c, long[] in, long[] expected) throws IOException {
         Map<String, String> digests = new LinkedHashMap<>();
-        digests.put(".in.memh", VectorFiles.writeBytes(base, ".in.memh", memhText(in, layout(c, true))));
-        digests.put(".expected.memh", VectorFiles.writeBytes(base, ".expected.memh", memhText(expected, layout(c, false))));
+        digests.put(".in.memh", VectorFiles.writeBytes(base, ".in.memh",
+                BlockLayout.of(c, true).memh(in).getBytes(StandardCharsets.US_ASCII)));
+        digests.put(".expected.memh", VectorFiles.writeBytes(base, ".expected.memh",
+                BlockLayout.of(c, false).memh(expected).getBytes(StandardCharsets.US_ASCII)));
         return digests;
-    }
-
-    /** A block per line: its values from the last to the first, each in its format's hex digits. */
-    private static byte[] memhText(long[] values, Format[] layout) {
-        StringBuilder b = new StringBuilder();
-        for (int k = 0; k < values.length / layout.length; k++) {
-            for (int i = layout.length - 1; i >= 0; i--) {
-                b.append(layout[i].hex(values[k * layout.length + i]).substring(2));
-            }
-            b.append('\n');
-        }
-        return b.toString().getBytes(StandardCharsets.US_ASCII);
     }
 }

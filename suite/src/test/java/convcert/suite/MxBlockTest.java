@@ -157,4 +157,40 @@ class MxBlockTest {
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().contains("rn-block.in.bin") && r.err().contains("blocks of 33 bytes"), r.err());
     }
+
+    /** CUDA's fp4x2: two FP4 values in one byte, .x in the low nibble; a device that swaps them fails. */
+    @Test
+    void aPackedPairTravelsAsOneByteLowNibbleFirst() throws IOException {
+        for (boolean swapped : new boolean[] {false, true}) {
+            Path dir = Files.createDirectories(shared.resolve("fp4x2-" + swapped));
+            Path dev = dir.resolve("fp4x2.py");
+            Files.writeString(dev, """
+                    import math, struct, sys
+                    SWAPPED = %s
+                    VALUES = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+                    def fp4(x):
+                        if math.isnan(x): return 7
+                        sign = 8 if math.copysign(1.0, x) < 0 else 0
+                        a = min(abs(x), 6.0)
+                        return sign | min(range(8), key=lambda c: (abs(a - VALUES[c]), c & 1))
+                    sys.stdin.buffer.readline()
+                    sys.stdout.write("CAP float fp4x2 rn block\\nREADY\\n"); sys.stdout.flush()
+                    for line in iter(sys.stdin.buffer.readline, b""):
+                        w = line.split()
+                        if w[0] == b"QUIT": break
+                        n = int(w[-1])
+                        out = bytearray()
+                        for _ in range(n):
+                            x, y = struct.unpack("<2f", sys.stdin.buffer.read(8))
+                            lo, hi = (fp4(y), fp4(x)) if SWAPPED else (fp4(x), fp4(y))
+                            out.append(lo | hi << 4)
+                        sys.stdout.buffer.write(b"OK %%d\\n" %% n + bytes(out)); sys.stdout.flush()
+                    """.formatted(swapped ? "True" : "False"));
+            MainTest.Run r = CertifyTest.certify(dir.resolve("out"), "--profile", "cuda", "--level", "ci", "--only",
+                    "float->fp4x2*", "--adapter", "process:cmd=python3 " + dev);
+            assertEquals(swapped ? 1 : 0, r.exit(), r.out() + r.err());
+            JsonNode c = CertifyTest.find(CertifyTest.report(dir.resolve("out")), "float->fp4x2_e2m1/rn-block");
+            assertEquals(swapped ? "FAIL" : "PASS", c.get("status").asText(), c.toString());
+        }
+    }
 }

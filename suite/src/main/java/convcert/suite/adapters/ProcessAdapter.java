@@ -7,6 +7,7 @@ import convcert.suite.spi.AdapterProvider;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
 import java.io.BufferedInputStream;
@@ -211,12 +212,11 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
     public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
         ensureRunning();
         BlockConverter block = BlockVectorFiles.converter(context.reference(), c.from(), c.to(), c.rounding());
-        convcert.spec.Format[] in = BlockVectorFiles.layout(block, true);
-        convcert.spec.Format[] out = BlockVectorFiles.layout(block, false);
+        BlockLayout in = BlockLayout.of(block, true);
+        BlockLayout out = BlockLayout.of(block, false);
         String header = "BLOCKS " + c.from() + " " + c.to() + " " + c.rounding() + " " + count + "\n";
-        byte[] result = exchange(c, header, BlockVectorFiles.pack(inputs, count * in.length, in), count,
-                count * BlockVectorFiles.blockBytes(out), "blocks");
-        BlockVectorFiles.unpack(result, out, outputs, count * out.length);
+        byte[] result = exchange(c, header, in.pack(inputs, count), count, count * out.bytes(), "blocks");
+        System.arraycopy(out.unpack(result), 0, outputs, 0, count * out.values());
     }
 
     /** Sends a batch, then reads 'OK count' and exactly answerBytes bytes (or 'ERR message'). */

@@ -8,6 +8,7 @@ import convcert.suite.spi.BlockOperations;
 import convcert.suite.spi.Capability;
 import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
+import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
 import java.io.IOException;
@@ -178,11 +179,13 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
         }
     }
 
-    /** A block case's .out.bin holds whole blocks, as many as the vector set's inputs (when present). */
-    private static void checkBlockSizes(Path out, BlockConverter c, Path vectorInputs) throws IOException, AdapterException {
+    /** A block case's .out.bin holds whole blocks, as many as the inputs beside it or else the vector set's. */
+    private static void checkBlockSizes(Path out, BlockConverter c, Path vectorSetInputs) throws IOException, AdapterException {
+        Path beside = Path.of(out.toString().replaceFirst("\\.out\\.bin$", ".in.bin"));
+        Path vectorInputs = Files.isRegularFile(beside) ? beside : vectorSetInputs;
         long size = Files.size(out);
-        int outBytes = BlockVectorFiles.blockBytes(BlockVectorFiles.layout(c, false));
-        int inBytes = BlockVectorFiles.blockBytes(BlockVectorFiles.layout(c, true));
+        int outBytes = BlockLayout.of(c, false).bytes();
+        int inBytes = BlockLayout.of(c, true).bytes();
         if (size % outBytes != 0) {
             throw new AdapterException("recording " + out + ": " + size + " bytes is not a whole number of blocks ("
                     + outBytes + " bytes each)");
@@ -193,7 +196,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
         }
     }
 
-    /** A block case's recording: the vector set's blocks (their index by content) and the outputs in that order. */
+    /** A block case's recording: its blocks (their index by content) and the outputs in that order. */
     private record BlockRecording(Map<java.nio.LongBuffer, Integer> index, long[] outputs) {
     }
 
@@ -219,27 +222,26 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
 
     private BlockRecording loadBlocks(CaseKey c, BlockConverter block) throws AdapterException {
         Path outFile = recordings.get(c.name());
-        Path vectorInputs = context.vectors().resolve(c.profile()).resolve(c.from() + "-" + c.to())
-                .resolve(c.rounding() + "-" + c.state() + ".in.bin");
+        Path beside = Path.of(outFile.toString().replaceFirst("\\.out\\.bin$", ".in.bin"));
+        Path vectorInputs = Files.isRegularFile(beside) ? beside : context.vectors().resolve(c.profile())
+                .resolve(c.from() + "-" + c.to()).resolve(c.rounding() + "-" + c.state() + ".in.bin");
         try {
             if (!Files.isRegularFile(vectorInputs)) {
                 throw new AdapterException("the recording " + outFile + " pairs with " + vectorInputs + ", which does not exist");
             }
-            convcert.spec.Format[] inLayout = BlockVectorFiles.layout(block, true);
-            convcert.spec.Format[] outLayout = BlockVectorFiles.layout(block, false);
+            BlockLayout inLayout = BlockLayout.of(block, true);
+            BlockLayout outLayout = BlockLayout.of(block, false);
             byte[] inBytes = Files.readAllBytes(vectorInputs);
             byte[] outBytes = Files.readAllBytes(outFile);
-            int blocks = inBytes.length / BlockVectorFiles.blockBytes(inLayout);
-            if (outBytes.length != blocks * BlockVectorFiles.blockBytes(outLayout)) {
+            int blocks = inBytes.length / inLayout.bytes();
+            if (outBytes.length != blocks * outLayout.bytes()) {
                 throw new AdapterException("the recording " + outFile + " does not hold " + blocks + " blocks");
             }
-            long[] ins = new long[blocks * inLayout.length];
-            long[] outs = new long[blocks * outLayout.length];
-            BlockVectorFiles.unpack(inBytes, inLayout, ins, ins.length);
-            BlockVectorFiles.unpack(outBytes, outLayout, outs, outs.length);
+            long[] ins = inLayout.unpack(inBytes);
+            long[] outs = outLayout.unpack(outBytes);
             Map<java.nio.LongBuffer, Integer> index = new HashMap<>();
             for (int b = 0; b < blocks; b++) {
-                index.putIfAbsent(java.nio.LongBuffer.wrap(ins, b * inLayout.length, inLayout.length).slice(), b);
+                index.putIfAbsent(java.nio.LongBuffer.wrap(ins, b * inLayout.values(), inLayout.values()).slice(), b);
             }
             return new BlockRecording(index, outs);
         } catch (IOException e) {

@@ -6,6 +6,7 @@ import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.VectorBytes;
 import convcert.suite.spi.CaseKey;
+import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
 import convcert.vectors.Sha256;
@@ -141,7 +142,7 @@ public final class VectorStore {
             throw new UsageException(where + ": " + x.getMessage());
         }
         for (int i = 0; i < 2 && contents; i++) {
-            int bytes = BlockVectorFiles.blockBytes(BlockVectorFiles.layout(c, i == 0));
+            int bytes = BlockLayout.of(c, i == 0).bytes();
             checkFile(e, i == 0, where, (long) e.count() * bytes, e.count() + " blocks of " + bytes + " bytes");
         }
     }
@@ -177,15 +178,13 @@ public final class VectorStore {
             throw new UsageException(e.name() + ": the vector set has no binary layout; generate it with --format bin");
         }
         Path file = folder.resolve(ref.path());
-        convcert.spec.Format[] layout = BlockVectorFiles.layout(c, inputs);
+        BlockLayout layout = BlockLayout.of(c, inputs);
         try {
             byte[] bytes = Files.readAllBytes(file);
-            if (bytes.length != (long) e.count() * BlockVectorFiles.blockBytes(layout)) {
+            if (bytes.length != (long) e.count() * layout.bytes()) {
                 throw new UsageException(shown(file) + ": " + bytes.length + " bytes for " + e.count() + " blocks");
             }
-            long[] values = new long[e.count() * layout.length];
-            BlockVectorFiles.unpack(bytes, layout, values, values.length);
-            return values;
+            return layout.unpack(bytes);
         } catch (IOException ex) {
             throw new UsageException("cannot read " + shown(file) + ": " + ex.getMessage());
         }
