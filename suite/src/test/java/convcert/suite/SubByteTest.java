@@ -98,20 +98,24 @@ class SubByteTest {
             }
         }
         Files.writeString(tables.resolve("formats.csv"), Files.readString(tables.resolve("formats.csv"))
-                + "fp5_e2m2,e2m2,5,ieee-fn,2,2,1,,,0xF,yes,,,a 5-bit element nobody ships: S.EE.MM finite only\n");
+                + "fp5_e2m2,e2m2,5,ieee-fn,2,2,1,,,0xF,yes,,,a 5-bit element nobody ships: S.EE.MM finite only\n"
+                + "int4,s4,4,int,,,,,,0x7,no,,0x8,a 4-bit two's complement integer\n");
         Files.writeString(tables.resolve("conversions.csv"), Files.readString(tables.resolve("conversions.csv"))
-                + "float,fp5_e2m2,rn rz,sat,S,,-,test\nfp5_e2m2,float,rn,nosat,N,,-,test\n");
+                + "float,fp5_e2m2,rn rz,sat,S,,-,test\nfp5_e2m2,float,rn,nosat,N,,-,test\nfloat,int4,rn,sat,S,,-,test\n");
         MainTest.Run check = MainTest.run("", "tables", "check", "--tables", tables.toString());
         assertEquals(0, check.exit(), check.err());
         MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--tables", tables.toString(), "--level", "ci",
-                "--pair", "float:fp5_e2m2", "--pair", "fp5_e2m2:float", "--adapter", "reference");
+                "--pair", "float:fp5_e2m2", "--pair", "fp5_e2m2:float", "--pair", "float:int4", "--adapter", "reference");
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode report = CertifyTest.report(temp.resolve("out"));
-        assertEquals(3, report.get("summary").get("passed").asInt());
+        assertEquals(4, report.get("summary").get("passed").asInt());
         assertEquals(32, CertifyTest.find(report, "fp5_e2m2->float/rn-nosat").get("vectors").asInt(),
                 "every 5-bit code, exhaustively");
         // 2.75 lies between 2.5 (S.10.01) and 3.0 (S.10.10): a tie, to the even code 0x0A.
         assertEquals("0x0A\n", MainTest.run("", "convert", "--tables", tables.toString(), "--from", "float", "--to",
                 "fp5_e2m2", "--rounding", "rn", "0x40300000").out());
+        // int4: -8.5 rounds to -8 (0x8), 7.5 to 8, which saturates to 7, and NaN gives from_nan (0x8).
+        assertEquals("0x8\n0x7\n0x8\n", MainTest.run("", "convert", "--tables", tables.toString(), "--from", "float",
+                "--to", "int4", "--rounding", "rn", "--saturation", "sat", "0xC1080000", "0x40F00000", "0x7FC00000").out());
     }
 }
