@@ -78,7 +78,7 @@ public class AdapterBenchmark {
             default -> adapter;
         };
         implementation = Adapters.create(spec, new AdapterContext(home, home.resolve("vectors"), 60_000, ref));
-        runner = new CaseRunner(implementation, implementation.capabilities(), 60_000, 10);
+        runner = new CaseRunner(implementation, implementation.capabilities(), 60_000, 10, false);
     }
 
     private static Path gcc(Path home, Path dir, boolean library) throws IOException, InterruptedException {

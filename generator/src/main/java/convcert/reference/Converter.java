@@ -35,6 +35,7 @@ public final class Converter {
     private final long maxKept;
     private final int roundingTable;
     private final boolean floatToHalfFast;
+    private final IeeeNarrowingKernel kernel;
 
     Converter(Case spec, Semantics semantics, FormatCodec src, FormatCodec dst, HybridRule hybrid) {
         this.spec = spec;
@@ -57,6 +58,7 @@ public final class Converter {
         this.maxKept = dst.maxKept();
         this.roundingTable = mode == Rounding.RH ? 0 : Rounder.table(mode);
         this.floatToHalfFast = FloatToHalfFastPath.covers(spec, semantics);
+        this.kernel = floatToHalfFast ? null : IeeeNarrowingKernel.of(spec, semantics, this);
     }
 
     public Case spec() {
@@ -101,8 +103,47 @@ public final class Converter {
             FloatToHalfFastPath.apply(in, inOffset, out, outOffset, count, saturating);
             return;
         }
+        if (kernel != null) {
+            kernel.apply(in, inOffset, out, outOffset, count, this);
+            return;
+        }
         applyGeneric(in, inOffset, out, outOffset, count);
     }
+
+    /** Whether batches go through IeeeNarrowingKernel. */
+    boolean hasKernel() {
+        return kernel != null;
+    }
+
+    /** One value through the generic path with the caller's scratch (the fast paths' fallback). */
+    long applyOne(long bits, Unpacked scratch) {
+        return convert(bits, 0, scratch, null);
+    }
+
+    /** The result of overflow (a finite value beyond the destination) for a sign: for the fast paths. */
+    long overflowCode(boolean negative, boolean beyondBinade) {
+        return overflow(negative, beyondBinade, null);
+    }
+
+    /**
+     * As {@link #apply(long[], int, long[], int, int)}, split over the machine's cores for large batches
+     * (exhaustive runs): converters are immutable, so parts run independently and the result is the same.
+     */
+    public void applyParallel(long[] in, int inOffset, long[] out, int outOffset, int count) {
+        int parts = Math.min(Runtime.getRuntime().availableProcessors(), count / PARALLEL_GRAIN);
+        if (parts <= 1) {
+            apply(in, inOffset, out, outOffset, count);
+            return;
+        }
+        java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
+            int from = (int) ((long) count * p / parts);
+            int to = (int) ((long) count * (p + 1) / parts);
+            apply(in, inOffset + from, out, outOffset + from, to - from);
+        });
+    }
+
+    /** Values per part below which splitting a batch costs more than it saves. */
+    private static final int PARALLEL_GRAIN = 1 << 14;
 
     /** The batch conversion without fast paths: what fast paths are checked against. */
     void applyGeneric(long[] in, int inOffset, long[] out, int outOffset, int count) {

@@ -55,6 +55,11 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
         this.memory = tables == null ? null : new OpenClReference(tables, reference);
     }
 
+    /** The reference it answers with. */
+    public convcert.reference.Reference reference() {
+        return reference;
+    }
+
     @Override
     public String identity() {
         return "convcert's reference, spec tables sha256 " + reference.tables().digest();
@@ -110,6 +115,6 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
             }
             return reference.converter(reference.resolve(reference.conversion(c.from(), c.to()), Rounding.parse(c.rounding()),
                     Form.parse(c.form()), ctrl));
-        }).apply(inputs, 0, outputs, 0, count);
+        }).applyParallel(inputs, 0, outputs, 0, count);
     }
 }

@@ -91,7 +91,13 @@ public final class SuiteRun implements AutoCloseable {
         List<CaseKey> space = profileCases();
         this.unmatched = capabilities.stream().filter(c -> space.stream().noneMatch(c::matches))
                 .map(Capability::toString).toList();
-        this.runner = new CaseRunner(config.adapter(), capabilities, config.timeoutMillis(), config.firstMismatches());
+        boolean self = config.adapter() instanceof convcert.suite.adapters.ReferenceAdapter r
+                && r.reference() == config.reference();
+        if (self) {
+            notes.add("the adapter is this run's reference (same tables and decisions): where expected values are "
+                    + "computed now (exhaustive, recomputed), its outputs are those values, computed once");
+        }
+        this.runner = new CaseRunner(config.adapter(), capabilities, config.timeoutMillis(), config.firstMismatches(), self);
         this.diagnosis = Diagnosis.of(config.reference(),
                 config.reference().semantics().nanComparison() == convcert.reference.Semantics.NanComparison.ANY);
     }

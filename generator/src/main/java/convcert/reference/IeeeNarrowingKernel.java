@@ -1,0 +1,134 @@
+package convcert.reference;
+
+import convcert.spec.Format;
+import convcert.spec.Layout;
+import convcert.spec.Rounding;
+
+/**
+ * Fast path for narrowing an IEEE format to an IEEE-like floating one (float -> half, bfloat16, FP8,
+ * FP6, FP4; double -> float, ...) in rn, rna, rz, ru, rd and ro. A finite input's exponent field
+ * alone fixes how many significand bits the destination keeps and where its result's code starts,
+ * so a table per exponent field (computed once from the two format rows) turns rounding into a
+ * shift, two masks, the mode's 16-bit decision table (Rounder, as the generic path) and an add.
+ * Overflow gives the generic path's overflow result for its sign (computed once); NaN and infinity
+ * go to the generic path. The generic path ran at 47-96 M values/s (docs/performance.md);
+ * KernelTest checks this one against it (all 2^32 float inputs for float -> half in every mode).
+ */
+final class IeeeNarrowingKernel {
+
+    private static final int SPECIAL = -1;
+    private static final int BEYOND = -2;
+
+    private final int srcMantissa;
+    private final int srcSignShift;
+    private final long exponentMask;
+    private final long mantissaMask;
+    private final long dstSign;
+    private final long dstMaxFinite;
+    private final int roundingTable;
+    /** Per exponent field: bits discarded (capped at 63; SPECIAL, BEYOND), their mask, the first's bit, the code base. */
+    private final int[] shift;
+    private final long[] restMask;
+    private final long[] halfBit;
+    private final long[] base;
+    /** The generic path's overflow results: [negative][beyond the largest binade]. */
+    private final long[][] overflow;
+
+    private IeeeNarrowingKernel(Format src, Format dst, Rounding mode, int dstMaxExponent, long[][] overflow) {
+        this.srcMantissa = src.mantissaBits();
+        this.srcSignShift = src.width() - 1;
+        this.exponentMask = (1L << src.exponentBits()) - 1;
+        this.mantissaMask = (1L << src.mantissaBits()) - 1;
+        this.dstSign = 1L << (dst.width() - 1);
+        this.dstMaxFinite = dst.maxFinite();
+        this.roundingTable = Rounder.table(mode);
+        this.overflow = overflow;
+        int fields = 1 << src.exponentBits();
+        this.shift = new int[fields];
+        this.restMask = new long[fields];
+        this.halfBit = new long[fields];
+        this.base = new long[fields];
+        int dstMinExponent = 1 - dst.bias();
+        for (int e = 0; e < fields; e++) {
+            int binade = e == 0 ? 1 - src.bias() : e - src.bias(); // subnormals: below the smallest normal binade
+            if (e == fields - 1) {
+                shift[e] = SPECIAL;
+                continue;
+            }
+            if (binade > dstMaxExponent) {
+                shift[e] = BEYOND;
+                continue;
+            }
+            int lsb = binade - src.mantissaBits(); // the weight of the significand's last bit
+            int quantum = Math.max(e == 0 ? binade - 1 : binade, dstMinExponent) - dst.mantissaBits();
+            int s = Math.min(quantum - lsb, 63);
+            shift[e] = s;
+            restMask[e] = (1L << s) - 1;
+            halfBit[e] = s == 0 ? 0 : 1L << (s - 1);
+            base[e] = (long) (Math.max(quantum + dst.mantissaBits() + dst.bias(), 1) - 1) << dst.mantissaBits();
+        }
+    }
+
+    /**
+     * The kernel for a case, or null where it does not apply: an IEEE source, an IEEE-like destination
+     * with a negative zero whose significand is no wider, whose smallest normal binade is no lower and
+     * whose smallest quantum is no finer than the source's (so rounding only ever discards bits, and a
+     * source subnormal always lands in the destination's subnormal range), one of the six rounding
+     * modes, subnormal results kept, and no directed overflow to infinity (that decision looks at the
+     * discarded bits in the top binade).
+     */
+    static IeeeNarrowingKernel of(Case c, Semantics s, Converter generic) {
+        Format src = c.conversion().from();
+        Format dst = c.conversion().to();
+        boolean applies = src.layout() == Layout.IEEE && src.width() <= 64 && !c.conversion().sameType()
+                && (dst.layout() == Layout.IEEE || dst.layout() == Layout.IEEE_FN) && dst.negativeZero()
+                && dst.mantissaBits() <= src.mantissaBits() && 1 - dst.bias() >= 1 - src.bias()
+                && 1 - dst.bias() - dst.mantissaBits() >= 1 - src.bias() - src.mantissaBits()
+                && c.rounding() != Rounding.RH && s.subnormalResults() == Semantics.SubnormalResults.KEEP
+                && !(s.directedOverflow() == Semantics.DirectedOverflow.INFINITY
+                        && (c.rounding() == Rounding.RZ || c.rounding() == Rounding.RU || c.rounding() == Rounding.RD));
+        if (!applies) {
+            return null;
+        }
+        long[][] overflow = {{generic.overflowCode(false, false), generic.overflowCode(false, true)},
+            {generic.overflowCode(true, false), generic.overflowCode(true, true)}};
+        return new IeeeNarrowingKernel(src, dst, c.rounding(), generic.destination().maxExponent(), overflow);
+    }
+
+    /** Converts in[inOffset..+count) into out; NaN and infinity go through generic. */
+    void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
+        Unpacked scratch = null;
+        for (int i = 0; i < count; i++) {
+            long bits = in[inOffset + i];
+            long code = round(bits);
+            if (code < 0) {
+                scratch = scratch == null ? new Unpacked() : scratch;
+                code = generic.applyOne(bits, scratch);
+            }
+            out[outOffset + i] = code;
+        }
+    }
+
+    /** The destination's bit pattern, or -1 for the generic path (NaN and infinity). */
+    long round(long bits) {
+        int negative = (int) (bits >>> srcSignShift) & 1;
+        int field = (int) (bits >>> srcMantissa & exponentMask);
+        int s = shift[field];
+        if (s < 0) {
+            return s == SPECIAL ? -1 : overflow[negative][1];
+        }
+        long significand = (bits & mantissaMask) | (field == 0 ? 0 : mantissaMask + 1);
+        long kept = significand >>> s;
+        long rest = significand & restMask[field];
+        long half = halfBit[field];
+        int guard = ((rest & half) != 0 ? Rounder.HALF : 0) | ((rest & (half - 1)) != 0 ? Rounder.STICKY : 0);
+        kept += roundingTable >>> (negative << 3 | (int) (kept & 1) << 2 | guard) & 1; // Rounder.index
+        // kept * 2^quantum: the code is the binade's base plus kept, its leading one included (a carry
+        // into the next binade, or from subnormal to normal, adds up right); a zero input has base 0
+        long code = base[field] + kept;
+        if (code > dstMaxFinite) {
+            return overflow[negative][0];
+        }
+        return negative != 0 ? code | dstSign : code;
+    }
+}

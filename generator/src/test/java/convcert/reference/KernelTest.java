@@ -1,0 +1,137 @@
+package convcert.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import convcert.TestProfile;
+import convcert.spec.Conversion;
+import convcert.spec.Rounding;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * IeeeNarrowingKernel equals the generic path it stands in for: on a stratified sample (every
+ * exponent field, both signs, the mantissas next to every rounding boundary and random ones) for every
+ * case of every profile it covers, and on all 2^32 float inputs for float -> half in every mode.
+ */
+class KernelTest {
+
+    /** The cases of the repository's profiles the kernel takes, each state's primary variant. */
+    static List<Converter> covered() {
+        List<Converter> all = new ArrayList<>();
+        for (String profile : List.of("ascend-c", "cuda", "opencl", "ocp-mx")) {
+            all.addAll(covered(TestProfile.reference(profile)));
+        }
+        return all;
+    }
+
+    static List<Converter> covered(Reference r) {
+        List<Converter> all = new ArrayList<>();
+        for (Conversion c : r.tables().conversions()) {
+            for (Rounding mode : c.modes()) {
+                for (Case state : r.saturationStates(c, mode)) {
+                    Converter converter = r.converter(state);
+                    if (converter.hasKernel()) {
+                        all.add(converter);
+                    }
+                }
+            }
+        }
+        return all;
+    }
+
+    /** A first mismatch between the batch path (kernel) and the generic one, or null. */
+    static String compare(Converter c, long[] in) {
+        long[] fast = new long[in.length];
+        long[] generic = new long[in.length];
+        c.apply(in, 0, fast, 0, in.length);
+        c.applyGeneric(in, 0, generic, 0, in.length);
+        for (int i = 0; i < in.length; i++) {
+            if (fast[i] != generic[i]) {
+                return c.spec().describe() + ": input 0x" + Long.toHexString(in[i]) + ": kernel 0x"
+                        + Long.toHexString(fast[i]) + ", generic 0x" + Long.toHexString(generic[i]);
+            }
+        }
+        return null;
+    }
+
+    static long[] sample(int width, int exponentBits, int mantissaBits) {
+        SplittableRandom random = new SplittableRandom(17);
+        List<Long> points = new ArrayList<>();
+        long exponents = 1L << exponentBits;
+        for (long e = 0; e < exponents; e++) {
+            for (long sign : new long[] {0, 1L << (width - 1)}) {
+                long base = sign | e << mantissaBits;
+                for (int k = 0; k < mantissaBits; k++) { // one bit, and all bits below it, for each position
+                    points.add(base | 1L << k);
+                    points.add(base | ((1L << (k + 1)) - 1));
+                    points.add(base | ((1L << mantissaBits) - 1) ^ ((1L << k) - 1));
+                }
+                points.add(base);
+                for (int r = 0; r < 24; r++) {
+                    points.add(base | random.nextLong(1L << mantissaBits));
+                }
+            }
+        }
+        return points.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Test
+    void theKernelTakesTheNarrowingCasesOfEveryProfile() {
+        assertTrue(covered().size() > 60, "cases covered: " + covered().size());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyCoveredCaseOnAStratifiedSample() {
+        return covered().stream().map(c -> DynamicTest.dynamicTest(c.spec().describe(), () -> {
+            var f = c.spec().conversion().from();
+            assertEquals(null, compare(c, sample(f.width(), f.exponentBits(), f.mantissaBits())));
+        }));
+    }
+
+    /** The other readings of overflow and NaN: the kernel either agrees or is not used. */
+    @TestFactory
+    Stream<DynamicTest> underOtherDecisions() {
+        Reference base = TestProfile.reference();
+        return Stream.of(java.util.Map.of("directed-overflow", "infinity"), java.util.Map.of("odd-overflow", "infinity"),
+                java.util.Map.of("nan-encoding", "canonical")).map(decisions -> DynamicTest.dynamicTest(decisions.toString(),
+                () -> {
+                    Reference r = new Reference(base.tables(), Semantics.of(base.tables(), decisions));
+                    for (Converter c : covered(r)) {
+                        var f = c.spec().conversion().from();
+                        assertEquals(null, compare(c, sample(f.width(), f.exponentBits(), f.mantissaBits())));
+                    }
+                }));
+    }
+
+    @Tag("slow") // 6 x 2^32 inputs through both paths: about 5 minutes on 2 cores
+    @TestFactory
+    Stream<DynamicTest> floatToHalfOnAll2pow32InputsInEveryMode() {
+        Reference r = TestProfile.reference();
+        Conversion c = r.conversion("float", "half");
+        return c.modes().stream().filter(m -> m != Rounding.RN).sorted().map(mode -> DynamicTest.dynamicTest(
+                "float->half " + mode.suffix(), () -> {
+                    Converter converter = r.converter(r.saturationStates(c, mode).getFirst());
+                    AtomicReference<String> first = new AtomicReference<>();
+                    IntStream.range(0, 256).parallel().forEach(chunk -> {
+                        long[] in = new long[1 << 24];
+                        for (int i = 0; i < in.length; i++) {
+                            in[i] = ((long) chunk << 24) + i;
+                        }
+                        String mismatch = compare(converter, in);
+                        if (mismatch != null) {
+                            first.compareAndSet(null, mismatch);
+                        }
+                    });
+                    assertEquals(null, first.get());
+                }));
+    }
+}
