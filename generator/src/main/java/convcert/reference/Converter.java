@@ -36,6 +36,7 @@ public final class Converter {
     private final int roundingTable;
     private final boolean floatToHalfFast;
     private final IeeeNarrowingKernel kernel;
+    private final FloatToIntegerKernel integerKernel;
 
     Converter(Case spec, Semantics semantics, FormatCodec src, FormatCodec dst, HybridRule hybrid) {
         this.spec = spec;
@@ -59,6 +60,7 @@ public final class Converter {
         this.roundingTable = mode == Rounding.RH ? 0 : Rounder.table(mode);
         this.floatToHalfFast = FloatToHalfFastPath.covers(spec, semantics);
         this.kernel = floatToHalfFast ? null : IeeeNarrowingKernel.of(spec, semantics, this);
+        this.integerKernel = FloatToIntegerKernel.of(spec);
     }
 
     public Case spec() {
@@ -107,12 +109,16 @@ public final class Converter {
             kernel.apply(in, inOffset, out, outOffset, count, this);
             return;
         }
+        if (integerKernel != null) {
+            integerKernel.apply(in, inOffset, out, outOffset, count, this);
+            return;
+        }
         applyGeneric(in, inOffset, out, outOffset, count);
     }
 
-    /** Whether batches go through IeeeNarrowingKernel. */
+    /** Whether batches go through a kernel (IeeeNarrowingKernel, FloatToIntegerKernel). */
     boolean hasKernel() {
-        return kernel != null;
+        return kernel != null || integerKernel != null;
     }
 
     /** One value through the generic path with the caller's scratch (the fast paths' fallback). */

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * IeeeNarrowingKernel equals the generic path it stands in for: on a stratified sample (every
+ * IeeeNarrowingKernel and FloatToIntegerKernel equal the generic path they stand in for: on a stratified sample (every
  * exponent field, both signs, the mantissas next to every rounding boundary and random ones) for every
  * case of every profile it covers, and on all 2^32 float inputs for float -> half in every mode.
  */
