@@ -93,7 +93,7 @@ public final class CertifyCommand implements Callable<Integer> {
             description = "With --exhaustive: run the K-th of N equal input ranges (default: ${DEFAULT-VALUE}).")
     String shard;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Report folder (default: reports/<adapter>).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Report folder (default: reports/<adapter> in the working directory).")
     Path out;
 
     @Option(names = "--waivers", paramLabel = "CSV", description = "Known deviations: case,reason,expires (ISO date).")
@@ -154,7 +154,7 @@ public final class CertifyCommand implements Callable<Integer> {
                     + "vector case would run whole in each shard");
         }
         String adapterName = adapter.contains(":") ? adapter.substring(0, adapter.indexOf(':')) : adapter;
-        Path report = out != null ? out : ProfileOptions.home().resolve("reports").resolve(adapterName);
+        Path report = out != null ? out : Path.of("reports").resolve(adapterName); // relative to the working directory
         Path vectorFolder = vectors != null ? vectors : ProfileOptions.home().resolve("vectors");
         Waivers waiverList = waivers == null ? Waivers.none() : Waivers.read(waivers);
         RunReports reports = RunReports.claim(report);

@@ -1,0 +1,69 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * After `mvn package`: the distribution (suite/target/convcert-VERSION/) runs from a directory
+ * outside the checkout through a symbolic link on PATH, certifies with its own tables and golden
+ * vectors, and writes its reports where it runs; the checkout's launcher works through a link too.
+ */
+class DistributionIT {
+
+    static final Path DIST = Path.of(System.getProperty("convcert.dist"));
+    static final Path HOME = Path.of(System.getProperty("convcert.home"));
+
+    @TempDir
+    Path temp;
+
+    record Result(int exit, String output) { }
+
+    private Result run(Path bin, String... args) throws IOException, InterruptedException {
+        Path work = Files.createDirectories(temp.resolve("work"));
+        // through a shell, so that PATH (with the link first) finds convcert as a user's shell would
+        List<String> command = new java.util.ArrayList<>(List.of("bash", "-c", "convcert \"$@\"", "convcert"));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
+        Map<String, String> env = pb.environment();
+        env.put("PATH", bin + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Result(p.waitFor(), output);
+    }
+
+    private Path linkTo(Path launcher, String name) throws IOException {
+        Path bin = Files.createDirectories(temp.resolve(name));
+        Files.createSymbolicLink(bin.resolve("convcert"), launcher);
+        return bin;
+    }
+
+    @Test
+    void theDistributionRunsFromAnywhereThroughALink() throws Exception {
+        assertTrue(Files.isExecutable(DIST.resolve("bin/convcert")), "no distribution at " + DIST + "; run mvn package");
+        Path bin = linkTo(DIST.resolve("bin/convcert"), "dist-bin");
+        Result r = run(bin, "certify", "--adapter", "jdk", "--pair", "float:half");
+        assertEquals(0, r.exit(), r.output());
+        assertTrue(Files.isRegularFile(temp.resolve("work/reports/jdk/conformance.json")),
+                "the report lies where the command ran");
+        assertTrue(r.output().contains("PASS: 1 cases"), r.output());
+        Result tables = run(bin, "tables", "check", "--profile", "ocp-mx");
+        assertEquals(0, tables.exit(), tables.output());
+    }
+
+    @Test
+    void theCheckoutsLauncherRunsThroughALink() throws Exception {
+        Path bin = linkTo(HOME.resolve("convcert"), "checkout-bin");
+        Result r = run(bin, "--version");
+        assertEquals(0, r.exit(), r.output());
+        assertTrue(r.output().contains("convcert"), r.output());
+    }
+}
