@@ -67,10 +67,16 @@ class CertifyTest {
         return new ObjectMapper().readTree(out.resolve("conformance.json").toFile());
     }
 
-    /** The one JUnit XML file of a report folder. */
+    /** The one JUnit XML file of a report folder, checked against the schema CI readers use (JUnitXmlTest). */
     static String junitXml(Path report) throws IOException {
         try (var files = Files.list(report.resolve("junit"))) {
-            return Files.readString(files.filter(f -> f.toString().endsWith(".xml")).findFirst().orElseThrow());
+            Path xml = files.filter(f -> f.toString().endsWith(".xml")).findFirst().orElseThrow();
+            try {
+                JUnitXmlTest.validate(xml);
+            } catch (org.xml.sax.SAXException e) {
+                throw new AssertionError(xml + " is not valid JUnit XML: " + e.getMessage(), e);
+            }
+            return Files.readString(xml);
         }
     }
 

@@ -34,6 +34,7 @@ public final class JUnitXmlReport {
                     count(cases, "ADAPTER_ERROR") + count(cases, "ERROR") + count(cases, "NOT_RUN"),
                     count(cases, "NOT_APPLICABLE") + count(cases, "WAIVED"),
                     cases.stream().mapToLong(ConformanceReport.Entry::millis).sum() / 1000.0));
+            x.append(properties(r));
             for (ConformanceReport.Entry e : cases) {
                 x.append(String.format(Locale.ROOT, "    <testcase classname=\"%s\" name=\"%s\" time=\"%.3f\"",
                         esc(r.profile() + "." + pair), esc(e.name().substring(pair.length() + 1)), e.millis() / 1000.0));
@@ -58,6 +59,24 @@ public final class JUnitXmlReport {
         Path temp = folder.resolve("." + name + ".partial");
         Files.writeString(temp, x, StandardCharsets.UTF_8);
         return Files.move(temp, folder.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** What CI dashboards show beside a suite: the adapter, profile, tables, decisions, source, shard. */
+    private static String properties(ConformanceReport r) {
+        StringBuilder b = new StringBuilder("    <properties>\n");
+        java.util.Map<String, String> p = new java.util.LinkedHashMap<>();
+        p.put("convcert.adapter", r.adapter());
+        p.put("convcert.profile", r.profile());
+        p.put("convcert.tables", r.tables());
+        p.put("convcert.source", r.source());
+        if (r.shard() != null) {
+            p.put("convcert.shard", r.shard());
+        }
+        p.put("convcert.partial", String.valueOf(r.partial()));
+        r.decisions().forEach((id, option) -> p.put("convcert.decision." + id, option));
+        p.forEach((k, v) -> b.append("      <property name=\"").append(esc(k)).append("\" value=\"")
+                .append(esc(v == null ? "" : v)).append("\"/>\n"));
+        return b.append("    </properties>\n").toString();
     }
 
     private static String details(ConformanceReport.Entry e) {

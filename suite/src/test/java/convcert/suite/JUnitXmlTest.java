@@ -1,0 +1,53 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.xml.XMLConstants;
+import javax.xml.transform.stream.StreamSource;
+import javax.xml.validation.SchemaFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xml.sax.SAXException;
+
+/**
+ * The JUnit XML of a run with passes, a mismatch and cases that do not apply is valid against the schema strict CI readers use (junit-xunit.xsd), and carries the run's
+ * adapter, profile and decisions as properties.
+ */
+class JUnitXmlTest {
+
+    @TempDir
+    Path temp;
+
+    static void validate(Path xml) throws IOException, SAXException {
+        var schema = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI)
+                .newSchema(JUnitXmlTest.class.getResource("junit-xunit.xsd"));
+        schema.newValidator().validate(new StreamSource(xml.toFile()));
+    }
+
+    @Test
+    void everyOutcomeIsValidJUnitXml() throws IOException, SAXException {
+        // the JDK keeps NaN payloads that canonical NaNs compared bit for bit reject: a failure beside
+        // passes (float->int32) and cases the jdk adapter does not implement
+        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--adapter", "jdk", "--pair", "float:half", "--pair",
+                "float:int32", "--decision", "nan-encoding=canonical", "--decision", "nan-comparison=exact");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        Path xml = temp.resolve("out/junit/TEST-convcert-jdk.xml");
+        validate(xml);
+        String text = Files.readString(xml);
+        assertTrue(text.contains("<property name=\"convcert.adapter\" value=\"jdk\"/>"), text.substring(0, 600));
+        assertTrue(text.contains("<property name=\"convcert.decision.nan-comparison\" value=\"exact\"/>"));
+        assertTrue(text.contains("<skipped message=\"not applicable") && text.contains("<failure type=\"mismatch\""));
+    }
+
+    @Test
+    void aBrokenFileIsRefusedByTheSchema() throws IOException {
+        Path bad = temp.resolve("bad.xml");
+        Files.writeString(bad, "<testsuites skipped=\"1\"><testsuite name=\"x\" tests=\"1\"/></testsuites>");
+        assertEquals(true, org.junit.jupiter.api.Assertions.assertThrows(SAXException.class, () -> validate(bad))
+                .getMessage().contains("skipped"));
+    }
+}
