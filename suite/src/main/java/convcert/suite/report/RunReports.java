@@ -127,10 +127,45 @@ public final class RunReports {
             r.write(folder);
             HtmlReport.write(r, folder);
             JUnitXmlReport.write(r, folder.resolve("junit"));
+            if (allure != null) {
+                allureExtras(r, folder.resolve("allure-results"));
+            }
         } catch (IOException e) {
             err.println("convcert: cannot write reports to " + shown(folder) + ": " + e.getMessage());
         }
         return r;
+    }
+
+    /**
+     * Allure's environment (the run's adapter, profile, tables, decisions, provenance) and categories:
+     * one per kind of mismatch (the failure messages name their kinds in brackets), adapter failures.
+     */
+    private static void allureExtras(ConformanceReport r, Path results) throws IOException {
+        Files.createDirectories(results);
+        StringBuilder env = new StringBuilder();
+        java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
+        values.put("adapter", r.adapter());
+        values.put("profile", r.profile());
+        values.put("tables", r.tables());
+        values.put("source", r.source());
+        values.put("convcert", r.provenance() == null ? "" : r.provenance().convcert() + " " + r.provenance().commit());
+        values.put("implementation", r.provenance() == null ? "" : r.provenance().implementation());
+        r.decisions().forEach((id, option) -> values.put("decision." + id, option));
+        values.forEach((k, v) -> env.append(k).append('=').append(v == null ? "" : v.replace("\\", "\\\\")
+                .replace("\n", " ")).append('\n'));
+        Files.writeString(results.resolve("environment.properties"), env);
+        StringBuilder categories = new StringBuilder("[\n");
+        for (String kind : r.summary().kinds().keySet()) {
+            categories.append("  {\"name\": \"").append(json(kind)).append("\", \"matchedStatuses\": [\"failed\"], ")
+                    .append("\"messageRegex\": \"(?s).*\\\\[").append(json(java.util.regex.Pattern.quote(kind)))
+                    .append("\\\\].*\"},\n");
+        }
+        categories.append("  {\"name\": \"adapter failures\", \"matchedStatuses\": [\"broken\"]}\n]\n");
+        Files.writeString(results.resolve("categories.json"), categories);
+    }
+
+    private static String json(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
     /** An Allure result for a case cut by the interrupt: broken, with why. */

@@ -19,6 +19,7 @@ import convcert.suite.spi.CaseKey;
 import convcert.suite.spi.ConverterAdapter;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
+import convcert.vectors.Sha256;
 import io.qameta.allure.Allure;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -366,6 +367,11 @@ public final class SuiteRun implements AutoCloseable {
 
     /** Runs one planned case, records it, and ends the JUnit test by its status. */
     public void execute(Planned p) {
+        // history and test-case ids from the case's name, not its position in the plan: a run with other
+        // pairs selected still continues each case's history
+        String id = p.key().profile() + "/" + p.key().name();
+        String digest = Sha256.of(id.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Allure.getLifecycle().updateTestCase(t -> t.setHistoryId(digest).setTestCaseId(digest).setName(p.key().name()));
         Allure.epic(p.key().profile());
         Allure.feature(p.key().pair());
         Allure.story(p.key().rounding() + " " + p.key().state());
