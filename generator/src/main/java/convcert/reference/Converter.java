@@ -37,6 +37,7 @@ public final class Converter {
     private final boolean floatToHalfFast;
     private final IeeeNarrowingKernel kernel;
     private final FloatToIntegerKernel integerKernel;
+    private final IntegerToFloatKernel fromIntegerKernel;
 
     Converter(Case spec, Semantics semantics, FormatCodec src, FormatCodec dst, HybridRule hybrid) {
         this.spec = spec;
@@ -61,6 +62,7 @@ public final class Converter {
         this.floatToHalfFast = FloatToHalfFastPath.covers(spec, semantics);
         this.kernel = floatToHalfFast ? null : IeeeNarrowingKernel.of(spec, semantics, this);
         this.integerKernel = FloatToIntegerKernel.of(spec);
+        this.fromIntegerKernel = IntegerToFloatKernel.of(spec, semantics, this);
     }
 
     public Case spec() {
@@ -113,12 +115,16 @@ public final class Converter {
             integerKernel.apply(in, inOffset, out, outOffset, count, this);
             return;
         }
+        if (fromIntegerKernel != null) {
+            fromIntegerKernel.apply(in, inOffset, out, outOffset, count);
+            return;
+        }
         applyGeneric(in, inOffset, out, outOffset, count);
     }
 
-    /** Whether batches go through a kernel (IeeeNarrowingKernel, FloatToIntegerKernel). */
+    /** Whether batches go through a kernel (IeeeNarrowingKernel, FloatToIntegerKernel, IntegerToFloatKernel). */
     boolean hasKernel() {
-        return kernel != null || integerKernel != null;
+        return kernel != null || integerKernel != null || fromIntegerKernel != null;
     }
 
     /** One value through the generic path with the caller's scratch (the fast paths' fallback). */
