@@ -68,8 +68,12 @@ public final class CertifyCommand implements Callable<Integer> {
             description = "The implementation under test (default: ${DEFAULT-VALUE}); see --list-adapters.")
     String adapter;
 
-    @Option(names = "--list-adapters", description = "List the adapters found on the classpath and exit.")
+    @Option(names = "--list-adapters", description = "List the adapters found (classpath and --adapter-path) and exit.")
     boolean listAdapters;
+
+    @Option(names = "--adapter-path", paramLabel = "JAR|DIR",
+            description = "A jar, or a folder of jars, with third-party adapters (ServiceLoader, suite/ADAPTERS.md); repeatable.")
+    List<Path> adapterPath = List.of();
 
     @Option(names = "--vectors", paramLabel = "DIR", description = "Golden vectors (default: vectors/ of the repository).")
     Path vectors;
@@ -114,8 +118,9 @@ public final class CertifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        ClassLoader adapters = Adapters.loader(adapterPath);
         if (listAdapters) {
-            for (AdapterProvider p : Adapters.providers()) {
+            for (AdapterProvider p : Adapters.providers(adapters)) {
                 stdout.printf("%-10s %s%n", p.name(), p.description());
             }
             return 0;
@@ -172,7 +177,7 @@ public final class CertifyCommand implements Callable<Integer> {
                                 && selected.contains(reference.conversion(e.from(), e.to()))));
             }
             ConverterAdapter implementation = Adapters.create(adapter,
-                    new AdapterContext(ProfileOptions.home(), vectorFolder, timeoutMillis, reference));
+                    new AdapterContext(ProfileOptions.home(), vectorFolder, timeoutMillis, reference), adapters);
             run = new SuiteRun(new SuiteRun.Config(reference, adapter, implementation, store, selected, only,
                     exhaustive, k, n, waiverList, timeoutMillis, first, LocalDate.now(), err, System.console() != null));
             List<CaseKey> known = new ArrayList<>(run.profileCases());

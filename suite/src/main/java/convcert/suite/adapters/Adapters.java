@@ -18,7 +18,41 @@ public final class Adapters {
     }
 
     public static List<AdapterProvider> providers() {
-        return ServiceLoader.load(AdapterProvider.class).stream().map(ServiceLoader.Provider::get).toList();
+        return providers(Adapters.class.getClassLoader());
+    }
+
+    /** The providers the loader finds (the classpath's, and those of --adapter-path). */
+    public static List<AdapterProvider> providers(ClassLoader loader) {
+        return ServiceLoader.load(AdapterProvider.class, loader).stream().map(ServiceLoader.Provider::get).toList();
+    }
+
+    /**
+     * A class loader that adds third-party adapters to convcert's own: each path a jar, or a folder of
+     * jars (and classes). A path that does not exist is a usage error naming it.
+     */
+    public static ClassLoader loader(List<java.nio.file.Path> adapterPath) {
+        if (adapterPath.isEmpty()) {
+            return Adapters.class.getClassLoader();
+        }
+        List<java.net.URL> urls = new java.util.ArrayList<>();
+        try {
+            for (java.nio.file.Path p : adapterPath) {
+                if (!java.nio.file.Files.exists(p)) {
+                    throw new UsageException("--adapter-path " + p + ": no such file or folder");
+                }
+                urls.add(p.toUri().toURL());
+                if (java.nio.file.Files.isDirectory(p)) {
+                    try (var files = java.nio.file.Files.list(p)) {
+                        for (java.nio.file.Path jar : files.filter(f -> f.toString().endsWith(".jar")).sorted().toList()) {
+                            urls.add(jar.toUri().toURL());
+                        }
+                    }
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new UsageException("--adapter-path: " + e.getMessage());
+        }
+        return new java.net.URLClassLoader(urls.toArray(java.net.URL[]::new), Adapters.class.getClassLoader());
     }
 
     /** Parses "key=value,key=value"; a value may hold spaces but not commas. */
@@ -38,11 +72,18 @@ public final class Adapters {
     }
 
     public static ConverterAdapter create(String spec, AdapterContext context) {
+        return create(spec, context, Adapters.class.getClassLoader());
+    }
+
+    /** Creates the adapter NAME[:options] from the providers the loader finds. */
+    public static ConverterAdapter create(String spec, AdapterContext context, ClassLoader loader) {
         String name = spec.contains(":") ? spec.substring(0, spec.indexOf(':')) : spec;
         String rest = spec.contains(":") ? spec.substring(spec.indexOf(':') + 1) : "";
-        AdapterProvider provider = providers().stream().filter(p -> p.name().equals(name)).findFirst()
+        List<AdapterProvider> providers = providers(loader);
+        AdapterProvider provider = providers.stream().filter(p -> p.name().equals(name)).findFirst()
                 .orElseThrow(() -> new UsageException("unknown adapter '" + name + "'; adapters: "
-                        + providers().stream().map(AdapterProvider::name).collect(Collectors.joining(" "))));
+                        + providers.stream().map(AdapterProvider::name).collect(Collectors.joining(" "))
+                        + " (third-party ones come with --adapter-path JAR|DIR)"));
         try {
             return provider.create(context, options(rest));
         } catch (AdapterException e) {
