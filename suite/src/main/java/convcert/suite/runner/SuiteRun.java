@@ -459,8 +459,10 @@ public final class SuiteRun implements AutoCloseable {
                 lastDraw = now;
                 double seconds = (now - start) / 1e9;
                 int filled = (int) (30 * done / total);
-                out.printf("%s[%s%s] %3d%% %s %.0f M/s%s", terminal ? "\r" : "", "#".repeat(filled),
-                        ".".repeat(30 - filled), 100 * done / total, name, done / seconds / 1e6, terminal ? "" : "\n");
+                double eta = seconds * (total - done) / Math.max(1, done);
+                out.printf("%s[%s%s] %3d%% %s %.0f M/s, %.0f s elapsed, about %.0f s to go%s", terminal ? "\r" : "",
+                        "#".repeat(filled), ".".repeat(30 - filled), 100 * done / total, name, done / seconds / 1e6,
+                        seconds, eta, terminal ? "" : "\n");
                 out.flush();
             }
         }
