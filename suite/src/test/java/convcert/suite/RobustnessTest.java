@@ -419,11 +419,11 @@ class RobustnessTest {
         Files.createDirectories(out.resolve("junit"));
         Files.createDirectories(out.resolve("allure-results"));
         Files.writeString(out.resolve("junit/notes.txt"), "mine");
-        Files.writeString(out.resolve("allure-results/environment.properties"), "mine");
+        Files.writeString(out.resolve("allure-results/executor.json"), "mine"); // environment.properties is the run's
         assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
         assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
         assertEquals("mine", Files.readString(out.resolve("junit/notes.txt")));
-        assertEquals("mine", Files.readString(out.resolve("allure-results/environment.properties")));
+        assertEquals("mine", Files.readString(out.resolve("allure-results/executor.json")));
         try (Stream<Path> xml = Files.list(out.resolve("junit"))) {
             assertEquals(2, xml.count(), "one JUnit file of the last run, and the user's");
         }

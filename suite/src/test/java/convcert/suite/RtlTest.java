@@ -1,0 +1,71 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The example RTL (suite/devices/rtl) under Verilator 5: the $readmemh testbench's recording replays
+ * to a pass, the Verilated model certifies every variant through the process protocol, and the
+ * planted bug fails with the fault catalogue's diagnosis. Skipped, and said so, without verilator.
+ */
+@Tag("slow") // three Verilator builds: about 30 s
+class RtlTest {
+
+    static final Path RTL = CertifyTest.HOME.resolve("suite/devices/rtl");
+
+    @TempDir
+    Path temp;
+
+    static boolean verilator() {
+        try {
+            return new ProcessBuilder("verilator", "--version").start().waitFor() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    private static void runSh(String defines, String... args) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", RTL.resolve("run.sh").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("DEFINES", defines);
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "run.sh " + String.join(" ", args) + ":\n" + output);
+    }
+
+    @Test
+    void theRtlCertifiesBothWaysAndThePlantedBugIsDiagnosed() throws Exception {
+        assumeTrue(verilator(), "verilator is not installed (apt-get install verilator; .ci/run installs it)");
+        Path build = temp.resolve("rtl");
+        runSh("", "build", build.toString());
+        runSh("", "record", build.toString(), CertifyTest.HOME.resolve("vectors").toString());
+        MainTest.Run replay = CertifyTest.certify(temp.resolve("replay"), "--adapter", "replay:dir="
+                + build.resolve("recording"), "--pair", "float:bfloat16");
+        assertEquals(0, replay.exit(), replay.out() + replay.err());
+        assertEquals(10, CertifyTest.report(temp.resolve("replay")).get("summary").get("passed").asInt());
+        MainTest.Run direct = CertifyTest.certify(temp.resolve("direct"), "--adapter", "process:cmd="
+                + build.resolve("Vharness"), "--pair", "float:bfloat16");
+        assertEquals(0, direct.exit(), direct.out() + direct.err());
+        assertEquals(44, CertifyTest.report(temp.resolve("direct")).get("summary").get("passed").asInt(),
+                "every form and CTRL variant of the 10 states");
+
+        Path planted = temp.resolve("planted");
+        runSh("+define+PLANTED_TIES_AWAY", "build", planted.toString());
+        MainTest.Run bug = CertifyTest.certify(temp.resolve("bug"), "--adapter", "process:cmd=" + planted.resolve("Vharness"),
+                "--pair", "float:bfloat16", "--only", "float->bfloat16/rn-nosat");
+        assertEquals(1, bug.exit(), bug.out());
+        JsonNode c = CertifyTest.find(CertifyTest.report(temp.resolve("bug")), "float->bfloat16/rn-nosat");
+        assertTrue(c.get("diagnosis").asText().contains("ties-away"), c.toString());
+    }
+}
