@@ -2,22 +2,17 @@
 // float,bfloat16 in group A; saturation.csv; formats.csv sat_nan=zero; decisions nan-encoding=preserve
 // and directed-overflow=largest-finite), combinational and synthesizable.
 //
-// Ports: the rounding mode, the API form (the _sat suffix, or an implicit conversion) and the CTRL
-// bits the group consults. Saturation (saturation.csv, group A): implicit -> no; CTRL[60]=0 -> the
-// suffix decides; CTRL[60]=1 -> CTRL[48]=0 saturates, CTRL[48]=1 does not.
+// saturating comes from convert_unit (group A of saturation.csv).
 // `define PLANTED_TIES_AWAY plants a bug: rn breaks ties away from zero instead of to even.
 module float_to_bf16 (
   input  logic [31:0] in,
   input  logic [2:0]  mode,       // 0 rn, 1 rz, 2 ru, 3 rd, 4 rna
-  input  logic        sat_suffix, // the _sat form
-  input  logic        implicit,   // the implicit conversion (Table 1)
-  input  logic        ctrl60,
-  input  logic        ctrl48,
+  input  logic        saturating,
   output logic [15:0] out
 );
   localparam logic [2:0] RN = 3'd0, RZ = 3'd1, RU = 3'd2, RD = 3'd3, RNA = 3'd4;
 
-  logic        sign, nan, inf, saturating, half, sticky, up;
+  logic        sign, nan, inf, half, sticky, up;
   logic [7:0]  exponent;
   logic [22:0] mantissa;
   logic [14:0] kept;      // exponent and the 7 mantissa bits bfloat16 keeps
@@ -29,7 +24,6 @@ module float_to_bf16 (
     mantissa = in[22:0];
     nan = exponent == 8'hFF && mantissa != 0;
     inf = exponent == 8'hFF && mantissa == 0;
-    saturating = implicit ? 1'b0 : (ctrl60 ? !ctrl48 : sat_suffix);
     kept = {exponent, mantissa[22:16]};
     half = mantissa[15];
     sticky = |mantissa[14:0];

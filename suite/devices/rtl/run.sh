@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The example RTL under Verilator 5 (README.md beside this):
 #   run.sh build DIR            builds DIR/Vtb (the $readmemh testbench) and DIR/Vharness (the process-protocol model)
-#   run.sh record DIR VECTORS   simulates every float->bfloat16 case of the golden set VECTORS (its primary form and
-#                               CTRL bits) with DIR/Vtb, writing the replay layout under DIR/recording
+#   run.sh record DIR VECTORS   simulates every float->bfloat16, float->fp8_e4m3fn and float->fp8_e5m2 case of the
+#                               golden set VECTORS (its primary form and CTRL bits) with DIR/Vtb, writing the replay
+#                               layout under DIR/recording
 # DEFINES="+define+PLANTED_TIES_AWAY" builds the planted bug instead.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -11,27 +12,33 @@ out="$(mkdir -p "$2" && cd "$2" && pwd)"
 case "$1" in
   build)
     verilator --binary -j 2 -Wno-fatal ${DEFINES:-} --top-module tb -Mdir "$out/tb" -o Vtb \
-      "$here/tb.sv" "$here/float_to_bf16.sv" >"$out/build-tb.log" 2>&1 || { cat "$out/build-tb.log" >&2; exit 1; }
-    verilator --cc --exe --build -j 2 -Wno-fatal ${DEFINES:-} --top-module float_to_bf16 -Mdir "$out/harness" \
-      -o Vharness "$here/float_to_bf16.sv" "$here/harness.cpp" >"$out/build-harness.log" 2>&1 \
+      "$here/tb.sv" "$here/convert_unit.sv" "$here/float_to_bf16.sv" "$here/float_to_fp8.sv" >"$out/build-tb.log" 2>&1 || { cat "$out/build-tb.log" >&2; exit 1; }
+    verilator --cc --exe --build -j 2 -Wno-fatal ${DEFINES:-} --top-module convert_unit -Mdir "$out/harness" \
+      -o Vharness "$here/convert_unit.sv" "$here/float_to_bf16.sv" "$here/float_to_fp8.sv" "$here/harness.cpp" \
+      >"$out/build-harness.log" 2>&1 \
       || { cat "$out/build-harness.log" >&2; exit 1; }
     ln -sf "$out/tb/Vtb" "$out/Vtb"
     ln -sf "$out/harness/Vharness" "$out/Vharness"
     ;;
   record)
-    vectors="$3/ascend-c/float-bfloat16"
-    rec="$out/recording/ascend-c/float-bfloat16"
-    mkdir -p "$rec"
-    mode=0
-    for rounding in rn rz ru rd rna; do
-      for state in nosat sat; do # the primary variant of each state: CTRL[60]=0 (the suffix decides), the suffix
-        sat=$([ "$state" = sat ] && echo 1 || echo 0)
-        n=$(grep -c . "$vectors/$rounding-$state.in.memh")
-        cp "$vectors/$rounding-$state.in.memh" "$rec/$rounding-$state.in.memh"
-        "$out/Vtb" +in="$rec/$rounding-$state.in.memh" +out="$rec/$rounding-$state.out.memh" +n="$n" \
-          +mode=$mode +sat="$sat" +implicit=0 +ctrl60=0 +ctrl48=1 >/dev/null
+    # every case of the three pairs, each with its primary variant: CTRL[60]=0 (the suffix decides), the
+    # suffix, CTRL[48]=1 and CTRL[50] set only for the state that keeps NaN under saturation
+    rec="$out/recording/ascend-c"
+    for pair in float-bfloat16:0 float-fp8_e4m3fn:1 float-fp8_e5m2:2; do
+      folder=${pair%%:*}
+      dst=${pair##*:}
+      mkdir -p "$rec/$folder"
+      for inputs in "$3/ascend-c/$folder/"*.in.memh; do
+        case=$(basename "$inputs" .in.memh)          # e.g. rn-sat-keepnan
+        rounding=${case%%-*}
+        state=${case#*-}
+        mode=$(case $rounding in rn) echo 0 ;; rz) echo 1 ;; ru) echo 2 ;; rd) echo 3 ;; rna) echo 4 ;; esac)
+        sat=$([ "$state" = nosat ] && echo 0 || echo 1)
+        keepnan=$([ "$state" = sat-keepnan ] && echo 1 || echo 0)
+        cp "$inputs" "$rec/$folder/$case.in.memh"
+        "$out/Vtb" +in="$inputs" +out="$rec/$folder/$case.out.memh" +n="$(grep -c . "$inputs")" +dst="$dst" \
+          +mode="$mode" +sat="$sat" +implicit=0 +ctrl60=0 +ctrl48=1 +ctrl50="$keepnan" >/dev/null
       done
-      mode=$((mode + 1))
     done
     ;;
   *) echo "usage: run.sh build DIR | run.sh record DIR VECTORS" >&2; exit 2 ;;

@@ -1,28 +1,32 @@
-// The classic flow: reads a case's inputs with $readmemh, drives float_to_bf16 with the case's mode,
-// form and CTRL bits, writes the outputs with $writememh in convcert's replay layout.
-//   +in=FILE.in.memh +out=FILE.out.memh +n=COUNT +mode=0..4 +sat=0|1 +implicit=0|1 +ctrl60=0|1 +ctrl48=0|1
+// The classic flow: reads a case's inputs with $readmemh, drives convert_unit with the case's
+// destination, mode, form and CTRL bits, writes the outputs with $writememh in the replay layout.
+//   +in=FILE.in.memh +out=FILE.out.memh +n=COUNT +dst=0..2 +mode=0..4 +sat=0|1 +implicit=0|1
+//   +ctrl60=0|1 +ctrl48=0|1 +ctrl50=0|1
 module tb;
   logic [31:0] inputs [0:(1 << 20) - 1];
-  logic [15:0] outputs [0:(1 << 20) - 1];
+  logic [15:0] outputs [0:(1 << 20) - 1];  // FP8 results in the low byte
   logic [31:0] in;
   logic [15:0] out;
+  logic [1:0] dst;
   logic [2:0] mode;
-  logic sat_suffix, implicit, ctrl60, ctrl48;
+  logic sat_suffix, implicit, ctrl60, ctrl48, ctrl50;
   string in_file, out_file;
   int n, value;
 
-  float_to_bf16 dut (.in, .mode, .sat_suffix, .implicit, .ctrl60, .ctrl48, .out);
+  convert_unit dut (.in, .dst, .mode, .sat_suffix, .implicit, .ctrl60, .ctrl48, .ctrl50, .out);
 
   initial begin
     if (!$value$plusargs("in=%s", in_file) || !$value$plusargs("out=%s", out_file) || !$value$plusargs("n=%d", n)) begin
-      $display("usage: +in=FILE +out=FILE +n=COUNT [+mode= +sat= +implicit= +ctrl60= +ctrl48=]");
+      $display("usage: +in=FILE +out=FILE +n=COUNT [+dst= +mode= +sat= +implicit= +ctrl60= +ctrl48= +ctrl50=]");
       $finish;
     end
+    dst = $value$plusargs("dst=%d", value) ? value[1:0] : 2'd0;
     mode = $value$plusargs("mode=%d", value) ? value[2:0] : 3'd0;
     sat_suffix = $value$plusargs("sat=%d", value) ? value[0] : 1'b0;
     implicit = $value$plusargs("implicit=%d", value) ? value[0] : 1'b0;
     ctrl60 = $value$plusargs("ctrl60=%d", value) ? value[0] : 1'b1;
     ctrl48 = $value$plusargs("ctrl48=%d", value) ? value[0] : 1'b0;
+    ctrl50 = $value$plusargs("ctrl50=%d", value) ? value[0] : 1'b0;
     $readmemh(in_file, inputs, 0, n - 1);
     for (int i = 0; i < n; i++) begin
       in = inputs[i];

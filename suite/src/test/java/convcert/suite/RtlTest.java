@@ -50,15 +50,18 @@ class RtlTest {
         Path build = temp.resolve("rtl");
         runSh("", "build", build.toString());
         runSh("", "record", build.toString(), CertifyTest.HOME.resolve("vectors").toString());
-        MainTest.Run replay = CertifyTest.certify(temp.resolve("replay"), "--adapter", "replay:dir="
-                + build.resolve("recording"), "--pair", "float:bfloat16");
+        String[] pairs = {"--pair", "float:bfloat16", "--pair", "float:fp8_e4m3fn", "--pair", "float:fp8_e5m2"};
+        List<String> args = new java.util.ArrayList<>(List.of("--adapter", "replay:dir=" + build.resolve("recording")));
+        args.addAll(List.of(pairs));
+        MainTest.Run replay = CertifyTest.certify(temp.resolve("replay"), args.toArray(String[]::new));
         assertEquals(0, replay.exit(), replay.out() + replay.err());
-        assertEquals(10, CertifyTest.report(temp.resolve("replay")).get("summary").get("passed").asInt());
-        MainTest.Run direct = CertifyTest.certify(temp.resolve("direct"), "--adapter", "process:cmd="
-                + build.resolve("Vharness"), "--pair", "float:bfloat16");
+        assertEquals(16, CertifyTest.report(temp.resolve("replay")).get("summary").get("passed").asInt());
+        args = new java.util.ArrayList<>(List.of("--adapter", "process:cmd=" + build.resolve("Vharness")));
+        args.addAll(List.of(pairs));
+        MainTest.Run direct = CertifyTest.certify(temp.resolve("direct"), args.toArray(String[]::new));
         assertEquals(0, direct.exit(), direct.out() + direct.err());
-        assertEquals(44, CertifyTest.report(temp.resolve("direct")).get("summary").get("passed").asInt(),
-                "every form and CTRL variant of the 10 states");
+        assertEquals(76, CertifyTest.report(temp.resolve("direct")).get("summary").get("passed").asInt(),
+                "every form and CTRL variant of the 16 states");
 
         Path planted = temp.resolve("planted");
         runSh("+define+PLANTED_TIES_AWAY", "build", planted.toString());
