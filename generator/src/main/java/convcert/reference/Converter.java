@@ -132,9 +132,21 @@ public final class Converter {
         return convert(bits, 0, scratch, null);
     }
 
-    /** The result of overflow (a finite value beyond the destination) for a sign: for the fast paths. */
-    long overflowCode(boolean negative, boolean beyondBinade) {
-        return overflow(negative, beyondBinade, null);
+    /** The results of overflow (a finite value beyond the destination), [negative][beyond the largest binade]: for the kernels. */
+    long[][] overflowCodes() {
+        return new long[][] {{overflow(false, false, null), overflow(false, true, null)},
+            {overflow(true, false, null), overflow(true, true, null)}};
+    }
+
+    /**
+     * Whether a case rounds as the kernels can: by Rounder's table (not hybrid), subnormal results kept,
+     * and no directed overflow to infinity (that decision looks at the discarded bits in the top binade).
+     */
+    static boolean tableRounding(Case c, Semantics s) {
+        Rounding mode = c.rounding();
+        return mode != Rounding.RH && s.subnormalResults() == Semantics.SubnormalResults.KEEP
+                && !(s.directedOverflow() == Semantics.DirectedOverflow.INFINITY
+                        && (mode == Rounding.RZ || mode == Rounding.RU || mode == Rounding.RD));
     }
 
     /**

@@ -84,15 +84,11 @@ final class IeeeNarrowingKernel {
                 && (dst.layout() == Layout.IEEE || dst.layout() == Layout.IEEE_FN) && dst.negativeZero()
                 && dst.mantissaBits() <= src.mantissaBits() && 1 - dst.bias() >= 1 - src.bias()
                 && 1 - dst.bias() - dst.mantissaBits() >= 1 - src.bias() - src.mantissaBits()
-                && c.rounding() != Rounding.RH && s.subnormalResults() == Semantics.SubnormalResults.KEEP
-                && !(s.directedOverflow() == Semantics.DirectedOverflow.INFINITY
-                        && (c.rounding() == Rounding.RZ || c.rounding() == Rounding.RU || c.rounding() == Rounding.RD));
+                && Converter.tableRounding(c, s);
         if (!applies) {
             return null;
         }
-        long[][] overflow = {{generic.overflowCode(false, false), generic.overflowCode(false, true)},
-            {generic.overflowCode(true, false), generic.overflowCode(true, true)}};
-        return new IeeeNarrowingKernel(src, dst, c.rounding(), generic.destination().maxExponent(), overflow);
+        return new IeeeNarrowingKernel(src, dst, c.rounding(), generic.destination().maxExponent(), generic.overflowCodes());
     }
 
     /** Converts in[inOffset..+count) into out; NaN and infinity go through generic. */

@@ -43,15 +43,11 @@ final class IntegerToFloatKernel {
         Format src = c.conversion().from();
         Format dst = c.conversion().to();
         boolean applies = src.isInteger() && (dst.layout() == Layout.IEEE || dst.layout() == Layout.IEEE_FN)
-                && c.rounding() != Rounding.RH && s.subnormalResults() == Semantics.SubnormalResults.KEEP
-                && !(s.directedOverflow() == Semantics.DirectedOverflow.INFINITY
-                        && (c.rounding() == Rounding.RZ || c.rounding() == Rounding.RU || c.rounding() == Rounding.RD));
+                && Converter.tableRounding(c, s);
         if (!applies) {
             return null;
         }
-        long[][] overflow = {{generic.overflowCode(false, false), generic.overflowCode(false, true)},
-            {generic.overflowCode(true, false), generic.overflowCode(true, true)}};
-        return new IntegerToFloatKernel(src, dst, c.rounding(), generic.destination().maxExponent(), overflow);
+        return new IntegerToFloatKernel(src, dst, c.rounding(), generic.destination().maxExponent(), generic.overflowCodes());
     }
 
     void apply(long[] in, int inOffset, long[] out, int outOffset, int count) {
