@@ -35,9 +35,7 @@ public final class Converter {
     private final long maxKept;
     private final int roundingTable;
     private final boolean floatToHalfFast;
-    private final IeeeNarrowingKernel kernel;
-    private final FloatToIntegerKernel integerKernel;
-    private final IntegerToFloatKernel fromIntegerKernel;
+    private final Kernel kernel;
 
     Converter(Case spec, Semantics semantics, FormatCodec src, FormatCodec dst, HybridRule hybrid) {
         this.spec = spec;
@@ -60,9 +58,7 @@ public final class Converter {
         this.maxKept = dst.maxKept();
         this.roundingTable = mode == Rounding.RH ? 0 : Rounder.table(mode);
         this.floatToHalfFast = FloatToHalfFastPath.covers(spec, semantics);
-        this.kernel = floatToHalfFast ? null : IeeeNarrowingKernel.of(spec, semantics, this);
-        this.integerKernel = FloatToIntegerKernel.of(spec);
-        this.fromIntegerKernel = IntegerToFloatKernel.of(spec, semantics, this);
+        this.kernel = floatToHalfFast ? null : Kernel.of(spec, semantics, this);
     }
 
     public Case spec() {
@@ -111,20 +107,12 @@ public final class Converter {
             kernel.apply(in, inOffset, out, outOffset, count, this);
             return;
         }
-        if (integerKernel != null) {
-            integerKernel.apply(in, inOffset, out, outOffset, count, this);
-            return;
-        }
-        if (fromIntegerKernel != null) {
-            fromIntegerKernel.apply(in, inOffset, out, outOffset, count);
-            return;
-        }
         applyGeneric(in, inOffset, out, outOffset, count);
     }
 
-    /** Whether batches go through a kernel (IeeeNarrowingKernel, FloatToIntegerKernel, IntegerToFloatKernel). */
+    /** Whether batches go through a Kernel. */
     boolean hasKernel() {
-        return kernel != null || integerKernel != null || fromIntegerKernel != null;
+        return kernel != null;
     }
 
     /** One value through the generic path with the caller's scratch (the fast paths' fallback). */

@@ -14,7 +14,7 @@ import convcert.spec.Rounding;
  * go to the generic path. The generic path ran at 47-96 M values/s (docs/performance.md);
  * KernelTest checks this one against it (all 2^32 float inputs for float -> half in every mode).
  */
-final class IeeeNarrowingKernel {
+final class IeeeNarrowingKernel implements Kernel {
 
     private static final int SPECIAL = -1;
     private static final int BEYOND = -2;
@@ -91,8 +91,8 @@ final class IeeeNarrowingKernel {
         return new IeeeNarrowingKernel(src, dst, c.rounding(), generic.destination().maxExponent(), generic.overflowCodes());
     }
 
-    /** Converts in[inOffset..+count) into out; NaN and infinity go through generic. */
-    void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
+    @Override
+    public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
         Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];

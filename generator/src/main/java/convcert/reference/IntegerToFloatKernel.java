@@ -11,7 +11,7 @@ import convcert.spec.Rounding;
  * is the binade's base plus the kept bits, as in IeeeNarrowingKernel; overflow gives the generic
  * path's overflow result for its sign. KernelTest checks it against the generic path.
  */
-final class IntegerToFloatKernel {
+final class IntegerToFloatKernel implements Kernel {
 
     private final boolean signed;
     private final int width;
@@ -50,7 +50,8 @@ final class IntegerToFloatKernel {
         return new IntegerToFloatKernel(src, dst, c.rounding(), generic.destination().maxExponent(), generic.overflowCodes());
     }
 
-    void apply(long[] in, int inOffset, long[] out, int outOffset, int count) {
+    @Override
+    public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
         for (int i = 0; i < count; i++) {
             out[outOffset + i] = round(in[inOffset + i]);
         }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * IeeeNarrowingKernel, FloatToIntegerKernel and IntegerToFloatKernel equal the generic path they stand in for: on a stratified sample (every
+ * Every Kernel equals the generic path it stands in for: on a stratified sample (every
  * exponent field, both signs, the mantissas next to every rounding boundary and random ones) for every
  * case of every profile it covers, and on all 2^32 float inputs for float -> half in every mode.
  */
@@ -116,14 +116,18 @@ class KernelTest {
         }));
     }
 
-    /** The other readings of overflow and NaN: the kernel either agrees or is not used. */
+    /** The other readings of overflow, NaN, negative and zero scales: the kernels either agree or are not used. */
     @TestFactory
     Stream<DynamicTest> underOtherDecisions() {
-        Reference base = TestProfile.reference();
-        return Stream.of(java.util.Map.of("directed-overflow", "infinity"), java.util.Map.of("odd-overflow", "infinity"),
-                java.util.Map.of("nan-encoding", "canonical")).map(decisions -> DynamicTest.dynamicTest(decisions.toString(),
-                () -> {
-                    Reference r = new Reference(base.tables(), Semantics.of(base.tables(), decisions));
+        record Reading(String profile, java.util.Map<String, String> decisions) { }
+        return Stream.of(new Reading("ascend-c", java.util.Map.of("directed-overflow", "infinity")),
+                new Reading("ascend-c", java.util.Map.of("odd-overflow", "infinity")),
+                new Reading("ascend-c", java.util.Map.of("nan-encoding", "canonical")),
+                new Reading("ocp-mx", java.util.Map.of("unsigned-negative", "nan", "exponent-zero", "nan")),
+                new Reading("ocp-mx", java.util.Map.of("finite-nan", "zero", "directed-overflow", "infinity")))
+                .map(reading -> DynamicTest.dynamicTest(reading.toString(), () -> {
+                    Reference base = TestProfile.reference(reading.profile());
+                    Reference r = new Reference(base.tables(), Semantics.of(base.tables(), reading.decisions()));
                     for (Converter c : covered(r)) {
                         assertEquals(null, compare(c, sample(c.spec().conversion().from())));
                     }

@@ -1,0 +1,84 @@
+package convcert.reference;
+
+import convcert.spec.Format;
+import convcert.spec.Layout;
+
+/**
+ * Fast path for an IEEE format to an exponent-only one (float -> E8M0) in rn, rna, rz, ru, rd, ro:
+ * the magnitude rounded to a power of two by the mode's decision table on the bits below its leading
+ * one; below the smallest power the smallest code, above the largest the generic path's overflow
+ * result; a negative value and a zero by their decisions (unsigned-negative, exponent-zero); NaN and
+ * infinity take the generic path. KernelTest checks it.
+ */
+final class ExponentKernel implements Kernel {
+
+    private final int srcMantissa;
+    private final int srcBias;
+    private final int srcSignShift;
+    private final long exponentMask;
+    private final long mantissaMask;
+    private final int smallest;
+    private final int largest;
+    private final int dstBias;
+    private final int roundingTable;
+    private final long negativeCode;
+    private final long zeroCode;
+    private final long overflowCode;
+    private final boolean negativeIsNan;
+
+    private ExponentKernel(Format src, Format dst, Case c, Semantics s, Converter generic) {
+        this.srcMantissa = src.mantissaBits();
+        this.srcBias = src.bias();
+        this.srcSignShift = src.width() - 1;
+        this.exponentMask = (1L << src.exponentBits()) - 1;
+        this.mantissaMask = (1L << src.mantissaBits()) - 1;
+        this.dstBias = dst.bias();
+        this.smallest = -dst.bias();
+        this.largest = (int) dst.maxFinite() - dst.bias();
+        this.roundingTable = Rounder.table(c.rounding());
+        this.negativeIsNan = s.unsignedNegative() == Semantics.UnsignedNegative.NAN;
+        this.negativeCode = dst.nan();
+        this.zeroCode = s.exponentZero() == Semantics.ExponentZero.NAN ? dst.nan() : 0;
+        this.overflowCode = generic.overflowCodes()[0][0]; // the magnitude overflows, with the sign set aside
+    }
+
+    static ExponentKernel of(Case c, Semantics s, Converter generic) {
+        Format src = c.conversion().from();
+        Format dst = c.conversion().to();
+        return src.layout() == Layout.IEEE && src.width() <= 64 && dst.layout() == Layout.EXPONENT
+                && Converter.tableRounding(c, s) ? new ExponentKernel(src, dst, c, s, generic) : null;
+    }
+
+    @Override
+    public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
+        Unpacked scratch = null;
+        for (int i = 0; i < count; i++) {
+            long bits = in[inOffset + i];
+            int field = (int) (bits >>> srcMantissa & exponentMask);
+            long mantissa = bits & mantissaMask;
+            if (field == exponentMask) {
+                scratch = scratch == null ? new Unpacked() : scratch;
+                out[outOffset + i] = generic.applyOne(bits, scratch);
+            } else if (field == 0 && mantissa == 0) {
+                out[outOffset + i] = zeroCode;
+            } else if ((bits >>> srcSignShift & 1) != 0 && negativeIsNan) {
+                out[outOffset + i] = negativeCode;
+            } else {
+                out[outOffset + i] = round(field, mantissa);
+            }
+        }
+    }
+
+    private long round(int field, long mantissa) {
+        long significand = field == 0 ? mantissa : mantissa | mantissaMask + 1;
+        int top = 63 - Long.numberOfLeadingZeros(significand); // bits below the leading one
+        int binade = (field == 0 ? 1 : field) - srcBias - srcMantissa + top;
+        if (binade < smallest) {
+            return 0; // below the smallest power of two: it, whichever way the rounding goes
+        }
+        int guard = Rounder.guard(significand, top);
+        int up = roundingTable >>> Rounder.index(false, 1, guard) & 1; // the magnitude, kept = 1 (odd)
+        int result = binade + up;
+        return result > largest ? overflowCode : result + dstBias;
+    }
+}

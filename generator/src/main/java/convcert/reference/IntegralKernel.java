@@ -1,0 +1,67 @@
+package convcert.reference;
+
+import convcert.spec.Format;
+import convcert.spec.Layout;
+
+/**
+ * Fast path for rounding an IEEE format to an integral value of itself (float -> float rn, the
+ * OpenCL/CUDA rint family) in every mode but rh: values with no fraction bits are returned as they
+ * are, the others rounded by the mode's decision table and encoded back; NaN and infinity take the
+ * generic path. KernelTest checks it.
+ */
+final class IntegralKernel implements Kernel {
+
+    private final int mantissa;
+    private final int bias;
+    private final int signShift;
+    private final long exponentMask;
+    private final long mantissaMask;
+    private final int roundingTable;
+
+    private IntegralKernel(Format f, convcert.spec.Rounding mode) {
+        this.mantissa = f.mantissaBits();
+        this.bias = f.bias();
+        this.signShift = f.width() - 1;
+        this.exponentMask = (1L << f.exponentBits()) - 1;
+        this.mantissaMask = (1L << f.mantissaBits()) - 1;
+        this.roundingTable = Rounder.table(mode);
+    }
+
+    static IntegralKernel of(Case c) {
+        Format f = c.conversion().from();
+        return c.conversion().sameType() && f.layout() == Layout.IEEE && f.width() <= 64
+                && c.rounding() != convcert.spec.Rounding.RH ? new IntegralKernel(f, c.rounding()) : null;
+    }
+
+    @Override
+    public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
+        Unpacked scratch = null;
+        for (int i = 0; i < count; i++) {
+            long bits = in[inOffset + i];
+            int field = (int) (bits >>> mantissa & exponentMask);
+            if (field == exponentMask) {
+                scratch = scratch == null ? new Unpacked() : scratch;
+                out[outOffset + i] = generic.applyOne(bits, scratch);
+                continue;
+            }
+            int lsb = (field == 0 ? 1 : field) - bias - mantissa;
+            if (lsb >= 0) {
+                out[outOffset + i] = bits; // no fraction bits: already integral
+                continue;
+            }
+            boolean negative = (bits >>> signShift & 1) != 0;
+            long significand = (bits & mantissaMask) | (field == 0 ? 0 : mantissaMask + 1);
+            int s = Math.min(-lsb, 63);
+            long kept = significand >>> s;
+            int guard = Rounder.guard(significand, s);
+            kept += roundingTable >>> Rounder.index(negative, kept, guard) & 1;
+            long sign = negative ? 1L << signShift : 0;
+            if (kept == 0) {
+                out[outOffset + i] = sign;
+                continue;
+            }
+            int binade = 63 - Long.numberOfLeadingZeros(kept); // at most the mantissa width: exact
+            out[outOffset + i] = sign | (long) (binade + bias) << mantissa | (kept << (mantissa - binade) & mantissaMask);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package convcert.reference;
+
+/**
+ * A fast path for a class of conversions, used for batches: each computes what the generic path
+ * does from a few table-derived parameters, sending what it does not handle (NaN, infinity) to
+ * the generic path. KernelTest checks every one against the generic path.
+ */
+sealed interface Kernel permits IeeeNarrowingKernel, FloatToIntegerKernel, IntegerToFloatKernel, IntegerToIntegerKernel,
+        IntegralKernel, FloatWideningKernel, ExponentKernel {
+
+    /** Converts in[inOffset..+count) into out[outOffset..]. */
+    void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic);
+
+    /** The kernel for a case, or null for the generic path. */
+    static Kernel of(Case c, Semantics s, Converter generic) {
+        Kernel k = IeeeNarrowingKernel.of(c, s, generic);
+        k = k != null ? k : FloatToIntegerKernel.of(c);
+        k = k != null ? k : IntegerToFloatKernel.of(c, s, generic);
+        k = k != null ? k : IntegerToIntegerKernel.of(c);
+        k = k != null ? k : IntegralKernel.of(c);
+        k = k != null ? k : FloatWideningKernel.of(c);
+        return k != null ? k : ExponentKernel.of(c, s, generic);
+    }
+}
