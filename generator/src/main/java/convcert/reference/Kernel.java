@@ -6,7 +6,7 @@ package convcert.reference;
  * the generic path. KernelTest checks every one against the generic path.
  */
 sealed interface Kernel permits IeeeNarrowingKernel, FloatToIntegerKernel, IntegerToFloatKernel, IntegerToIntegerKernel,
-        IntegralKernel, FloatWideningKernel, ExponentKernel {
+        IntegralKernel, FloatWideningKernel, ExponentKernel, TaperedKernel {
 
     /** Converts in[inOffset..+count) into out[outOffset..]. */
     void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic);
@@ -19,6 +19,7 @@ sealed interface Kernel permits IeeeNarrowingKernel, FloatToIntegerKernel, Integ
         k = k != null ? k : IntegerToIntegerKernel.of(c);
         k = k != null ? k : IntegralKernel.of(c);
         k = k != null ? k : FloatWideningKernel.of(c);
-        return k != null ? k : ExponentKernel.of(c, s, generic);
+        k = k != null ? k : ExponentKernel.of(c, s, generic);
+        return k != null ? k : TaperedKernel.of(c, s, generic);
     }
 }
