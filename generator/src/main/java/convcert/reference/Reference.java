@@ -51,6 +51,12 @@ public final class Reference {
 
     public Format format(String nameOrAlias) {
         Format f = tables.findFormat(nameOrAlias);
+        var block = f == null ? tables.findBlock(nameOrAlias) : null;
+        if (block != null) {
+            throw new UsageException("'" + nameOrAlias + "' is a block format (blocks.csv), not a pair's type: select its "
+                    + "cases with --only '" + block.value().name() + "->" + block.name() + "/*' or --only '" + block.name()
+                    + "->*'");
+        }
         if (f == null) {
             throw new UsageException("unknown type '" + nameOrAlias + "'; known types: "
                     + tables.formats().stream().map(Format::name).collect(Collectors.joining(" ")));

@@ -298,6 +298,7 @@ public final class CertifyCommand implements Callable<Integer> {
                     pairs.isEmpty() ? null : "--pair " + String.join(" --pair ", pairs)).filter(x -> x != null)
                     .collect(java.util.stream.Collectors.joining(" with "));
             out.println("nothing selected: " + (selection.isEmpty() ? "the vectors hold no case of profile " + r.profile()
+                    + " (only ascend-c's golden set is committed; --level ci generates and certifies any profile's)"
                     : selection + " selects no case of profile " + r.profile()));
         }
         List<ConformanceReport.Entry> bad = r.cases().stream().filter(e -> !e.status().equals("PASS")

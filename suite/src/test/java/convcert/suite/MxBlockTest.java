@@ -193,4 +193,12 @@ class MxBlockTest {
             assertEquals(swapped ? "FAIL" : "PASS", c.get("status").asText(), c.toString());
         }
     }
+
+    @Test
+    void aBlockFormatAsAPairSaysHowToSelectIt() {
+        MainTest.Run r = CertifyTest.certify(shared.resolve("pair"), "--profile", "ocp-mx", "--pair", "float:mxfp4");
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.err().contains("'mxfp4' is a block format (blocks.csv)") && r.err().contains("--only 'float->mxfp4_e2m1/*'"),
+                r.err());
+    }
 }
