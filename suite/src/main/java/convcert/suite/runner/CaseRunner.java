@@ -220,9 +220,9 @@ public final class CaseRunner implements AutoCloseable {
                 if (!wrong.isEmpty()) {
                     mismatches++;
                     if (first.size() < firstMismatches) {
-                        first.add("block " + (done + b) + " " + BlockText.inputs(reference, batch, b * in) + ": "
-                                + String.join("; ", wrong.subList(0, Math.min(4, wrong.size())))
-                                + (wrong.size() > 4 ? "; and " + (wrong.size() - 4) + " more" : ""));
+                        first.add("block " + (done + b) + ": " + String.join("; ", wrong.subList(0, Math.min(4, wrong.size())))
+                                + (wrong.size() > 4 ? "; and " + (wrong.size() - 4) + " more" : "")
+                                + "; inputs " + BlockText.inputs(reference, batch, b * in));
                     }
                     if (rules.isEmpty()) {
                         rules = reference.explain(batch, b * in);
