@@ -12,11 +12,7 @@ import convcert.spec.Layout;
  */
 final class ExponentKernel implements Kernel {
 
-    private final int srcMantissa;
-    private final int srcBias;
-    private final int srcSignShift;
-    private final long exponentMask;
-    private final long mantissaMask;
+    private final IeeeFields src;
     private final int smallest;
     private final int largest;
     private final int dstBias;
@@ -27,11 +23,7 @@ final class ExponentKernel implements Kernel {
     private final boolean negativeIsNan;
 
     private ExponentKernel(Format src, Format dst, Case c, Semantics s, Converter generic) {
-        this.srcMantissa = src.mantissaBits();
-        this.srcBias = src.bias();
-        this.srcSignShift = src.width() - 1;
-        this.exponentMask = (1L << src.exponentBits()) - 1;
-        this.mantissaMask = (1L << src.mantissaBits()) - 1;
+        this.src = IeeeFields.of(src);
         this.dstBias = dst.bias();
         this.smallest = -dst.bias();
         this.largest = (int) dst.maxFinite() - dst.bias();
@@ -54,25 +46,24 @@ final class ExponentKernel implements Kernel {
         Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
-            int field = (int) (bits >>> srcMantissa & exponentMask);
-            long mantissa = bits & mantissaMask;
-            if (field == exponentMask) {
+            int field = src.field(bits);
+            long significand = src.significand(bits, field);
+            if (src.special(field)) {
                 scratch = scratch == null ? new Unpacked() : scratch;
                 out[outOffset + i] = generic.applyOne(bits, scratch);
-            } else if (field == 0 && mantissa == 0) {
+            } else if (significand == 0) {
                 out[outOffset + i] = zeroCode;
-            } else if ((bits >>> srcSignShift & 1) != 0 && negativeIsNan) {
+            } else if (src.negative(bits) && negativeIsNan) {
                 out[outOffset + i] = negativeCode;
             } else {
-                out[outOffset + i] = round(field, mantissa);
+                out[outOffset + i] = round(field, significand);
             }
         }
     }
 
-    private long round(int field, long mantissa) {
-        long significand = field == 0 ? mantissa : mantissa | mantissaMask + 1;
+    private long round(int field, long significand) {
         int top = 63 - Long.numberOfLeadingZeros(significand); // bits below the leading one
-        int binade = (field == 0 ? 1 : field) - srcBias - srcMantissa + top;
+        int binade = src.lsb(field) + top;
         if (binade < smallest) {
             return 0; // below the smallest power of two: it, whichever way the rounding goes
         }

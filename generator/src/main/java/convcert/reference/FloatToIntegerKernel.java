@@ -15,10 +15,7 @@ final class FloatToIntegerKernel implements Kernel {
 
     private static final int SPECIAL = Integer.MIN_VALUE;
 
-    private final int srcMantissa;
-    private final int srcSignShift;
-    private final long exponentMask;
-    private final long mantissaMask;
+    private final IeeeFields src;
     private final int significandBits;
     private final IntegerRange range;
     private final int roundingTable;
@@ -26,17 +23,14 @@ final class FloatToIntegerKernel implements Kernel {
     private final int[] shift;
 
     private FloatToIntegerKernel(Format src, Format dst, Rounding mode, boolean wrapping) {
-        this.srcMantissa = src.mantissaBits();
-        this.srcSignShift = src.width() - 1;
-        this.exponentMask = (1L << src.exponentBits()) - 1;
-        this.mantissaMask = (1L << src.mantissaBits()) - 1;
+        this.src = IeeeFields.of(src);
         this.significandBits = src.mantissaBits() + 1;
         this.range = IntegerRange.of(dst, wrapping);
         this.roundingTable = Rounder.table(mode);
         int fields = 1 << src.exponentBits();
         this.shift = new int[fields];
         for (int e = 0; e < fields; e++) {
-            int lsb = (e == 0 ? 1 - src.bias() : e - src.bias()) - src.mantissaBits();
+            int lsb = this.src.lsb(e);
             shift[e] = e == fields - 1 ? SPECIAL : lsb >= 0 ? -lsb : Math.min(-lsb, 63);
         }
     }
@@ -55,15 +49,15 @@ final class FloatToIntegerKernel implements Kernel {
         Unpacked scratch = new Unpacked();
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
-            int field = (int) (bits >>> srcMantissa & exponentMask);
+            int field = src.field(bits);
             out[outOffset + i] = shift[field] == SPECIAL ? generic.applyOne(bits, scratch) : round(bits, field);
         }
     }
 
     private long round(long bits, int field) {
-        boolean negative = (bits >>> srcSignShift & 1) != 0;
+        boolean negative = src.negative(bits);
         int s = shift[field];
-        long significand = (bits & mantissaMask) | (field == 0 ? 0 : mantissaMask + 1);
+        long significand = src.significand(bits, field);
         if (s <= 0) { // an integer already: 2^64 or more is outside every integer format
             long lowBits = -s >= 64 ? 0 : significand << -s;
             return significandBits - s > 64 ? range.outside(negative, lowBits) : range.result(negative, lowBits);

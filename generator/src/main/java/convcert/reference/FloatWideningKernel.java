@@ -10,22 +10,14 @@ import convcert.spec.Layout;
  */
 final class FloatWideningKernel implements Kernel {
 
-    private final int srcMantissa;
-    private final int srcBias;
-    private final int srcSignShift;
-    private final long srcExponentMask;
-    private final long srcMantissaMask;
+    private final IeeeFields src;
     private final int dstMantissa;
     private final int dstBias;
     private final int dstSignShift;
     private final long dstMantissaMask;
 
     private FloatWideningKernel(Format src, Format dst) {
-        this.srcMantissa = src.mantissaBits();
-        this.srcBias = src.bias();
-        this.srcSignShift = src.width() - 1;
-        this.srcExponentMask = (1L << src.exponentBits()) - 1;
-        this.srcMantissaMask = (1L << src.mantissaBits()) - 1;
+        this.src = IeeeFields.of(src);
         this.dstMantissa = dst.mantissaBits();
         this.dstBias = dst.bias();
         this.dstSignShift = dst.width() - 1;
@@ -48,20 +40,19 @@ final class FloatWideningKernel implements Kernel {
         Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
-            int field = (int) (bits >>> srcMantissa & srcExponentMask);
-            if (field == srcExponentMask) {
+            int field = src.field(bits);
+            if (src.special(field)) {
                 scratch = scratch == null ? new Unpacked() : scratch;
                 out[outOffset + i] = generic.applyOne(bits, scratch);
                 continue;
             }
-            long sign = (bits >>> srcSignShift & 1) << dstSignShift;
-            long mantissa = bits & srcMantissaMask;
-            if (field == 0 && mantissa == 0) {
+            long sign = src.negative(bits) ? 1L << dstSignShift : 0;
+            long significand = src.significand(bits, field);
+            if (significand == 0) {
                 out[outOffset + i] = sign;
                 continue;
             }
-            long significand = field == 0 ? mantissa : mantissa | srcMantissaMask + 1;
-            int lsb = (field == 0 ? 1 : field) - srcBias - srcMantissa;
+            int lsb = src.lsb(field);
             int top = 63 - Long.numberOfLeadingZeros(significand);
             int binade = lsb + top;
             long fraction = (significand << (dstMantissa - top)) & dstMantissaMask;

@@ -19,10 +19,7 @@ final class IeeeNarrowingKernel implements Kernel {
     private static final int SPECIAL = -1;
     private static final int BEYOND = -2;
 
-    private final int srcMantissa;
-    private final int srcSignShift;
-    private final long exponentMask;
-    private final long mantissaMask;
+    private final IeeeFields src;
     private final long dstSign;
     private final long dstMaxFinite;
     private final int roundingTable;
@@ -35,10 +32,7 @@ final class IeeeNarrowingKernel implements Kernel {
     private final long[][] overflow;
 
     private IeeeNarrowingKernel(Format src, Format dst, Rounding mode, int dstMaxExponent, long[][] overflow) {
-        this.srcMantissa = src.mantissaBits();
-        this.srcSignShift = src.width() - 1;
-        this.exponentMask = (1L << src.exponentBits()) - 1;
-        this.mantissaMask = (1L << src.mantissaBits()) - 1;
+        this.src = IeeeFields.of(src);
         this.dstSign = 1L << (dst.width() - 1);
         this.dstMaxFinite = dst.maxFinite();
         this.roundingTable = Rounder.table(mode);
@@ -107,13 +101,13 @@ final class IeeeNarrowingKernel implements Kernel {
 
     /** The destination's bit pattern, or -1 for the generic path (NaN and infinity). */
     long round(long bits) {
-        int negative = (int) (bits >>> srcSignShift) & 1;
-        int field = (int) (bits >>> srcMantissa & exponentMask);
+        int negative = src.negative(bits) ? 1 : 0;
+        int field = src.field(bits);
         int s = shift[field];
         if (s < 0) {
             return s == SPECIAL ? -1 : overflow[negative][1];
         }
-        long significand = (bits & mantissaMask) | (field == 0 ? 0 : mantissaMask + 1);
+        long significand = src.significand(bits, field);
         long kept = significand >>> s;
         long rest = significand & restMask[field];
         long half = halfBit[field];

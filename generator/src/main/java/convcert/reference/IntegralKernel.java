@@ -11,19 +11,11 @@ import convcert.spec.Layout;
  */
 final class IntegralKernel implements Kernel {
 
-    private final int mantissa;
-    private final int bias;
-    private final int signShift;
-    private final long exponentMask;
-    private final long mantissaMask;
+    private final IeeeFields f;
     private final int roundingTable;
 
     private IntegralKernel(Format f, convcert.spec.Rounding mode) {
-        this.mantissa = f.mantissaBits();
-        this.bias = f.bias();
-        this.signShift = f.width() - 1;
-        this.exponentMask = (1L << f.exponentBits()) - 1;
-        this.mantissaMask = (1L << f.mantissaBits()) - 1;
+        this.f = IeeeFields.of(f);
         this.roundingTable = Rounder.table(mode);
     }
 
@@ -38,30 +30,31 @@ final class IntegralKernel implements Kernel {
         Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
-            int field = (int) (bits >>> mantissa & exponentMask);
-            if (field == exponentMask) {
+            int field = f.field(bits);
+            if (f.special(field)) {
                 scratch = scratch == null ? new Unpacked() : scratch;
                 out[outOffset + i] = generic.applyOne(bits, scratch);
                 continue;
             }
-            int lsb = (field == 0 ? 1 : field) - bias - mantissa;
+            int lsb = f.lsb(field);
             if (lsb >= 0) {
                 out[outOffset + i] = bits; // no fraction bits: already integral
                 continue;
             }
-            boolean negative = (bits >>> signShift & 1) != 0;
-            long significand = (bits & mantissaMask) | (field == 0 ? 0 : mantissaMask + 1);
+            boolean negative = f.negative(bits);
+            long significand = f.significand(bits, field);
             int s = Math.min(-lsb, 63);
             long kept = significand >>> s;
             int guard = Rounder.guard(significand, s);
             kept += roundingTable >>> Rounder.index(negative, kept, guard) & 1;
-            long sign = negative ? 1L << signShift : 0;
+            long sign = negative ? 1L << f.signShift() : 0;
             if (kept == 0) {
                 out[outOffset + i] = sign;
                 continue;
             }
             int binade = 63 - Long.numberOfLeadingZeros(kept); // at most the mantissa width: exact
-            out[outOffset + i] = sign | (long) (binade + bias) << mantissa | (kept << (mantissa - binade) & mantissaMask);
+            out[outOffset + i] = sign | (long) (binade + f.bias()) << f.mantissa()
+                    | (kept << (f.mantissa() - binade) & f.mantissaMask());
         }
     }
 }

@@ -12,11 +12,7 @@ import convcert.spec.Layout;
  */
 final class TaperedKernel implements Kernel {
 
-    private final int srcMantissa;
-    private final int srcBias;
-    private final int srcSignShift;
-    private final long exponentMask;
-    private final long mantissaMask;
+    private final IeeeFields src;
     private final FormatCodec dst;
     private final int maxExponent;
     private final long maxKept;
@@ -24,11 +20,7 @@ final class TaperedKernel implements Kernel {
     private final long[][] overflow;
 
     private TaperedKernel(Format src, Case c, Converter generic) {
-        this.srcMantissa = src.mantissaBits();
-        this.srcBias = src.bias();
-        this.srcSignShift = src.width() - 1;
-        this.exponentMask = (1L << src.exponentBits()) - 1;
-        this.mantissaMask = (1L << src.mantissaBits()) - 1;
+        this.src = IeeeFields.of(src);
         this.dst = generic.destination();
         this.maxExponent = dst.maxExponent();
         this.maxKept = dst.maxKept();
@@ -47,19 +39,19 @@ final class TaperedKernel implements Kernel {
         Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
-            int field = (int) (bits >>> srcMantissa & exponentMask);
-            if (field == exponentMask) {
+            int field = src.field(bits);
+            if (src.special(field)) {
                 scratch = scratch == null ? new Unpacked() : scratch;
                 out[outOffset + i] = generic.applyOne(bits, scratch);
                 continue;
             }
-            boolean negative = (bits >>> srcSignShift & 1) != 0;
-            long significand = (bits & mantissaMask) | (field == 0 ? 0 : mantissaMask + 1);
+            boolean negative = src.negative(bits);
+            long significand = src.significand(bits, field);
             if (significand == 0) {
                 out[outOffset + i] = dst.zero(negative);
                 continue;
             }
-            int exponent = (field == 0 ? 1 : field) - srcBias - srcMantissa;
+            int exponent = src.lsb(field);
             int binade = exponent + 63 - Long.numberOfLeadingZeros(significand);
             if (binade > maxExponent) {
                 out[outOffset + i] = overflow[negative ? 1 : 0][1];
