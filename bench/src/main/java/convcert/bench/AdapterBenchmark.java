@@ -3,13 +3,13 @@ package convcert.bench;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.spec.SpecTables;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
 import convcert.suite.adapters.Adapters;
-import convcert.suite.runner.CaseRunner;
+import convcert.suite.adapters.SuiteContext;
 import convcert.suite.runner.CaseResult;
+import convcert.suite.runner.CaseRunner;
 import convcert.suite.runner.Status;
-import convcert.suite.spi.AdapterContext;
-import convcert.suite.spi.CaseKey;
-import convcert.suite.spi.ConverterAdapter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -77,7 +77,7 @@ public class AdapterBenchmark {
             case "replay" -> "replay:dir=" + record(temp);
             default -> adapter;
         };
-        implementation = Adapters.create(spec, new AdapterContext(home, home.resolve("vectors"), 60_000, ref));
+        implementation = Adapters.create(spec, new SuiteContext(home, home.resolve("vectors"), 60_000, ref));
         runner = new CaseRunner(implementation, implementation.capabilities(), 60_000, 10, false);
     }
 

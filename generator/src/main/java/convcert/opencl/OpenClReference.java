@@ -3,6 +3,7 @@ package convcert.opencl;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.spec.Rounding;
+import convcert.spi.MemoryCase;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;

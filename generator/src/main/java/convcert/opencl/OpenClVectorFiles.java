@@ -1,6 +1,7 @@
 package convcert.opencl;
 
 import convcert.reference.Reference;
+import convcert.spi.MemoryCase;
 import convcert.vectors.ExtensionCases;
 import convcert.vectors.Level;
 import convcert.vectors.Manifest;

@@ -1,6 +1,7 @@
 package convcert.opencl;
 
 import convcert.reference.Reference;
+import convcert.spi.MemoryCase;
 import convcert.vectors.CoverageModel;
 import convcert.vectors.CoverageTag;
 import convcert.vectors.Level;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import convcert.TestProfile;
 import convcert.reference.Reference;
+import convcert.spi.MemoryCase;
 import convcert.vectors.Level;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

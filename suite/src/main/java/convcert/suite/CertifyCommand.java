@@ -1,11 +1,15 @@
 package convcert.suite;
 
 import convcert.cli.ProfileOptions;
-import convcert.spec.WorkingDirectory;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.Conversion;
+import convcert.spec.WorkingDirectory;
+import convcert.spi.AdapterProvider;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
 import convcert.suite.adapters.Adapters;
+import convcert.suite.adapters.SuiteContext;
 import convcert.suite.report.ConformanceReport;
 import convcert.suite.report.HtmlReport;
 import convcert.suite.report.JUnitXmlReport;
@@ -16,10 +20,6 @@ import convcert.suite.runner.ConformanceTests;
 import convcert.suite.runner.SuiteRun;
 import convcert.suite.runner.VectorStore;
 import convcert.suite.runner.Waivers;
-import convcert.suite.spi.AdapterContext;
-import convcert.suite.spi.CaseKey;
-import convcert.suite.spi.AdapterProvider;
-import convcert.suite.spi.ConverterAdapter;
 import convcert.vectors.Generator;
 import convcert.vectors.Level;
 import convcert.vectors.Progress;
@@ -48,9 +48,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** convcert certify: run the conformance suite against an adapter and write the reports. */
 @Command(name = "certify", mixinStandardHelpOptions = true,
@@ -177,7 +177,7 @@ public final class CertifyCommand implements Callable<Integer> {
                                 && selected.contains(reference.conversion(e.from(), e.to()))));
             }
             ConverterAdapter implementation = Adapters.create(adapter,
-                    new AdapterContext(ProfileOptions.home(), vectorFolder, timeoutMillis, reference), adapters);
+                    new SuiteContext(ProfileOptions.home(), vectorFolder, timeoutMillis, reference), adapters);
             run = new SuiteRun(new SuiteRun.Config(reference, adapter, implementation, store, selected, only,
                     exhaustive, k, n, waiverList, timeoutMillis, first, LocalDate.now(), err, System.console() != null));
             List<CaseKey> known = new ArrayList<>(run.profileCases());

@@ -59,6 +59,20 @@ class DistributionIT {
         assertEquals(0, tables.exit(), tables.output());
     }
 
+    /** A user's adapter, compiled against the distribution's SPI jar alone, certified by the distribution. */
+    @Test
+    void anAdapterBuiltAgainstTheShippedSpiJarIsCertified() throws Exception {
+        Path spi;
+        try (var jars = Files.list(DIST.resolve("lib"))) {
+            spi = jars.filter(j -> j.getFileName().toString().matches("convcert-spi-.*\\.jar")).findFirst().orElseThrow();
+        }
+        Path jar = AdapterPathTest.exampleAdapterJar(spi, temp.resolve("adapter"));
+        Result r = run(linkTo(DIST.resolve("bin/convcert"), "dist-bin"), "certify", "--adapter-path", jar.toString(),
+                "--adapter", "example-half", "--pair", "float:half");
+        assertEquals(0, r.exit(), r.output());
+        assertTrue(r.output().contains("PASS: 1 cases"), r.output());
+    }
+
     @Test
     void theCheckoutsLauncherRunsThroughALink() throws Exception {
         Path bin = linkTo(HOME.resolve("convcert"), "checkout-bin");

@@ -245,14 +245,14 @@ class HonestGateTest {
     @Test
     void closingARunTwiceClosesTheAdapterOnce() {
         int[] closed = {0};
-        convcert.suite.spi.ConverterAdapter adapter = new convcert.suite.spi.ConverterAdapter() {
+        convcert.spi.ConverterAdapter adapter = new convcert.spi.ConverterAdapter() {
             @Override
-            public java.util.List<convcert.suite.spi.Capability> capabilities() {
+            public java.util.List<convcert.spi.Capability> capabilities() {
                 return java.util.List.of();
             }
 
             @Override
-            public void convert(convcert.suite.spi.CaseKey c, long[] in, long[] out, int n) {
+            public void convert(convcert.spi.CaseKey c, long[] in, long[] out, int n) {
             }
 
             @Override

@@ -1,10 +1,10 @@
 package convcert.suite.adapters;
 
 import convcert.reference.UsageException;
-import convcert.suite.spi.AdapterContext;
-import convcert.suite.spi.AdapterException;
-import convcert.suite.spi.AdapterProvider;
-import convcert.suite.spi.ConverterAdapter;
+import convcert.spi.AdapterContext;
+import convcert.spi.AdapterException;
+import convcert.spi.AdapterProvider;
+import convcert.spi.ConverterAdapter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package convcert.suite.adapters;
 
-import convcert.suite.spi.AdapterContext;
-import convcert.suite.spi.AdapterException;
-import convcert.suite.spi.AdapterProvider;
-import convcert.suite.spi.Capability;
-import convcert.suite.spi.CaseKey;
-import convcert.suite.spi.ConverterAdapter;
+import convcert.spi.AdapterContext;
+import convcert.spi.AdapterException;
+import convcert.spi.AdapterProvider;
+import convcert.spi.Capability;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

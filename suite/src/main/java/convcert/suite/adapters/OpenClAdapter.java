@@ -1,19 +1,19 @@
 package convcert.suite.adapters;
 
+import convcert.opencl.OpenClTables;
+import convcert.opencl.OpenClTypes;
+import convcert.opencl.OpenClVectors;
 import convcert.spec.Rounding;
 import convcert.spec.SpecTables;
+import convcert.spi.AdapterContext;
+import convcert.spi.AdapterException;
+import convcert.spi.AdapterProvider;
+import convcert.spi.Capability;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
+import convcert.spi.MemoryCase;
+import convcert.spi.MemoryOperations;
 import convcert.suite.opencl.OpenClDevice;
-import convcert.opencl.OpenClTypes;
-import convcert.suite.spi.AdapterContext;
-import convcert.suite.spi.AdapterException;
-import convcert.suite.spi.AdapterProvider;
-import convcert.suite.spi.Capability;
-import convcert.suite.spi.CaseKey;
-import convcert.suite.spi.ConverterAdapter;
-import convcert.suite.spi.MemoryOperations;
-import convcert.opencl.MemoryCase;
-import convcert.opencl.OpenClTables;
-import convcert.opencl.OpenClVectors;
 import convcert.vectors.VectorFiles;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,10 +46,10 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
             } catch (NumberFormatException e) {
                 throw new AdapterException("device=INDEX, got '" + options.get("device") + "'");
             }
-            java.nio.file.Path dir = context.reference().tables().directory();
+            java.nio.file.Path dir = SuiteContext.referenceOf(context).tables().directory();
             if (!java.nio.file.Files.isRegularFile(dir.resolve("types.csv"))) {
                 throw new AdapterException("the opencl adapter needs a profile with OpenCL's types.csv (--profile opencl); "
-                        + "profile " + context.reference().tables().profile() + " has none");
+                        + "profile " + context.profile() + " has none");
             }
             return new OpenClAdapter(new OpenClDevice(options.get("platform"), device), context);
         }
@@ -67,7 +67,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
     OpenClAdapter(OpenClDevice device, AdapterContext context) {
         this.device = device;
         // The profile under certification (--profile or --tables), which must carry OpenCL's type table.
-        this.tables = context.reference().tables();
+        this.tables = SuiteContext.referenceOf(context).tables();
         this.types = OpenClTypes.load(tables.directory());
         this.memoryTables = OpenClTables.attachedTo(tables);
         for (MemoryCase m : memoryTables == null ? List.<MemoryCase>of() : OpenClVectors.cases(memoryTables)) {

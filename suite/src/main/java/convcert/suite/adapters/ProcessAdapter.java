@@ -1,12 +1,12 @@
 package convcert.suite.adapters;
 
 import convcert.reference.BlockConverter;
-import convcert.suite.spi.AdapterContext;
-import convcert.suite.spi.AdapterException;
-import convcert.suite.spi.AdapterProvider;
-import convcert.suite.spi.Capability;
-import convcert.suite.spi.CaseKey;
-import convcert.suite.spi.ConverterAdapter;
+import convcert.spi.AdapterContext;
+import convcert.spi.AdapterException;
+import convcert.spi.AdapterProvider;
+import convcert.spi.Capability;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  * A crash, hang, garbage answer or wrong count fails the case; the process is restarted for the next.
  * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: the repository).
  */
-public final class ProcessAdapter implements ConverterAdapter, convcert.suite.spi.MemoryOperations,
-        convcert.suite.spi.BlockOperations {
+public final class ProcessAdapter implements ConverterAdapter, convcert.spi.MemoryOperations,
+        convcert.spi.BlockOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -211,7 +211,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
     @Override
     public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
         ensureRunning();
-        BlockConverter block = BlockVectorFiles.converter(context.reference(), c.from(), c.to(), c.rounding());
+        BlockConverter block = BlockVectorFiles.converter(SuiteContext.referenceOf(context), c.from(), c.to(), c.rounding());
         BlockLayout in = BlockLayout.of(block, true);
         BlockLayout out = BlockLayout.of(block, false);
         String header = "BLOCKS " + c.from() + " " + c.to() + " " + c.rounding() + " " + count + "\n";
@@ -273,7 +273,7 @@ public final class ProcessAdapter implements ConverterAdapter, convcert.suite.sp
      * offset, image index and data; the answer gives per vector a length (-1: refused) and bytes.
      */
     @Override
-    public void run(convcert.opencl.MemoryCase c, long[] pointers, long[] offsets, byte[][] memories, byte[][] data,
+    public void run(convcert.spi.MemoryCase c, long[] pointers, long[] offsets, byte[][] memories, byte[][] data,
                     byte[][] results, int count) throws AdapterException {
         ensureRunning();
         try {

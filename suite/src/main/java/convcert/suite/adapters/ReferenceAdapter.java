@@ -1,6 +1,5 @@
 package convcert.suite.adapters;
 
-import convcert.opencl.MemoryCase;
 import convcert.opencl.OpenClReference;
 import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClVectors;
@@ -8,13 +7,14 @@ import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.spec.Form;
 import convcert.spec.Rounding;
-import convcert.suite.spi.AdapterContext;
-import convcert.suite.spi.AdapterProvider;
-import convcert.suite.spi.Capability;
-import convcert.suite.spi.CaseKey;
-import convcert.suite.spi.ConverterAdapter;
-import convcert.suite.spi.BlockOperations;
-import convcert.suite.spi.MemoryOperations;
+import convcert.spi.AdapterContext;
+import convcert.spi.AdapterProvider;
+import convcert.spi.BlockOperations;
+import convcert.spi.Capability;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
+import convcert.spi.MemoryCase;
+import convcert.spi.MemoryOperations;
 import convcert.vectors.BlockVectorFiles;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +41,7 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
 
         @Override
         public ConverterAdapter create(AdapterContext context, Map<String, String> options) {
-            return new ReferenceAdapter(context.reference());
+            return new ReferenceAdapter(SuiteContext.referenceOf(context));
         }
     }
 

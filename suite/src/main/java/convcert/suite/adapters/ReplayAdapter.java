@@ -1,13 +1,13 @@
 package convcert.suite.adapters;
 
 import convcert.reference.BlockConverter;
-import convcert.suite.spi.AdapterContext;
-import convcert.suite.spi.AdapterException;
-import convcert.suite.spi.AdapterProvider;
-import convcert.suite.spi.BlockOperations;
-import convcert.suite.spi.Capability;
-import convcert.suite.spi.CaseKey;
-import convcert.suite.spi.ConverterAdapter;
+import convcert.spi.AdapterContext;
+import convcert.spi.AdapterException;
+import convcert.spi.AdapterProvider;
+import convcert.spi.BlockOperations;
+import convcert.spi.Capability;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
@@ -88,13 +88,13 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
         if (!Files.isDirectory(dir)) {
             throw new AdapterException("no recording folder " + dir);
         }
-        String profile = context.reference().tables().profile();
+        String profile = context.profile();
         Path profileDir = dir.resolve(profile);
         if (!Files.isDirectory(profileDir)) {
             throw new AdapterException("the recording " + dir + " has no folder " + profile + "/ for the profile under "
                     + "certification (it has: " + folders(dir) + ")");
         }
-        java.util.Set<String> known = caseNames(context.reference());
+        java.util.Set<String> known = caseNames(SuiteContext.referenceOf(context));
         try (Stream<Path> files = Files.walk(profileDir)) {
             for (Path p : files.filter(f -> f.toString().endsWith(".out.bin") || f.toString().endsWith(".out.memh"))
                     .sorted().toList()) {
@@ -111,7 +111,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
                     throw new AdapterException("case " + caseName + " is recorded twice (.out.bin and .out.memh) in " + p.getParent());
                 }
                 BlockConverter block = name.endsWith("-" + BlockVectorFiles.STATE)
-                        ? BlockVectorFiles.converter(context.reference(), fromTo[0], fromTo[1], name.substring(0, dash)) : null;
+                        ? BlockVectorFiles.converter(SuiteContext.referenceOf(context), fromTo[0], fromTo[1], name.substring(0, dash)) : null;
                 if (block != null && !p.toString().endsWith(".bin")) {
                     throw new AdapterException("recording " + p + ": block cases are recorded as .out.bin");
                 }
@@ -202,7 +202,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
 
     @Override
     public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        BlockConverter block = BlockVectorFiles.converter(context.reference(), c.from(), c.to(), c.rounding());
+        BlockConverter block = BlockVectorFiles.converter(SuiteContext.referenceOf(context), c.from(), c.to(), c.rounding());
         int in = block.inputsPerBlock();
         int out = block.outputsPerBlock();
         BlockRecording recording = blockRecordings.get(c.name());

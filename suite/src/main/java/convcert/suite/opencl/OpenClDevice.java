@@ -2,7 +2,7 @@ package convcert.suite.opencl;
 
 import static org.jocl.CL.*;
 
-import convcert.suite.spi.AdapterException;
+import convcert.spi.AdapterException;
 import java.util.HashMap;
 import java.util.Map;
 import org.jocl.CL;

@@ -1,9 +1,9 @@
 package convcert.suite.report;
 
+import convcert.spi.CaseKey;
 import convcert.suite.runner.CaseResult;
 import convcert.suite.runner.Status;
 import convcert.suite.runner.SuiteRun;
-import convcert.suite.spi.CaseKey;
 import io.qameta.allure.AllureLifecycle;
 import io.qameta.allure.model.StatusDetails;
 import io.qameta.allure.model.TestResult;

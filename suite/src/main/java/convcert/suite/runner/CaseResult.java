@@ -1,6 +1,6 @@
 package convcert.suite.runner;
 
-import convcert.suite.spi.CaseKey;
+import convcert.spi.CaseKey;
 import java.util.List;
 import java.util.Map;
 

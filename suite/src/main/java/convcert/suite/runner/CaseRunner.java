@@ -1,6 +1,5 @@
 package convcert.suite.runner;
 
-import convcert.opencl.MemoryCase;
 import convcert.opencl.MemoryVector;
 import convcert.reference.BlockConverter;
 import convcert.reference.Converter;
@@ -8,12 +7,13 @@ import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
 import convcert.reference.Semantics;
 import convcert.reference.Values;
-import convcert.suite.spi.AdapterException;
-import convcert.suite.spi.BlockOperations;
-import convcert.suite.spi.Capability;
-import convcert.suite.spi.CaseKey;
-import convcert.suite.spi.ConverterAdapter;
-import convcert.suite.spi.MemoryOperations;
+import convcert.spi.AdapterException;
+import convcert.spi.BlockOperations;
+import convcert.spi.Capability;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
+import convcert.spi.MemoryCase;
+import convcert.spi.MemoryOperations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

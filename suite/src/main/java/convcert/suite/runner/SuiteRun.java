@@ -1,6 +1,5 @@
 package convcert.suite.runner;
 
-import convcert.opencl.MemoryCase;
 import convcert.opencl.OpenClReference;
 import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClVectors;
@@ -12,11 +11,12 @@ import convcert.reference.UsageException;
 import convcert.spec.Conversion;
 import convcert.spec.CtrlState;
 import convcert.spec.Rounding;
+import convcert.spi.Capability;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
+import convcert.spi.MemoryCase;
 import convcert.suite.adapters.Adapters;
-import convcert.suite.spi.AdapterContext;
-import convcert.suite.spi.Capability;
-import convcert.suite.spi.CaseKey;
-import convcert.suite.spi.ConverterAdapter;
+import convcert.suite.adapters.SuiteContext;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
 import convcert.vectors.Sha256;
@@ -28,10 +28,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.opentest4j.TestAbortedException;
 
@@ -166,7 +166,7 @@ public final class SuiteRun implements AutoCloseable {
                 pairs.add(reference.conversion(parts[0], parts[1]));
             }
         }
-        ConverterAdapter adapter = Adapters.create(spec, new AdapterContext(home, vectors, 10_000, reference));
+        ConverterAdapter adapter = Adapters.create(spec, new SuiteContext(home, vectors, 10_000, reference));
         return new SuiteRun(new Config(reference, spec, adapter, VectorStore.open(vectors), pairs, null, false, 1, 1,
                 Waivers.none(), 10_000, 10, LocalDate.now(), null, false));
     }

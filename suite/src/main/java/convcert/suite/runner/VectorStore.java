@@ -1,11 +1,11 @@
 package convcert.suite.runner;
 
-import convcert.spec.WorkingDirectory;
 import convcert.reference.BlockConverter;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.VectorBytes;
-import convcert.suite.spi.CaseKey;
+import convcert.spec.WorkingDirectory;
+import convcert.spi.CaseKey;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;

@@ -3,7 +3,7 @@ package convcert.suite.runner;
 import convcert.reference.UsageException;
 import convcert.spec.CsvTable;
 import convcert.spec.TableException;
-import convcert.suite.spi.CaseKey;
+import convcert.spi.CaseKey;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;

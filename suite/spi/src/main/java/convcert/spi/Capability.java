@@ -1,4 +1,4 @@
-package convcert.suite.spi;
+package convcert.spi;
 
 /**
  * One line of what an adapter implements: pair, rounding and saturation state, each a name or

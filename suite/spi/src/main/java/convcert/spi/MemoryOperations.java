@@ -1,6 +1,5 @@
-package convcert.suite.spi;
+package convcert.spi;
 
-import convcert.opencl.MemoryCase;
 import java.util.List;
 
 /**

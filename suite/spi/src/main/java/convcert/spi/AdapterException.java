@@ -1,4 +1,4 @@
-package convcert.suite.spi;
+package convcert.spi;
 
 /**
  * The implementation under test failed to answer: it crashed, hung past the batch timeout, returned

@@ -1,10 +1,10 @@
-package convcert.suite.spi;
+package convcert.spi;
 
 import java.util.Map;
 
 /**
  * Creates adapters by name: `--adapter NAME[:key=value,...]`. Providers are found with
- * java.util.ServiceLoader (META-INF/services/convcert.suite.spi.AdapterProvider), so a jar on the
+ * java.util.ServiceLoader (META-INF/services/convcert.spi.AdapterProvider), so a jar on the
  * classpath adds adapters without changing the suite.
  */
 public interface AdapterProvider {

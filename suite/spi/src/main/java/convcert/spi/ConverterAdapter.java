@@ -1,4 +1,4 @@
-package convcert.suite.spi;
+package convcert.spi;
 
 import java.util.List;
 

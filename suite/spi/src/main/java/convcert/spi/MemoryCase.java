@@ -1,4 +1,4 @@
-package convcert.opencl;
+package convcert.spi;
 
 /**
  * One OpenCL memory or reinterpretation operation: a function of vector-functions.csv (or as_type),

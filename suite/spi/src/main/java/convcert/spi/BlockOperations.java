@@ -1,4 +1,4 @@
-package convcert.suite.spi;
+package convcert.spi;
 
 /**
  * Block-scaled formats (spec-tables/PROFILE/blocks.csv, the OCP MX formats): an adapter that converts
