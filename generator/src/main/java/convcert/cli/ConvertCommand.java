@@ -21,9 +21,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** convcert convert: hex bit patterns in, the reference's results out. */
 @Command(name = "convert", mixinStandardHelpOptions = true,
-        description = {"Convert bit patterns with the reference.",
-                "Reads hex patterns (0x optional, whitespace separated) from the arguments, or from stdin when",
-                "there are none, and prints one result a line as 0x-hex of the destination's width."})
+        header = "Convert bit patterns with the reference.",
+        description = "Reads hex patterns (0x optional, whitespace separated) from the arguments, or from stdin when "
+                + "there are none, and prints one result a line as 0x-hex of the destination's width.")
 public final class ConvertCommand implements Callable<Integer> {
 
     @Option(names = "--from", required = true, paramLabel = "TYPE", description = "Source type (name or alias).")

@@ -15,8 +15,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /** convcert digest: the reference's per-chunk digests over all 2^32 inputs of a 32-bit source. */
 @Command(name = "digest", mixinStandardHelpOptions = true,
         header = "Print the reference's per-chunk digests over all 2^32 inputs of a 32-bit source.",
-        description = {"Print the reference's digest of every chunk of 2^BITS consecutive inputs of a 32-bit source",
-                "(one line 'chunk digest', hex), for comparing an implementation that cannot ship its outputs."})
+        description = "Print the reference's digest of every chunk of 2^BITS consecutive inputs of a 32-bit source "
+                + "(one line 'chunk digest', hex), for comparing an implementation that cannot ship its outputs.")
 public final class DigestCommand implements Callable<Integer> {
 
     @Option(names = "--from", required = true, paramLabel = "TYPE", description = "The 32-bit source type (e.g. float).")

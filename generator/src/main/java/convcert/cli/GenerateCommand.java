@@ -28,9 +28,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /** convcert generate: golden vectors from the spec tables. */
 @Command(name = "generate", mixinStandardHelpOptions = true,
         header = "Generate golden vectors from the spec tables.",
-        description = {"Generate golden vectors: for every pair, rounding mode and saturation state of the profile,",
-                "the coverage model's inputs (generator/COVERAGE.md) and the reference's results, as CSV, raw",
-                "little-endian binary and $readmemh text, with a manifest. Same options, same bytes."})
+        description = "For every pair, rounding mode and saturation state of the profile: the coverage model's inputs "
+                + "(generator/COVERAGE.md) and the reference's results, as CSV, raw little-endian binary and $readmemh "
+                + "text, with a manifest. Same options, same bytes.")
 public final class GenerateCommand implements Callable<Integer> {
 
     @Mixin

@@ -55,10 +55,11 @@ import picocli.CommandLine.Spec;
 /** convcert certify: run the conformance suite against an adapter and write the reports. */
 @Command(name = "certify", mixinStandardHelpOptions = true,
         header = "Certify an implementation against the golden vectors and write the reports.",
-        description = {"Certify an implementation: run every case of the golden vectors (or, with --exhaustive, all",
-                "2^32 inputs of 32-bit sources) through an adapter through the JUnit Platform, and write JUnit XML,",
-                "Allure results, conformance.json and conformance.html. Exit: 0 pass, 1 mismatches, 2 usage or",
-                "configuration error, 3 adapter failure."})
+        description = "Runs every case of the golden vectors (or, with --exhaustive, all 2^32 inputs of 32-bit "
+                + "sources) through an adapter on the JUnit Platform, and writes JUnit XML, Allure results, "
+                + "conformance.json and conformance.html. Exit: 0 pass, 1 mismatches, 2 usage or configuration "
+                + "error, 3 adapter failure, 4 a case could not run, 5 nothing certified, 130/143 interrupted "
+                + "(reports marked partial).")
 public final class CertifyCommand implements Callable<Integer> {
 
     @Mixin

@@ -21,10 +21,11 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class ReportCommand {
 
     @Command(name = "merge", mixinStandardHelpOptions = true,
-            description = {"Merge the conformance.json of several report folders into one report: every shard K/N of one",
-                    "--exhaustive run exactly once, or runs of different cases (a CI matrix by pair). Refuses reports",
-                    "of different implementations, profiles, tables, decisions or vectors, and partial reports.",
-                    "Allure result folders merge as they are: point allure at all of them."})
+            header = "Merge shard or matrix reports into one report and one verdict.",
+            description = "Merges the conformance.json of several report folders into one report: every shard K/N "
+                    + "of one --exhaustive run exactly once, or runs of different cases (a CI matrix by pair). "
+                    + "Refuses reports of different implementations, profiles, tables, decisions or vectors, and "
+                    + "partial reports. Allure result folders merge as they are: point allure at all of them.")
     static final class Merge implements Callable<Integer> {
 
         @Parameters(paramLabel = "DIR", arity = "1..*", description = "Report folders, each with conformance.json.")

@@ -39,9 +39,9 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "score", mixinStandardHelpOptions = true,
         header = "Score a golden-vector set against the fault catalogue.",
-        description = {"Score a golden-vector set against the fault catalogue (spec-tables/faults.csv): per fault,",
-                "caught (by which cases) or escaped; last line 'fault score: CAUGHT/TOTAL'. Exit 0 when every",
-                "detectable applicable fault is caught, 1 otherwise."})
+        description = "Per fault of the catalogue (spec-tables/faults.csv): caught (by which cases) or escaped; "
+                + "last line 'fault score: CAUGHT/TOTAL'. Exit 0 when every detectable applicable fault is caught, "
+                + "1 otherwise.")
 public final class ScoreCommand implements Callable<Integer> {
 
     @Mixin

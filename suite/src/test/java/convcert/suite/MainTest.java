@@ -112,6 +112,39 @@ class MainTest {
         assertTrue(r.err().contains("decision hr-band has no option 'x'"), r.err());
     }
 
+    /**
+     * Every command has a one-line summary for the command list and its description is one paragraph
+     * (picocli prints each array element as a line of its own, which cut sentences in the middle);
+     * every option and parameter says what it is.
+     */
+    @Test
+    void everyCommandAndOptionDescribesItself() {
+        java.util.List<String> missing = new java.util.ArrayList<>();
+        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(java.util.List.of(Main.commandLine()));
+        while (!todo.isEmpty()) {
+            picocli.CommandLine cli = todo.pop();
+            todo.addAll(cli.getSubcommands().values());
+            var spec = cli.getCommandSpec();
+            String name = spec.qualifiedName();
+            if (spec.usageMessage().header().length != 1 && spec.usageMessage().description().length != 1) {
+                missing.add(name + ": no one-line summary");
+            }
+            if (spec.usageMessage().description().length > 1 && !(cli.getCommand() instanceof picocli.CommandLine.HelpCommand)) {
+                missing.add(name + ": a description in " + spec.usageMessage().description().length + " pieces");
+            }
+            spec.args().forEach(a -> {
+                if (a.description().length == 0 || a.description()[0].isBlank()) {
+                    missing.add(name + " " + a.paramLabel() + (a.isOption() ? " " + ((picocli.CommandLine.Model.OptionSpec) a).longestName() : "")
+                            + ": no description");
+                }
+            });
+        }
+        assertEquals(java.util.List.of(), missing);
+        Run none = run("");
+        assertEquals(2, none.exit());
+        assertTrue(none.err().contains("certify") && none.err().contains("Certify an implementation"), none.err());
+    }
+
     @Test
     void tablesCheckSummarises() {
         Run r = run("", "tables", "check");
