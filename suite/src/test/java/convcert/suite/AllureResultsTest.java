@@ -20,16 +20,22 @@ class AllureResultsTest {
     @TempDir
     Path temp;
 
-    static String historyId(Path out, String name) throws IOException {
+    /** The Allure result of a case by name, or null. */
+    static JsonNode result(Path out, String name) throws IOException {
         try (var files = Files.list(out.resolve("allure-results"))) {
             for (Path f : files.filter(p -> p.toString().endsWith("-result.json")).toList()) {
                 JsonNode r = new ObjectMapper().readTree(f.toFile());
                 if (r.get("name").asText().equals(name)) {
-                    return r.get("historyId").asText();
+                    return r;
                 }
             }
         }
         return null;
+    }
+
+    static String historyId(Path out, String name) throws IOException {
+        JsonNode r = result(out, name);
+        return r == null ? null : r.get("historyId").asText();
     }
 
     @Test
