@@ -73,6 +73,11 @@ public final class Converter {
         return src;
     }
 
+    /** The hybrid-rounding.csv row of an rh case, else null. */
+    HybridRule hybridRule() {
+        return hybrid;
+    }
+
     public FormatCodec destination() {
         return dst;
     }
