@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One pass over all 2^32 float inputs, one thread, in chunks as exhaustive certification uses them:
  * the JDK's Float.floatToFloat16 scalar loop (the anchor of issue 15) and the reference for
- * float->half in a mode. Seconds per pass; docs/exhaustive-ratio.sh turns them into ratios.
+ * float->half in a mode, fed as batches (apply) and as consecutive inputs (applyConsecutive). Seconds per pass; docs/exhaustive-ratio.sh turns them into ratios.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -63,6 +63,17 @@ public class ExhaustiveBenchmark {
                 in[i] = base + i;
             }
             converter.apply(in, 0, out, 0, CHUNK);
+            sum += out[CHUNK - 1];
+        }
+        return sum;
+    }
+
+    /** As certify's exhaustive runs compute expected values: through Converter.applyConsecutive. */
+    @Benchmark
+    public long referenceConsecutive() {
+        long sum = 0;
+        for (long base = 0; base < 1L << 32; base += CHUNK) {
+            converter.applyConsecutive(base, in, out, 0, CHUNK);
             sum += out[CHUNK - 1];
         }
         return sum;

@@ -115,6 +115,22 @@ public final class Converter {
         applyGeneric(in, inOffset, out, outOffset, count);
     }
 
+    /**
+     * As apply over the consecutive bit patterns first, first + 1, ... (an exhaustive run's range),
+     * which it also writes to in[offset..+count) for the implementation under test; a kernel may use
+     * that they are consecutive.
+     */
+    public void applyConsecutive(long first, long[] in, long[] out, int offset, int count) {
+        for (int i = 0; i < count; i++) {
+            in[offset + i] = first + i;
+        }
+        if (kernel != null && !floatToHalfFast) {
+            kernel.applyConsecutive(in, offset, out, offset, count, this);
+        } else {
+            apply(in, offset, out, offset, count);
+        }
+    }
+
     /** Whether batches go through a Kernel. */
     boolean hasKernel() {
         return kernel != null;

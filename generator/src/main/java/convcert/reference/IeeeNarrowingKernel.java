@@ -99,6 +99,43 @@ final class IeeeNarrowingKernel implements Kernel {
         }
     }
 
+    /**
+     * Consecutive inputs come in runs that share sign and exponent field (2^mantissa of them), so the
+     * field's parameters are read once per run and the loop over a run is arithmetic alone.
+     */
+    @Override
+    public void applyConsecutive(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
+        long runMask = src.mantissaMask();
+        for (int i = 0; i < count; ) {
+            long bits = in[inOffset + i];
+            int run = (int) Math.min(count - i, runMask + 1 - (bits & runMask));
+            int field = src.field(bits);
+            int s = shift[field];
+            if (s < 0) {
+                apply(in, inOffset + i, out, outOffset + i, run, generic);
+            } else {
+                int negative = src.negative(bits) ? 1 : 0;
+                roundRun(src.significand(bits, field), s, halfBit[field], base[field],
+                        roundingTable >>> (negative << 3), negative != 0 ? dstSign : 0, overflow[negative][0],
+                        out, outOffset + i, run);
+            }
+            i += run;
+        }
+    }
+
+    /** round() over count consecutive significands from the first, in one field: table is the mode's, shifted for the sign. */
+    private void roundRun(long first, int s, long half, long base, int table, long sign, long overflowCode,
+                          long[] out, int offset, int count) {
+        long sticky = half - 1;
+        for (int k = 0; k < count; k++) {
+            long significand = first + k;
+            long kept = significand >>> s;
+            int guard = ((significand & half) != 0 ? Rounder.HALF : 0) | ((significand & sticky) != 0 ? Rounder.STICKY : 0);
+            long code = base + kept + (table >>> ((int) (kept & 1) << 2 | guard) & 1);
+            out[offset + k] = code > dstMaxFinite ? overflowCode : code | sign;
+        }
+    }
+
     /** The destination's bit pattern, or -1 for the generic path (NaN and infinity). */
     long round(long bits) {
         int negative = src.negative(bits) ? 1 : 0;

@@ -11,6 +11,11 @@ sealed interface Kernel permits IeeeNarrowingKernel, FloatToIntegerKernel, Integ
     /** Converts in[inOffset..+count) into out[outOffset..]. */
     void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic);
 
+    /** As apply, where in[inOffset..+count) are consecutive bit patterns: a kernel may use that. */
+    default void applyConsecutive(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
+        apply(in, inOffset, out, outOffset, count, generic);
+    }
+
     /** The kernel for a case, or null for the generic path. */
     static Kernel of(Case c, Semantics s, Converter generic) {
         Kernel k = IeeeNarrowingKernel.of(c, s, generic);

@@ -64,6 +64,28 @@ class KernelTest {
         return null;
     }
 
+    /**
+     * A first mismatch between the generic path and both batch paths over the consecutive inputs
+     * first, first + 1, ... (in.length of them, written to in), or null.
+     */
+    static String compareConsecutive(Converter c, long first, long[] in) {
+        long[] consecutive = new long[in.length];
+        c.applyConsecutive(first, in, consecutive, 0, in.length);
+        String mismatch = compare(c, in);
+        if (mismatch != null) {
+            return mismatch;
+        }
+        long[] generic = new long[in.length];
+        c.applyGeneric(in, 0, generic, 0, in.length);
+        for (int i = 0; i < in.length; i++) {
+            if (consecutive[i] != generic[i]) {
+                return c.spec().describe() + ": consecutive input 0x" + Long.toHexString(in[i]) + ": kernel 0x"
+                        + Long.toHexString(consecutive[i]) + ", generic 0x" + Long.toHexString(generic[i]);
+            }
+        }
+        return null;
+    }
+
     /** Integers: every bit position alone, all ones below it, one either side of each power of two, random lengths. */
     static long[] integerSample(int width) {
         SplittableRandom random = new SplittableRandom(19);
@@ -117,6 +139,36 @@ class KernelTest {
         }));
     }
 
+    /**
+     * Runs of consecutive inputs across every exponent field's edges (where a kernel's runs start and
+     * end), from starts that are not aligned, as exhaustive runs feed them; and short runs around
+     * every power of two of the mantissa from either end of each field (where kept values change,
+     * the largest finite value included).
+     */
+    @TestFactory
+    Stream<DynamicTest> everyCoveredCaseOnConsecutiveRunsAcrossEveryField() {
+        return covered().stream().map(c -> DynamicTest.dynamicTest(c.spec().describe(), () -> {
+            convcert.spec.Format from = c.spec().conversion().from();
+            if (from.isInteger() || from.width() > 32) {
+                return; // exhaustive runs are of 32-bit sources; integer kernels take consecutive inputs as any
+            }
+            int mantissa = from.mantissaBits();
+            long fields = 1L << (from.width() - mantissa); // sign and exponent field
+            long last = (1L << from.width()) - 1;
+            long[] across = new long[96];
+            long[] around = new long[16];
+            for (long f = 0; f < fields; f++) {
+                long edge = f << mantissa;
+                assertEquals(null, compareConsecutive(c, Math.max(0, Math.min(edge - 37, last + 1 - across.length)), across));
+                for (int k = 0; k <= mantissa; k++) {
+                    for (long first : new long[] {edge + (1L << k) - 8, edge + (1L << mantissa) - (1L << k) - 8}) {
+                        assertEquals(null, compareConsecutive(c, Math.max(0, Math.min(first, last + 1 - around.length)), around));
+                    }
+                }
+            }
+        }));
+    }
+
     /** The other readings of overflow, NaN, hybrid rounding, negative and zero scales: the kernels either agree or are not used. */
     @TestFactory
     Stream<DynamicTest> underOtherDecisions() {
@@ -153,10 +205,7 @@ class KernelTest {
                         AtomicReference<String> first = new AtomicReference<>();
                         IntStream.range(0, 256).parallel().forEach(chunk -> {
                             long[] in = new long[1 << 24];
-                            for (int i = 0; i < in.length; i++) {
-                                in[i] = ((long) chunk << 24) + i;
-                            }
-                            String mismatch = compare(converter, in);
+                            String mismatch = compareConsecutive(converter, (long) chunk << 24, in);
                             if (mismatch != null) {
                                 first.compareAndSet(null, mismatch);
                             }

@@ -196,7 +196,7 @@ public final class CaseRunner implements AutoCloseable {
             long[] batch = java.util.Arrays.copyOfRange(inputs, done * in, (done + n) * in);
             long[] actual = new long[n * out];
             try {
-                timed(() -> operations.convertBlocks(key, batch, actual, n), n + " blocks");
+                timed(() -> operations.convertBlocks(key, batch, actual, n), () -> n + " blocks");
             } catch (AdapterException e) {
                 recover();
                 return new CaseResult(key, Status.ADAPTER_ERROR, done, mismatches, first, rules, kinds,
@@ -270,10 +270,11 @@ public final class CaseRunner implements AutoCloseable {
     }
 
     private void convert(CaseKey key, long[] in, long[] out, int n) throws AdapterException {
-        timed(() -> adapter.convert(key, in, out, n), "batch of " + n);
+        timed(() -> adapter.convert(key, in, out, n), () -> "batch of " + n);
     }
 
-    private void timed(AdapterCall work, String what) throws AdapterException {
+    /** what: the call in words, built only for a timeout's message (an exhaustive run makes 65,536 calls). */
+    private void timed(AdapterCall work, java.util.function.Supplier<String> what) throws AdapterException {
         Future<?> call = worker.submit(() -> {
             work.call();
             return null;
@@ -284,7 +285,7 @@ public final class CaseRunner implements AutoCloseable {
             call.cancel(true);
             worker.shutdownNow();
             worker = newWorker(); // the stuck thread is abandoned; the adapter recovers below
-            throw new AdapterException("no answer within " + timeoutMillis + " ms (" + what + ")");
+            throw new AdapterException("no answer within " + timeoutMillis + " ms (" + what.get() + ")");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             throw cause instanceof AdapterException a ? a
@@ -325,7 +326,7 @@ public final class CaseRunner implements AutoCloseable {
             data[i] = v.data();
         }
         try {
-            timed(() -> memory.run(c, pointers, offsets, memories, data, results, n), n + " vectors of " + c.name());
+            timed(() -> memory.run(c, pointers, offsets, memories, data, results, n), () -> n + " vectors of " + c.name());
         } catch (AdapterException e) {
             recover();
             return new CaseResult(key, Status.ADAPTER_ERROR, 0, 0, List.of(), List.of(), Map.of(), e.getMessage(), null,
@@ -460,10 +461,7 @@ public final class CaseRunner implements AutoCloseable {
             java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> { // inputs and results, part by part
                 int from = (int) ((long) n * p / parts);
                 int to = (int) ((long) n * (p + 1) / parts);
-                for (int i = from; i < to; i++) {
-                    in[i] = base + i;
-                }
-                reference.apply(in, from, exp, from, to - from);
+                reference.applyConsecutive(base + from, in, exp, from, to - from);
             });
             next[0] += n;
             return n;
