@@ -5,7 +5,8 @@
  *   gcc -O2 -shared -fPIC -DCONVCERT_LIBRARY -I../../native -o libdut.so dut.c
  *                                           a shared library with the ABI of suite/native/convcert_dut.h
  * The process takes --fault crash|hang|garbage|short|long|error: it then also claims float->bfloat16
- * rz nosat and misbehaves on it, which the suite's robustness tests use. The process also implements
+ * rz nosat and misbehaves on it, which the suite's robustness tests use; with any other fault name
+ * (--fault truncate) it answers that case by plain truncation, wrong for NaN. The process also implements
  * the OpenCL memory functions vloadn/vstoren of the integer and float gentypes and as_type between
  * same-sized types, checking alignment (it refuses misaligned addresses).
  */

@@ -98,6 +98,12 @@ public final class CertifyCommand implements Callable<Integer> {
             description = "With --exhaustive: run the K-th of N equal input ranges (default: ${DEFAULT-VALUE}).")
     String shard;
 
+    @Option(names = "--jobs", paramLabel = "N", defaultValue = "1",
+            description = "With --exhaustive: split each case's inputs over N instances of the adapter (N processes "
+                    + "or device handles, each on its own thread), judged as one case (default: ${DEFAULT-VALUE}). "
+                    + "The reference's expected values use every core whatever N is.")
+    int jobs;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Report folder (default: reports/<adapter> in the working directory).")
     Path out;
 
@@ -159,6 +165,10 @@ public final class CertifyCommand implements Callable<Integer> {
             throw new UsageException("--shard splits the 2^32 inputs of --exhaustive; without --exhaustive every "
                     + "vector case would run whole in each shard");
         }
+        if (jobs < 1 || (jobs > 1 && !exhaustive)) {
+            throw new UsageException(jobs < 1 ? "--jobs must be 1 or more, got " + jobs
+                    : "--jobs splits the 2^32 inputs of --exhaustive cases; vector cases run on one adapter");
+        }
         String adapterName = adapter.contains(":") ? adapter.substring(0, adapter.indexOf(':')) : adapter;
         Path report = out != null ? out : Path.of("reports").resolve(adapterName); // relative to the working directory
         Path vectorFolder = vectors != null ? vectors : ProfileOptions.home().resolve("vectors");
@@ -177,10 +187,11 @@ public final class CertifyCommand implements Callable<Integer> {
                         e -> selected.isEmpty() || (!VectorStore.isBlock(e)
                                 && selected.contains(reference.conversion(e.from(), e.to()))));
             }
-            ConverterAdapter implementation = Adapters.create(adapter,
-                    new SuiteContext(ProfileOptions.home(), vectorFolder, timeoutMillis, reference), adapters);
+            SuiteContext context = new SuiteContext(ProfileOptions.home(), vectorFolder, timeoutMillis, reference);
+            ConverterAdapter implementation = Adapters.create(adapter, context, adapters);
             run = new SuiteRun(new SuiteRun.Config(reference, adapter, implementation, store, selected, only,
-                    exhaustive, k, n, waiverList, timeoutMillis, first, LocalDate.now(), err, System.console() != null));
+                    exhaustive, k, n, waiverList, timeoutMillis, first, LocalDate.now(), err, System.console() != null,
+                    jobs, () -> Adapters.create(adapter, context, adapters)));
             List<CaseKey> known = new ArrayList<>(run.profileCases());
             run.plan().values().forEach(cases -> cases.forEach(p -> known.add(p.key())));
             waiverList.checkAgainst(known);

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -257,6 +259,38 @@ class CertifyTest {
                 out.resolve("1024-1024").toString(), "--out", out.resolve("merged").toString());
         assertEquals(2, merged.exit(), merged.err());
         assertTrue(merged.err().contains("1022 of 1024 shards missing: 1/1024, 2/1024"), merged.err());
+    }
+
+    /**
+     * --jobs 2 splits an exhaustive case over two processes and reports exactly what one process does:
+     * same vectors, mismatches, first mismatches (the earliest inputs), kinds, binades and diagnosis.
+     * The example device with an unknown --fault claims float->bfloat16 rz and truncates, wrong for
+     * NaN: the last 1/256 of the inputs holds 2^23 negative NaNs.
+     */
+    @Test
+    void jobsSplitAnExhaustiveCaseAndReportWhatOneAdapterWould(@TempDir Path out) throws Exception {
+        String device = "process:cmd=" + exampleDevice() + " --fault truncate";
+        Map<String, JsonNode> cases = new java.util.HashMap<>();
+        for (String jobs : List.of("1", "2")) {
+            MainTest.Run r = certify(out.resolve(jobs), "--adapter", device, "--exhaustive", "--pair", "float:bfloat16",
+                    "--only", "float->bfloat16/rz-nosat", "--shard", "256/256", "--jobs", jobs);
+            assertEquals(1, r.exit(), r.out() + r.err());
+            ObjectNode c = (ObjectNode) find(report(out.resolve(jobs)), "float->bfloat16/rz-nosat");
+            c.remove("millis");
+            cases.put(jobs, c);
+        }
+        assertEquals(1L << 24, cases.get("1").get("vectors").asLong());
+        assertTrue(cases.get("1").get("mismatches").asLong() > 0, cases.get("1").toString());
+        assertEquals(cases.get("1"), cases.get("2"));
+        // a part that cannot finish names itself, and the case is an adapter failure
+        MainTest.Run crash = certify(out.resolve("crash"), "--adapter", "process:cmd=" + exampleDevice() + " --fault crash",
+                "--exhaustive", "--pair", "float:bfloat16", "--only", "float->bfloat16/rz-nosat", "--shard", "256/256",
+                "--jobs", "2");
+        assertEquals(3, crash.exit(), crash.out() + crash.err());
+        JsonNode broken = find(report(out.resolve("crash")), "float->bfloat16/rz-nosat");
+        assertEquals("ADAPTER_ERROR", broken.get("status").asText());
+        assertTrue(broken.get("message").asText().startsWith("part 1 of 2 (--jobs): ")
+                && broken.get("message").asText().contains("exited with code 134"), broken.toString());
     }
 
     @Test

@@ -24,6 +24,36 @@ public record CaseResult(CaseKey key, Status status, long vectors, long mismatch
         return new CaseResult(key, status, 0, 0, List.of(), List.of(), Map.of(), message, null, 0);
     }
 
+    /**
+     * The result of a case run in parts (consecutive input ranges, in order): counts and kinds summed,
+     * the first mismatches and the rules of the earliest, and the first part that could not finish
+     * decides the status, named with its part. firstMismatches: how many to keep.
+     */
+    static CaseResult merged(CaseKey key, List<CaseResult> parts, int firstMismatches, long millis) {
+        long vectors = 0;
+        long mismatches = 0;
+        List<String> first = new java.util.ArrayList<>();
+        List<String> rules = List.of();
+        Map<String, Long> kinds = new java.util.LinkedHashMap<>();
+        CaseResult broken = null;
+        int brokenPart = 0;
+        for (int j = 0; j < parts.size(); j++) {
+            CaseResult p = parts.get(j);
+            vectors += p.vectors;
+            mismatches += p.mismatches;
+            first.addAll(p.firstMismatches.subList(0, Math.min(p.firstMismatches.size(), firstMismatches - first.size())));
+            rules = rules.isEmpty() ? p.rules : rules;
+            p.kinds.forEach((kind, n) -> kinds.merge(kind, n, Long::sum));
+            if (broken == null && p.status != Status.PASS && p.status != Status.FAIL) {
+                broken = p;
+                brokenPart = j + 1;
+            }
+        }
+        Status status = broken != null ? broken.status : mismatches == 0 ? Status.PASS : Status.FAIL;
+        String message = broken == null ? null : "part " + brokenPart + " of " + parts.size() + " (--jobs): " + broken.message;
+        return new CaseResult(key, status, vectors, mismatches, first, rules, kinds, message, null, millis);
+    }
+
     public CaseResult judged(Status newStatus, String newMessage, String newWaiver) {
         return new CaseResult(key, newStatus, vectors, mismatches, firstMismatches, rules, kinds, newMessage, newWaiver,
                 millis, diagnosis, where);

@@ -90,6 +90,11 @@ public final class CaseRunner implements AutoCloseable {
         });
     }
 
+    /** Whether the adapter is the run's own reference (its cases computed once, see the constructor). */
+    boolean adapterIsReference() {
+        return adapterIsReference;
+    }
+
     public boolean applies(CaseKey key) {
         return capabilities.stream().anyMatch(c -> c.matches(key));
     }

@@ -11,6 +11,7 @@ import convcert.reference.UsageException;
 import convcert.spec.Conversion;
 import convcert.spec.CtrlState;
 import convcert.spec.Rounding;
+import convcert.spi.AdapterException;
 import convcert.spi.Capability;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
@@ -31,6 +32,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.opentest4j.TestAbortedException;
@@ -47,10 +52,19 @@ public final class SuiteRun implements AutoCloseable {
     /** Where a launcher session keeps its run (the key is the class): see SuiteRunResolver. */
     public static final String NAMESPACE = "convcert";
 
-    /** What to run. shard is 1-based; shards 1 means all. */
+    /**
+     * What to run. shard is 1-based; shards 1 means all. jobs: how many instances of the adapter an
+     * exhaustive case's range is split over (more made by moreAdapters when first needed).
+     */
     public record Config(Reference reference, String adapterSpec, ConverterAdapter adapter, VectorStore vectors,
                          List<Conversion> pairs, String only, boolean exhaustive, int shard, int shards, Waivers waivers,
-                         long timeoutMillis, int firstMismatches, LocalDate today, PrintWriter progress, boolean terminal) {
+                         long timeoutMillis, int firstMismatches, LocalDate today, PrintWriter progress, boolean terminal,
+                         int jobs, AdapterFactory moreAdapters) {
+    }
+
+    /** Makes another instance of the run's adapter (same provider, same options). */
+    public interface AdapterFactory {
+        ConverterAdapter create() throws AdapterException;
     }
 
     /** A case ready to run: its key, its size, and how to run it (a conversion or an OpenCL memory case). */
@@ -63,17 +77,98 @@ public final class SuiteRun implements AutoCloseable {
     }
 
     private Planned conversion(CaseKey key, Converter converter, Supplier<CaseRunner.Batches> batches, long count) {
+        return conversion(key, converter, batches, List.of(batches), count);
+    }
+
+    /** A case run in parts (one per runner, in order of their inputs), judged as one; batches reads it whole. */
+    private Planned conversion(CaseKey key, Converter converter, Supplier<CaseRunner.Batches> batches,
+                               List<Supplier<CaseRunner.Batches>> parts, long count) {
         return new Planned(key, count, (runner, progress) -> {
-            CaseResult r = runner.run(key, converter, batches.get(), progress);
+            List<CaseRunner> runners;
+            try {
+                runners = runners(parts.size());
+            } catch (AdapterException e) {
+                return CaseResult.without(key, Status.ADAPTER_ERROR, "could not start another instance of the adapter "
+                        + "for --jobs " + parts.size() + ": " + e.getMessage());
+            }
+            CaseResult r = runParts(key, converter, parts, runners, progress);
             if (r.status() != Status.FAIL) {
                 return r;
             }
-            if (diagnosis == null) {
-                return r.diagnosed(null, Diagnosis.binades(converter.source(), runner.lastMismatches()));
+            Map<Long, Long> wrong = new LinkedHashMap<>();
+            for (CaseRunner part : runners) {
+                part.lastMismatches().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                        .limit(CaseRunner.DIAGNOSED - wrong.size()).forEach(e -> wrong.put(e.getKey(), e.getValue()));
             }
-            Map<Long, Long> wrong = runner.lastMismatches();
+            if (diagnosis == null) {
+                return r.diagnosed(null, Diagnosis.binades(converter.source(), wrong));
+            }
             return r.diagnosed(diagnosis.explain(converter, batches, wrong), Diagnosis.binades(converter.source(), wrong));
         });
+    }
+
+    /** An exhaustive case's range in --jobs equal parts (one part for the reference itself: it is not run). */
+    private List<Supplier<CaseRunner.Batches>> parts(long first, long end, Converter converter) {
+        int jobs = runner.adapterIsReference() ? 1 : config.jobs();
+        List<Supplier<CaseRunner.Batches>> parts = new ArrayList<>();
+        for (int j = 0; j < jobs; j++) {
+            long from = first + (end - first) * j / jobs;
+            long to = first + (end - first) * (j + 1) / jobs;
+            parts.add(() -> CaseRunner.range(from, to, converter));
+        }
+        return parts;
+    }
+
+    /** The runners for a case in n parts: the run's own, then one per extra adapter instance, made when first needed. */
+    private List<CaseRunner> runners(int n) throws AdapterException {
+        synchronized (helpers) {
+            while (helpers.size() < n - 1) {
+                ConverterAdapter another = config.moreAdapters().create();
+                helpers.add(new CaseRunner(another, capabilities, config.timeoutMillis(), config.firstMismatches(), false));
+                helperAdapters.add(another);
+            }
+            List<CaseRunner> all = new ArrayList<>(List.of(runner));
+            all.addAll(helpers.subList(0, n - 1));
+            return all;
+        }
+    }
+
+    /**
+     * Runs the parts, each on its runner and thread, and merges their results in part order, so the
+     * report is the one a single adapter would give: counts summed, the first mismatches those of the
+     * earliest inputs, the first adapter failure named with its part.
+     */
+    private CaseResult runParts(CaseKey key, Converter converter, List<Supplier<CaseRunner.Batches>> parts,
+                                List<CaseRunner> runners, CaseRunner.ProgressListener progress) {
+        if (parts.size() == 1) {
+            return runner.run(key, converter, parts.getFirst().get(), progress);
+        }
+        long start = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(parts.size(), r -> {
+            Thread t = new Thread(r, "convcert-part");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<CaseResult>> running = new ArrayList<>();
+            for (int j = 0; j < parts.size(); j++) {
+                CaseRunner part = runners.get(j);
+                Supplier<CaseRunner.Batches> batches = parts.get(j);
+                running.add(pool.submit(() -> part.run(key, converter, batches.get(), progress)));
+            }
+            List<CaseResult> results = new ArrayList<>();
+            for (Future<CaseResult> f : running) {
+                results.add(f.get());
+            }
+            return CaseResult.merged(key, results, config.firstMismatches(), (System.nanoTime() - start) / 1_000_000);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CaseResult.without(key, Status.NOT_RUN, "interrupted");
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private final Config config;
@@ -85,6 +180,9 @@ public final class SuiteRun implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile List<CaseKey> planned = List.of();
     private final Diagnosis diagnosis;
+    /** Runners and adapters beyond the first, for --jobs. */
+    private final List<CaseRunner> helpers = new ArrayList<>();
+    private final List<ConverterAdapter> helperAdapters = new ArrayList<>();
 
     public SuiteRun(Config config) {
         this.config = config;
@@ -168,7 +266,7 @@ public final class SuiteRun implements AutoCloseable {
         }
         ConverterAdapter adapter = Adapters.create(spec, new SuiteContext(home, vectors, 10_000, reference));
         return new SuiteRun(new Config(reference, spec, adapter, VectorStore.open(vectors), pairs, null, false, 1, 1,
-                Waivers.none(), 10_000, 10, LocalDate.now(), null, false));
+                Waivers.none(), 10_000, 10, LocalDate.now(), null, false, 1, null));
     }
 
     public Config config() {
@@ -227,7 +325,8 @@ public final class SuiteRun implements AutoCloseable {
                             Converter converter = reference.converter(state);
                             plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(conversion(
                                     key(state, i == 0 ? "" : reference.variantLabel(state)), converter,
-                                    () -> CaseRunner.range(first, end, converter), end - first));
+                                    () -> CaseRunner.range(first, end, converter), parts(first, end, converter),
+                                    end - first));
                         }
                     }
                 }
@@ -429,6 +528,10 @@ public final class SuiteRun implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             runner.close();
             config.adapter().close();
+            synchronized (helpers) {
+                helpers.forEach(CaseRunner::close);
+                helperAdapters.forEach(ConverterAdapter::close);
+            }
         }
     }
 
@@ -450,7 +553,7 @@ public final class SuiteRun implements AutoCloseable {
         }
 
         @Override
-        public void batchDone(long vectors) {
+        public synchronized void batchDone(long vectors) { // parts of a case report from their own threads
             long before = done;
             done += vectors;
             long now = System.nanoTime();
@@ -467,7 +570,7 @@ public final class SuiteRun implements AutoCloseable {
             }
         }
 
-        void finish() {
+        synchronized void finish() {
             if (terminal) {
                 out.printf("\r%100s\r", "");
                 out.flush();
