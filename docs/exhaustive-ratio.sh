@@ -23,5 +23,7 @@ run() { # label, vectors, certify arguments...
   echo "$label: ${seconds} s, ${r} M verified vectors/s, ratio $(awk -v r="$r" -v a="$anchor_rate" 'BEGIN { printf "%.2f", r / a }')"
 }
 run "jdk adapter, float->half rn, 2^32" 4294967296 --adapter jdk --exhaustive --pair float:half --only 'float->half/rn-nosat'
+run "jdk adapter, float->half rn, 2^32, --jobs $(nproc)" 4294967296 --adapter jdk --exhaustive --pair float:half \
+  --only 'float->half/rn-nosat' --jobs "$(nproc)"
 run "reference, float->half all 6 modes, 6 x 2^32" 25769803776 --adapter reference --exhaustive --pair float:half \
   --only 'float->half/*-nosat'
