@@ -34,25 +34,41 @@ public final class ChunkDigest {
                     + converter.source().format().width() + " bits");
         }
         long[] digests = new long[end - first];
+        boolean[] nanCodes = nanCodes(converter.destination(), canonicalNan);
         IntStream.range(first, end).parallel()
-                .forEach(c -> digests[c - first] = chunk(converter, c, chunkBits, canonicalNan));
+                .forEach(c -> digests[c - first] = chunk(converter, c, chunkBits, canonicalNan, nanCodes));
         return digests;
     }
 
-    static long chunk(Converter converter, int chunk, int chunkBits, long canonicalNan) {
+    /** Which codes of a destination of at most 16 bits are NaN (looked up, not decoded, per value); else null. */
+    private static boolean[] nanCodes(FormatCodec destination, long canonicalNan) {
+        int width = destination.format().width();
+        if (canonicalNan < 0 || width > 16) {
+            return null;
+        }
+        boolean[] nan = new boolean[1 << width];
+        Unpacked scratch = new Unpacked();
+        for (int code = 0; code < nan.length; code++) {
+            nan[code] = destination.unpack(code, scratch).kind == Decoded.Kind.NAN;
+        }
+        return nan;
+    }
+
+    static long chunk(Converter converter, int chunk, int chunkBits, long canonicalNan, boolean[] nanCodes) {
         int batch = 1 << Math.min(chunkBits, 16);
         long[] in = new long[batch];
         long[] out = new long[batch];
         long sum = 0;
         long first = (long) chunk << chunkBits;
+        Unpacked scratch = new Unpacked();
+        FormatCodec destination = converter.destination();
         for (long base = first; base < first + (1L << chunkBits); base += batch) {
-            for (int i = 0; i < batch; i++) {
-                in[i] = base + i;
-            }
-            converter.apply(in, 0, out, 0, batch);
+            converter.applyConsecutive(base, in, out, 0, batch); // the speed of exhaustive certify
             for (int i = 0; i < batch; i++) {
                 long y = out[i];
-                if (canonicalNan >= 0 && converter.destination().decode(y).kind() == Decoded.Kind.NAN) {
+                boolean nan = canonicalNan >= 0 && (nanCodes != null ? nanCodes[(int) y]
+                        : destination.unpack(y, scratch).kind == Decoded.Kind.NAN);
+                if (nan) {
                     y = canonicalNan;
                 }
                 sum += mix((in[i] << 32) ^ y);
