@@ -17,6 +17,11 @@ record IeeeFields(int mantissa, int bias, int signShift, long exponentMask, long
         return (bits >>> signShift & 1) != 0;
     }
 
+    /** The sign bit, 0 or 1. */
+    int sign(long bits) {
+        return (int) (bits >>> signShift) & 1;
+    }
+
     int field(long bits) {
         return (int) (bits >>> mantissa & exponentMask);
     }

@@ -23,11 +23,11 @@ final class IeeeNarrowingKernel implements Kernel {
     private final long dstSign;
     private final long dstMaxFinite;
     private final int roundingTable;
-    /** Per exponent field: bits discarded (capped at 63; SPECIAL, BEYOND), their mask, the first's bit, the code base. */
-    private final int[] shift;
-    private final long[] restMask;
-    private final long[] halfBit;
-    private final long[] base;
+    /**
+     * Per exponent field, in one long (one load per value): the code base << 8 | the bits discarded,
+     * capped at 63 (or SPECIAL, BEYOND), as a byte.
+     */
+    private final long[] fieldParameters;
     /** The generic path's overflow results: [negative][beyond the largest binade]. */
     private final long[][] overflow;
 
@@ -38,28 +38,18 @@ final class IeeeNarrowingKernel implements Kernel {
         this.roundingTable = Rounder.table(mode);
         this.overflow = overflow;
         int fields = 1 << src.exponentBits();
-        this.shift = new int[fields];
-        this.restMask = new long[fields];
-        this.halfBit = new long[fields];
-        this.base = new long[fields];
+        this.fieldParameters = new long[fields];
         int dstMinExponent = 1 - dst.bias();
         for (int e = 0; e < fields; e++) {
             int binade = e == 0 ? 1 - src.bias() : e - src.bias(); // subnormals: below the smallest normal binade
-            if (e == fields - 1) {
-                shift[e] = SPECIAL;
-                continue;
-            }
-            if (binade > dstMaxExponent) {
-                shift[e] = BEYOND;
+            if (e == fields - 1 || binade > dstMaxExponent) {
+                fieldParameters[e] = (e == fields - 1 ? SPECIAL : BEYOND) & 0xFF;
                 continue;
             }
             int lsb = binade - src.mantissaBits(); // the weight of the significand's last bit
             int quantum = Math.max(e == 0 ? binade - 1 : binade, dstMinExponent) - dst.mantissaBits();
-            int s = Math.min(quantum - lsb, 63);
-            shift[e] = s;
-            restMask[e] = (1L << s) - 1;
-            halfBit[e] = s == 0 ? 0 : 1L << (s - 1);
-            base[e] = (long) (Math.max(quantum + dst.mantissaBits() + dst.bias(), 1) - 1) << dst.mantissaBits();
+            long base = (long) (Math.max(quantum + dst.mantissaBits() + dst.bias(), 1) - 1) << dst.mantissaBits();
+            fieldParameters[e] = base << 8 | Math.min(quantum - lsb, 63);
         }
     }
 
@@ -110,12 +100,13 @@ final class IeeeNarrowingKernel implements Kernel {
             long bits = in[inOffset + i];
             int run = (int) Math.min(count - i, runMask + 1 - (bits & runMask));
             int field = src.field(bits);
-            int s = shift[field];
+            long parameters = fieldParameters[field];
+            int s = (byte) parameters;
             if (s < 0) {
                 apply(in, inOffset + i, out, outOffset + i, run, generic);
             } else {
                 int negative = src.negative(bits) ? 1 : 0;
-                roundRun(src.significand(bits, field), s, halfBit[field], base[field],
+                roundRun(src.significand(bits, field), s, (1L << s) >>> 1, parameters >> 8,
                         roundingTable >>> (negative << 3), negative != 0 ? dstSign : 0, overflow[negative][0],
                         out, outOffset + i, run);
             }
@@ -138,24 +129,24 @@ final class IeeeNarrowingKernel implements Kernel {
 
     /** The destination's bit pattern, or -1 for the generic path (NaN and infinity). */
     long round(long bits) {
-        int negative = src.negative(bits) ? 1 : 0;
+        int negative = src.sign(bits);
         int field = src.field(bits);
-        int s = shift[field];
+        long parameters = fieldParameters[field];
+        int s = (byte) parameters;
         if (s < 0) {
             return s == SPECIAL ? -1 : overflow[negative][1];
         }
         long significand = src.significand(bits, field);
         long kept = significand >>> s;
-        long rest = significand & restMask[field];
-        long half = halfBit[field];
-        int guard = ((rest & half) != 0 ? Rounder.HALF : 0) | ((rest & (half - 1)) != 0 ? Rounder.STICKY : 0);
+        long half = (1L << s) >>> 1; // the first discarded bit (s <= 63); the bits below it are sticky
+        int guard = ((significand & half) != 0 ? Rounder.HALF : 0) | ((significand & (half - 1)) != 0 ? Rounder.STICKY : 0);
         kept += roundingTable >>> (negative << 3 | (int) (kept & 1) << 2 | guard) & 1; // Rounder.index
         // kept * 2^quantum: the code is the binade's base plus kept, its leading one included (a carry
         // into the next binade, or from subnormal to normal, adds up right); a zero input has base 0
-        long code = base[field] + kept;
+        long code = (parameters >> 8) + kept;
         if (code > dstMaxFinite) {
             return overflow[negative][0];
         }
-        return negative != 0 ? code | dstSign : code;
+        return code | (-negative & dstSign); // without a branch: the sign is as likely either way
     }
 }
