@@ -47,10 +47,13 @@ public class ConversionBenchmark {
 
     @Setup
     public void setup() {
-        String[] parts = conversion.split(":");
-        SpecTables tables = SpecTables.load(Path.of(System.getProperty("convcert.home", "."), "spec-tables", "ascend-c"));
+        // [PROFILE/]FROM:TO:MODE, the profile ascend-c unless named (ocp-mx/float:fp4_e2m1:rn)
+        String profile = conversion.contains("/") ? conversion.substring(0, conversion.indexOf('/')) : "ascend-c";
+        String[] parts = conversion.substring(conversion.indexOf('/') + 1).split(":");
+        SpecTables tables = SpecTables.load(Path.of(System.getProperty("convcert.home", "."), "spec-tables", profile));
         Reference reference = Reference.of(tables);
-        converter = reference.converter(reference.resolve(parts[0], parts[1], parts[2], null, reference.ctrl("60=0")));
+        var ctrl = reference.ctrl(profile.equals("ascend-c") ? "60=0" : ""); // the other profiles have no CTRL bits
+        converter = reference.converter(reference.resolve(parts[0], parts[1], parts[2], null, ctrl));
         SplittableRandom random = new SplittableRandom(42);
         for (int i = 0; i < N; i++) {
             long bits;
