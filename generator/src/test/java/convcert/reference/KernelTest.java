@@ -55,9 +55,13 @@ class KernelTest {
         long[] generic = new long[in.length];
         c.apply(in, 0, fast, 0, in.length);
         c.applyGeneric(in, 0, generic, 0, in.length);
+        return firstDifference(c, "kernel", in, fast, generic);
+    }
+
+    private static String firstDifference(Converter c, String path, long[] in, long[] fast, long[] generic) {
         for (int i = 0; i < in.length; i++) {
             if (fast[i] != generic[i]) {
-                return c.spec().describe() + ": input 0x" + Long.toHexString(in[i]) + ": kernel 0x"
+                return c.spec().describe() + ": input 0x" + Long.toHexString(in[i]) + ": " + path + " 0x"
                         + Long.toHexString(fast[i]) + ", generic 0x" + Long.toHexString(generic[i]);
             }
         }
@@ -71,19 +75,12 @@ class KernelTest {
     static String compareConsecutive(Converter c, long first, long[] in) {
         long[] consecutive = new long[in.length];
         c.applyConsecutive(first, in, consecutive, 0, in.length);
-        String mismatch = compare(c, in);
-        if (mismatch != null) {
-            return mismatch;
-        }
+        long[] batch = new long[in.length];
+        c.apply(in, 0, batch, 0, in.length);
         long[] generic = new long[in.length];
         c.applyGeneric(in, 0, generic, 0, in.length);
-        for (int i = 0; i < in.length; i++) {
-            if (consecutive[i] != generic[i]) {
-                return c.spec().describe() + ": consecutive input 0x" + Long.toHexString(in[i]) + ": kernel 0x"
-                        + Long.toHexString(consecutive[i]) + ", generic 0x" + Long.toHexString(generic[i]);
-            }
-        }
-        return null;
+        String mismatch = firstDifference(c, "kernel", in, batch, generic);
+        return mismatch != null ? mismatch : firstDifference(c, "consecutive kernel", in, consecutive, generic);
     }
 
     /** Integers: every bit position alone, all ones below it, one either side of each power of two, random lengths. */
@@ -192,7 +189,7 @@ class KernelTest {
      * float -> half in the 5 modes beside rn (rn has its own fast path, FastPathTest) and float ->
      * hifloat8 in each of its modes (rh's threshold reads the input's low 14 bits: only all inputs show it all).
      */
-    @Tag("slow") // 7 x 2^32 inputs through both paths: about 6 minutes on 2 cores
+    @Tag("slow") // 7 x 2^32 inputs through the generic path and both kernel paths: about 6 minutes on 2 cores
     @TestFactory
     Stream<DynamicTest> all2pow32FloatInputs() {
         Reference r = TestProfile.reference();

@@ -307,7 +307,7 @@ class RobustnessTest {
         merge of a report that is not JSON | report merge {bad} --out {tmp}/m                   | 2 | conformance.json: not a conformance report
         --shard without --exhaustive   | certify --shard 1/2 --out {tmp}/o                     | 2 | --shard splits the 2^32 inputs of --exhaustive
         --jobs without --exhaustive    | certify --jobs 2 --out {tmp}/o                        | 2 | --jobs splits the 2^32 inputs of --exhaustive
-        --jobs 0                       | certify --jobs 0 --exhaustive --out {tmp}/o           | 2 | --jobs must be 1 or more
+        --jobs 0                       | certify --jobs 0 --exhaustive --pair float:half --out {tmp}/o | 2 | --jobs must be 1 or more
         an unknown level               | certify --level extreme --out {tmp}/o                 | 2 | unknown level 'extreme'
         """)
     void aBadArgumentIsOneLineAndExit2(String what, String command, int exit, String message) throws IOException {
