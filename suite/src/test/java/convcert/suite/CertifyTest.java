@@ -282,6 +282,8 @@ class CertifyTest {
         assertEquals(1L << 24, cases.get("1").get("vectors").asLong());
         assertTrue(cases.get("1").get("mismatches").asLong() > 0, cases.get("1").toString());
         assertEquals(cases.get("1"), cases.get("2"));
+        assertTrue(report(out.resolve("2")).get("notes").toString().contains("split over 2 instances of the adapter"),
+                report(out.resolve("2")).get("notes").toString());
         // a part that cannot finish names itself, and the case is an adapter failure
         MainTest.Run crash = certify(out.resolve("crash"), "--adapter", "process:cmd=" + exampleDevice() + " --fault crash",
                 "--exhaustive", "--pair", "float:bfloat16", "--only", "float->bfloat16/rz-nosat", "--shard", "256/256",

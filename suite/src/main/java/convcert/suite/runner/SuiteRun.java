@@ -197,6 +197,10 @@ public final class SuiteRun implements AutoCloseable {
                     + "computed now (exhaustive, recomputed), its outputs are those values, computed once");
         }
         this.runner = new CaseRunner(config.adapter(), capabilities, config.timeoutMillis(), config.firstMismatches(), self);
+        if (config.jobs() > 1 && !self) {
+            notes.add("each exhaustive case's inputs were split over " + config.jobs() + " instances of the adapter "
+                    + "(--jobs " + config.jobs() + "), consecutive ranges in order, judged as one case");
+        }
         this.diagnosis = Diagnosis.of(config.reference(),
                 config.reference().semantics().nanComparison() == convcert.reference.Semantics.NanComparison.ANY);
     }
