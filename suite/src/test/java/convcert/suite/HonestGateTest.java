@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,6 +85,21 @@ class HonestGateTest {
         assertEquals(5, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("nothing selected: --only 'float->nothing/*' selects no case of profile ascend-c"), r.out());
         assertTrue(r.out().strip().endsWith("NOTHING CERTIFIED: no case was selected"), r.out());
+    }
+
+    /** A merged report keeps what each part's reader had to know, not just the first part's notes. */
+    @Test
+    void mergeKeepsEveryReportsNotes(@TempDir Path out) throws IOException {
+        assertEquals(0, certify(out.resolve("a"), "--pair", "float:half").exit());
+        assertEquals(0, certify(out.resolve("b"), "--pair", "half:float").exit());
+        Path json = out.resolve("b/conformance.json");
+        ObjectNode b = (ObjectNode) new ObjectMapper().readTree(json.toFile());
+        b.withArray("notes").add("a note only the second report has");
+        new ObjectMapper().writeValue(json.toFile(), b);
+        MainTest.Run merged = merge(out, "a", "b");
+        assertEquals(0, merged.exit(), merged.out() + merged.err());
+        assertTrue(report(out.resolve("merged")).get("notes").toString().contains("a note only the second report has"),
+                report(out.resolve("merged")).get("notes").toString());
     }
 
     @Test

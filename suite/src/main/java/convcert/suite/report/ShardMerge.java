@@ -119,8 +119,8 @@ public final class ShardMerge {
     private static ConformanceReport result(List<ConformanceReport> reports, List<ConformanceReport.Entry> entries,
                                             String how) {
         ConformanceReport first = reports.getFirst();
-        List<String> notes = new ArrayList<>(first.notes());
-        notes.add(how);
+        List<String> notes = new ArrayList<>(reports.stream().flatMap(r -> r.notes().stream()).distinct().toList());
+        notes.add(how); // every report's notes, once each: shards may have been run differently (--jobs)
         Provenance p = first.provenance();
         Provenance now = Provenance.of(p.implementation(), p.vectors());
         return new ConformanceReport(first.tool(), now, first.adapter(), first.profile(), first.tables(), first.decisions(),
