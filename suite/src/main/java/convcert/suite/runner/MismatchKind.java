@@ -54,7 +54,10 @@ public enum MismatchKind {
         if (eNan && aNan) {
             return nanDifference(destination, expected, actual);
         }
-        if (eNan || aNan) { // a NaN where the other saturated or overflowed (fp8 e4m3fn has no infinity)
+        if ((eNan || aNan) && !source.isInteger() && source.decode(input).kind() == Decoded.Kind.NAN) {
+            return NAN_VERSUS_NUMBER; // a NaN input given a number (or a number for a NaN): how NaN is handled
+        }
+        if (eNan || aNan) { // a finite input: a NaN where the other saturated or overflowed (fp8 e4m3fn has no infinity)
             Decoded number = eNan ? a : e;
             long bits = eNan ? actual : expected;
             return number.kind() == Decoded.Kind.INFINITE || (!destination.isInteger()

@@ -24,6 +24,7 @@ class MismatchKindTest {
         -0.5 -> int32: 0 instead of -1              | float    | 0xBF000000 | int32      | 0xFFFFFFFF | 0x00000000 | false | one step (rounding)
         bf16 0.5 rounded to integral: 1.0, not 0    | bfloat16 | 0x3F00     | bfloat16   | 0x0000     | 0x3F80     | true  | one step (rounding)
         e4m3fn overflow: NaN instead of 448         | float    | 0x44000000 | fp8_e4m3fn | 0x7E       | 0x7F       | false | overflow / saturation
+        a NaN input truncated to -infinity          | float    | 0xFF800001 | bfloat16   | 0xFFC0     | 0xFF80     | false | NaN vs number
         a subnormal half flushed to zero            | float    | 0x38000000 | half       | 0x0200     | 0x0000     | false | subnormal vs zero (flush)
         one ulp of half                             | float    | 0x3F800000 | half       | 0x3C00     | 0x3C01     | false | one step (rounding)
         three ulps of half                          | float    | 0x3F800000 | half       | 0x3C00     | 0x3C03     | false | 2-16 steps
