@@ -36,7 +36,7 @@ class AdapterPathTest {
     private static Path jar;
 
     /** Where the SPI's classes are: a jar or a classes folder holding nothing but convcert.spi. */
-    private static Path spiOnly() throws Exception {
+    static Path spiOnly() throws Exception {
         Path spi = Path.of(AdapterProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         if (Files.isDirectory(spi)) {
             try (Stream<Path> files = Files.walk(spi)) {

@@ -218,6 +218,17 @@ class HonestGateTest {
         r = certify(out.resolve("replay"), "--profile", profile, "--vectors", vectors.toString(), "--adapter",
                 "replay:dir=" + out.resolve("rec"));
         assertEquals(0, r.exit(), r.out() + r.err());
+        // A Java adapter built against the SPI alone, and an exhaustive range split over two device processes.
+        Path jar = AdapterPathTest.exampleAdapterJar(AdapterPathTest.spiOnly(), out.resolve("java"));
+        r = certify(out.resolve("java-run"), "--profile", profile, "--vectors", vectors.toString(), "--pair", "float:half",
+                "--adapter-path", jar.toString(), "--adapter", "example-half");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(report(out.resolve("java-run")).get("summary").get("passed").asInt() >= 1, r.out());
+        r = certify(out.resolve("jobs"), "--profile", profile, "--exhaustive", "--pair", "float:half", "--only",
+                "float->half/rn-nosat", "--shard", "255/256", "--jobs", "2", "--adapter",
+                "process:cmd=" + CertifyTest.exampleDevice());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertEquals(1L << 24, find(report(out.resolve("jobs")), "float->half/rn-nosat").get("vectors").asLong());
         Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
         assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
         r = certify(out.resolve("py"), "--profile", profile, "--level", "quick", "--pair", "float:half",
