@@ -136,9 +136,9 @@ public final class Converter {
         return kernel != null;
     }
 
-    /** One value through the generic path with the caller's scratch (the fast paths' fallback). */
-    long applyOne(long bits, Unpacked scratch) {
-        return convert(bits, 0, scratch, null);
+    /** One value through the generic path: the kernels' rare cases (NaN, infinity). */
+    long applyOne(long bits) {
+        return convert(bits, 0, new Unpacked(), null);
     }
 
     /** The results of overflow (a finite value beyond the destination), [negative][beyond the largest binade]: for the kernels. */

@@ -43,14 +43,12 @@ final class ExponentKernel implements Kernel {
 
     @Override
     public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
-        Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
             int field = src.field(bits);
             long significand = src.significand(bits, field);
             if (src.special(field)) {
-                scratch = scratch == null ? new Unpacked() : scratch;
-                out[outOffset + i] = generic.applyOne(bits, scratch);
+                out[outOffset + i] = generic.applyOne(bits);
             } else if (significand == 0) {
                 out[outOffset + i] = zeroCode;
             } else if (src.negative(bits) && negativeIsNan) {

@@ -46,11 +46,10 @@ final class FloatToIntegerKernel implements Kernel {
 
     @Override
     public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
-        Unpacked scratch = new Unpacked();
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
             int field = src.field(bits);
-            out[outOffset + i] = shift[field] == SPECIAL ? generic.applyOne(bits, scratch) : round(bits, field);
+            out[outOffset + i] = shift[field] == SPECIAL ? generic.applyOne(bits) : round(bits, field);
         }
     }
 

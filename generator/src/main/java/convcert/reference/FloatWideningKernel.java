@@ -37,13 +37,11 @@ final class FloatWideningKernel implements Kernel {
 
     @Override
     public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
-        Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
             int field = src.field(bits);
             if (src.special(field)) {
-                scratch = scratch == null ? new Unpacked() : scratch;
-                out[outOffset + i] = generic.applyOne(bits, scratch);
+                out[outOffset + i] = generic.applyOne(bits);
                 continue;
             }
             long sign = src.negative(bits) ? 1L << dstSignShift : 0;

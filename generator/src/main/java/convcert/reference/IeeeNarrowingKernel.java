@@ -77,13 +77,11 @@ final class IeeeNarrowingKernel implements Kernel {
 
     @Override
     public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
-        Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
             long code = round(bits);
             if (code < 0) {
-                scratch = scratch == null ? new Unpacked() : scratch;
-                code = generic.applyOne(bits, scratch);
+                code = generic.applyOne(bits);
             }
             out[outOffset + i] = code;
         }

@@ -27,13 +27,11 @@ final class IntegralKernel implements Kernel {
 
     @Override
     public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
-        Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
             int field = f.field(bits);
             if (f.special(field)) {
-                scratch = scratch == null ? new Unpacked() : scratch;
-                out[outOffset + i] = generic.applyOne(bits, scratch);
+                out[outOffset + i] = generic.applyOne(bits);
                 continue;
             }
             int lsb = f.lsb(field);

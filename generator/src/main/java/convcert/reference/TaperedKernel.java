@@ -29,10 +29,8 @@ final class TaperedKernel implements Kernel {
     private final HybridRule hybrid;
     private final int compareBits;
     private final boolean keepExact;
-    /** Per exponent field: bits discarded (capped at 63; GENERIC, BEYOND), their mask, the first's bit, the decision, the codes' start. */
+    /** Per exponent field: bits discarded (capped at 63; GENERIC, BEYOND), the decision, where its codes start. */
     private final int[] shift;
-    private final long[] restMask;
-    private final long[] halfBit;
     private final int[] table;
     private final int[] start;
     /** codes[negative * stride + start[field] + rounded kept]. */
@@ -51,8 +49,6 @@ final class TaperedKernel implements Kernel {
         this.overflow = generic.overflowCodes();
         FormatCodec dst = generic.destination();
         int fields = shift.length;
-        this.restMask = new long[fields];
-        this.halfBit = new long[fields];
         this.table = new int[fields];
         this.codes = new long[2 * stride];
         for (int e = 0; e < fields; e++) {
@@ -60,8 +56,6 @@ final class TaperedKernel implements Kernel {
             if (s < 0) {
                 continue;
             }
-            restMask[e] = s == 0 ? 0 : -1L >>> (64 - s);
-            halfBit[e] = s == 0 ? 0 : 1L << (s - 1);
             int binade = binades(src, e)[1];
             table[e] = hybrid == null ? Rounder.table(c.rounding())
                     : dst.taperedRow(binade).hybrid().equals("nearest-away") ? Rounder.table(Rounding.RNA) : THRESHOLD;
@@ -140,7 +134,6 @@ final class TaperedKernel implements Kernel {
 
     @Override
     public void apply(long[] in, int inOffset, long[] out, int outOffset, int count, Converter generic) {
-        Unpacked scratch = null;
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
             int negative = src.negative(bits) ? 1 : 0;
@@ -150,15 +143,15 @@ final class TaperedKernel implements Kernel {
                 if (s == BEYOND) {
                     out[outOffset + i] = overflow[negative][1];
                 } else {
-                    scratch = scratch == null ? new Unpacked() : scratch;
-                    out[outOffset + i] = generic.applyOne(bits, scratch);
+                    out[outOffset + i] = generic.applyOne(bits);
                 }
                 continue;
             }
             long significand = src.significand(bits, field);
             long kept = significand >>> s;
-            long rest = significand & restMask[field];
-            long half = halfBit[field];
+            long unit = 1L << s; // s <= 63
+            long rest = significand & (unit - 1);
+            long half = unit >>> 1;
             int decision = table[field];
             long up;
             if (decision != THRESHOLD) {
