@@ -7,9 +7,12 @@ import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.suite.adapters.Adapters;
 import convcert.suite.adapters.SuiteContext;
-import convcert.suite.runner.CaseResult;
-import convcert.suite.runner.CaseRunner;
-import convcert.suite.runner.Status;
+import convcert.suite.model.CaseResult;
+import convcert.suite.model.Status;
+import convcert.suite.runner.AdapterInstance;
+import convcert.suite.runner.Batches;
+import convcert.suite.runner.Comparison;
+import convcert.suite.runner.ValueRunner;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -34,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Vectors per second through each kind of adapter: one float->half rn nosat case of 2^20 inputs run by
- * CaseRunner (batches of 2^16 handed to the adapter on its worker thread, results compared with the
+ * ValueRunner (batches of 2^16 handed to the adapter on its worker thread, results compared with the
  * expected values). The process and native adapters run suite/devices/example-c/dut.c, built here
  * with gcc. Run: java -Dconvcert.home=. -jar bench/target/benchmarks.jar AdapterBenchmark
  */
@@ -55,7 +58,8 @@ public class AdapterBenchmark {
     long[] expected = new long[N];
     CaseKey key;
     Converter reference;
-    CaseRunner runner;
+    AdapterInstance instance;
+    ValueRunner runner;
     ConverterAdapter implementation;
     Path temp;
 
@@ -78,7 +82,8 @@ public class AdapterBenchmark {
             default -> adapter;
         };
         implementation = Adapters.create(spec, new SuiteContext(home, home.resolve("vectors"), 60_000, ref));
-        runner = new CaseRunner(implementation, implementation.capabilities(), 60_000, 10, false);
+        instance = new AdapterInstance(implementation, implementation.capabilities(), 60_000);
+        runner = new ValueRunner(Comparison.of(ref), 10, false);
     }
 
     private static Path gcc(Path home, Path dir, boolean library) throws IOException, InterruptedException {
@@ -112,7 +117,7 @@ public class AdapterBenchmark {
     @Benchmark
     @OperationsPerInvocation(N)
     public CaseResult certifyOneCase() {
-        CaseResult r = runner.run(key, reference, CaseRunner.of(inputs, expected), null);
+        CaseResult r = runner.run(instance, key, reference, Batches.of(inputs, expected), null).result();
         if (r.status() != Status.PASS) {
             throw new IllegalStateException(r.toString());
         }
@@ -121,7 +126,7 @@ public class AdapterBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        runner.close();
+        instance.close();
         implementation.close();
     }
 }

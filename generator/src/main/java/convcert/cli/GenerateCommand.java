@@ -6,6 +6,7 @@ import convcert.spec.Conversion;
 import convcert.vectors.DriftCheck;
 import convcert.vectors.Generator;
 import convcert.vectors.Level;
+import convcert.spec.Home;
 import convcert.vectors.Progress;
 import convcert.vectors.VectorFormat;
 import java.io.IOException;
@@ -82,7 +83,7 @@ public final class GenerateCommand implements Callable<Integer> {
         if (selected.isEmpty()) {
             selected.addAll(reference.tables().conversions());
         }
-        Path target = out != null ? out : ProfileOptions.home().resolve("vectors");
+        Path target = out != null ? out : Home.vectors();
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
         Path destination = check ? Files.createTempDirectory("convcert-drift") : target;
@@ -91,7 +92,7 @@ public final class GenerateCommand implements Callable<Integer> {
             long start = System.nanoTime();
             Generator generator = new Generator(new Generator.Options(reference, selected, lvl, seed, layouts, destination,
                     convcert.cli.ProfileOptions.extensions(reference)),
-                    new Progress(err, System.console() != null));
+                    Progress.ofCases(err, System.console() != null));
             Generator.Result result = generator.run();
             double seconds = (System.nanoTime() - start) / 1e9;
             if (!check) {

@@ -3,6 +3,7 @@ package convcert.cli;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.reference.UsageException;
+import convcert.spec.Home;
 import convcert.spec.SpecTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,17 +27,11 @@ public final class ProfileOptions {
             description = "Choose an alternative of decisions.csv, e.g. directed-overflow=infinity (repeatable).")
     List<String> decisions = List.of();
 
-    /** The repository root: -Dconvcert.home, else the working directory. */
-    public static Path home() {
-        String home = System.getProperty("convcert.home");
-        return Path.of(home == null || home.isBlank() ? "." : home);
-    }
-
     public Path tablesDirectory() {
         if (tables != null) {
             return tables;
         }
-        Path dir = home().resolve("spec-tables").resolve(profile);
+        Path dir = Home.specTables().resolve(profile);
         if (!Files.isDirectory(dir)) {
             throw new UsageException("no profile '" + profile + "': " + dir + " is not a folder");
         }

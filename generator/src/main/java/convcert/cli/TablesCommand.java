@@ -80,12 +80,8 @@ public final class TablesCommand {
         static List<String> wrongExamples(Reference reference) {
             List<String> wrong = new ArrayList<>();
             for (Example e : reference.tables().examples()) {
-                CtrlState ctrl = reference.tables().powerOnCtrl();
-                for (var bit : e.ctrl().entrySet()) {
-                    ctrl = ctrl.with(bit.getKey(), bit.getValue());
-                }
-                long actual = reference.converter(reference.resolve(e.conversion(), e.rounding(), e.form(), ctrl))
-                        .apply(e.input());
+                long actual = reference.converter(reference.resolve(e.conversion(), e.rounding(), e.form(),
+                        reference.ctrl(e.ctrl()))).apply(e.input());
                 if (actual != e.expected()) {
                     var to = e.conversion().to();
                     wrong.add(e.location() + ": example " + e.id() + ": expected " + to.hex(e.expected())

@@ -1,9 +1,11 @@
 package convcert.faults;
 
 import convcert.spec.CsvTable;
+import convcert.spec.Rounding;
 import convcert.spec.TableException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -34,9 +36,14 @@ public final class FaultCatalogue {
                 throw row.error("mechanism", "unknown mechanism '" + mechanism + "'; known: " + String.join(" ", MECHANISMS));
             }
             List<String> applies = row.words("applies");
+            Set<Rounding> modes = EnumSet.noneOf(Rounding.class);
             for (String word : applies) {
                 if (!APPLIES.contains(word)) {
                     throw row.error("applies", "unknown word '" + word + "'; known: " + String.join(" ", APPLIES));
+                }
+                Rounding mode = Rounding.parse(word);
+                if (mode != null) {
+                    modes.add(mode);
                 }
             }
             String detectable = row.required("detectable");
@@ -44,7 +51,7 @@ public final class FaultCatalogue {
                 throw row.error("detectable", "expected yes or no");
             }
             faults.add(new Fault(id, row.required("family"), mechanism, row.required("parameter"), applies,
-                    detectable.equals("yes"), row.required("description"), row.location()));
+                    Set.copyOf(modes), detectable.equals("yes"), row.required("description"), row.location()));
         }
         if (faults.isEmpty()) {
             throw new TableException(new convcert.spec.Location(file, 0, 0), "no faults");

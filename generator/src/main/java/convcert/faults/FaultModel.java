@@ -62,8 +62,7 @@ public final class FaultModel {
     boolean applies(Fault f, Case c) {
         Conversion conv = c.conversion();
         List<String> words = f.applies();
-        List<String> modes = words.stream().filter(w -> Rounding.parse(w) != null).toList();
-        if (!modes.isEmpty() && !modes.contains(c.rounding().suffix())) {
+        if (!f.modes().isEmpty() && !f.modes().contains(c.rounding())) {
             return false;
         }
         List<String> states = words.stream().filter(w -> List.of("sat", "nosat", "wrap").contains(w)).toList();
@@ -159,8 +158,8 @@ public final class FaultModel {
             return x -> src.decode(x).negative() ? swapped.apply(x) : right.apply(x);
         }
         String[] ab = p.split("->");
-        Rounding from = Rounding.parse(ab[0]);
-        Rounding to = Rounding.parse(ab[1]);
+        Rounding from = Reference.rounding(ab[0]);
+        Rounding to = Reference.rounding(ab[1]);
         if (c.rounding() != from || (to == Rounding.RH && reference.tables().hybridRule(c.conversion().from()) == null)) {
             return null;
         }
@@ -238,7 +237,7 @@ public final class FaultModel {
             if (form == Form.IMPLICIT) {
                 return null;
             }
-            form = Form.parse(kv[1]);
+            form = Reference.form(kv[1]);
         } else {
             int bit = Integer.parseInt(kv[0].substring(4));
             if (!ctrl.bits().containsKey(bit)) {

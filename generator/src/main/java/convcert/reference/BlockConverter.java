@@ -132,9 +132,9 @@ public final class BlockConverter {
                 case ZERO -> { }
             }
         }
-        if (infinite || (nan && (semantics.mxNan() == Semantics.MxNan.NAN_SCALE || nans == block.size()))) {
+        if (infinite || (nan && (semantics.get(Semantics.MX_NAN) == Semantics.MxNan.NAN_SCALE || nans == block.size()))) {
             if (notes != null) notes.add((infinite ? "an infinite value" : "a NaN value") + " makes the scale NaN"
-                    + (infinite ? "" : " (decision mx-nan=" + Semantics.optionName(semantics.mxNan()) + ")"));
+                    + (infinite ? "" : " (decision mx-nan=" + Semantics.optionName(semantics.get(Semantics.MX_NAN)) + ")"));
             return null;
         }
         if (max == null) {
@@ -144,7 +144,7 @@ public final class BlockConverter {
         }
         int e = max.binade();
         int emax = element.maxExponent();
-        int s = switch (semantics.mxScale()) {
+        int s = switch (semantics.get(Semantics.MX_SCALE)) {
             case FLOOR -> e - emax;
             case CEIL -> e + (isPowerOfTwo(max) ? 0 : 1) - emax;
             case EVEN -> e + (carriesAtWidth(max, block.element().mantissaBits()) ? 1 : 0) - emax;
@@ -152,7 +152,7 @@ public final class BlockConverter {
         };
         if (notes != null) notes.add("largest magnitude " + Values.text(Values.exact(false, max.significand(), max.exponent()))
                 + " (binade 2^" + e + "), largest element binade 2^" + emax + ": scale 2^" + s
-                + " (decision mx-scale=" + Semantics.optionName(semantics.mxScale()) + ")");
+                + " (decision mx-scale=" + Semantics.optionName(semantics.get(Semantics.MX_SCALE)) + ")");
         if (s > largestScale) {
             if (notes != null) notes.add("beyond the largest scale 2^" + largestScale + ": NaN");
             return null;

@@ -4,6 +4,7 @@ import convcert.spec.HybridRule;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spec.TaperedRow;
+import java.util.stream.IntStream;
 
 /**
  * One resolved {@link Case}, ready to convert bit patterns: the bit-exact reference. Every pair runs
@@ -50,9 +51,9 @@ public final class Converter {
         this.integral = spec.conversion().sameType();
         this.integerDestination = dst.isInteger();
         this.unsignedDestination = !dst.isInteger() && !dst.format().isSigned();
-        this.directedToInfinity = !saturating && semantics.directedOverflow() == Semantics.DirectedOverflow.INFINITY
+        this.directedToInfinity = !saturating && semantics.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY
                 && (mode == Rounding.RZ || mode == Rounding.RD || mode == Rounding.RU);
-        this.flushSubnormals = semantics.subnormalResults() == Semantics.SubnormalResults.FLUSH;
+        this.flushSubnormals = semantics.get(Semantics.SUBNORMAL_RESULTS) == Semantics.SubnormalResults.FLUSH;
         this.hybrid = hybrid;
         this.maxExponent = dst.maxExponent();
         this.maxKept = dst.maxKept();
@@ -95,13 +96,6 @@ public final class Converter {
         return convert(bits, scale, new Unpacked(), null);
     }
 
-    /** Explains {@link #applyScaled}. */
-    public Explanation explainScaled(long bits, int scale) {
-        Trace trace = new Trace();
-        long result = convert(bits, scale, new Unpacked(), trace);
-        return Explanation.of(this, bits & src.mask(), result, trace);
-    }
-
     /** Converts in[inOffset..inOffset+count) into out[outOffset..). */
     public void apply(long[] in, int inOffset, long[] out, int outOffset, int count) {
         if (floatToHalfFast) {
@@ -136,11 +130,6 @@ public final class Converter {
         return kernel != null;
     }
 
-    /** One value through the generic path: the kernels' rare cases (NaN, infinity). */
-    long applyOne(long bits) {
-        return convert(bits, 0, new Unpacked(), null);
-    }
-
     /** The results of overflow (a finite value beyond the destination), [negative][beyond the largest binade]: for the kernels. */
     long[][] overflowCodes() {
         return new long[][] {{overflow(false, false, null), overflow(false, true, null)},
@@ -153,8 +142,8 @@ public final class Converter {
      */
     static boolean tableRounding(Case c, Semantics s) {
         Rounding mode = c.rounding();
-        return mode != Rounding.RH && s.subnormalResults() == Semantics.SubnormalResults.KEEP
-                && !(s.directedOverflow() == Semantics.DirectedOverflow.INFINITY
+        return mode != Rounding.RH && s.get(Semantics.SUBNORMAL_RESULTS) == Semantics.SubnormalResults.KEEP
+                && !(s.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY
                         && (mode == Rounding.RZ || mode == Rounding.RU || mode == Rounding.RD));
     }
 
@@ -163,15 +152,29 @@ public final class Converter {
      * (exhaustive runs): converters are immutable, so parts run independently and the result is the same.
      */
     public void applyParallel(long[] in, int inOffset, long[] out, int outOffset, int count) {
+        inParts(count, (from, n) -> apply(in, inOffset + from, out, outOffset + from, n));
+    }
+
+    /** As {@link #applyConsecutive} over in[0..count) and out[0..count), split over the cores as applyParallel. */
+    public void applyConsecutiveParallel(long first, long[] in, long[] out, int count) {
+        inParts(count, (from, n) -> applyConsecutive(first + from, in, out, from, n));
+    }
+
+    private interface Part {
+        void run(int from, int count);
+    }
+
+    /** Runs count values as parts of at least PARALLEL_GRAIN values, one per core at most, in parallel. */
+    private static void inParts(int count, Part part) {
         int parts = Math.min(Runtime.getRuntime().availableProcessors(), count / PARALLEL_GRAIN);
         if (parts <= 1) {
-            apply(in, inOffset, out, outOffset, count);
+            part.run(0, count);
             return;
         }
-        java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
+        IntStream.range(0, parts).parallel().forEach(p -> {
             int from = (int) ((long) count * p / parts);
             int to = (int) ((long) count * (p + 1) / parts);
-            apply(in, inOffset + from, out, outOffset + from, to - from);
+            part.run(from, to - from);
         });
     }
 
@@ -210,11 +213,11 @@ public final class Converter {
             t.decoded = d.toDecoded();
         }
         if (unsignedDestination && d.negative && (d.kind == Decoded.Kind.FINITE || d.kind == Decoded.Kind.INFINITE)) {
-            boolean absolute = semantics.unsignedNegative() == Semantics.UnsignedNegative.ABSOLUTE;
+            boolean absolute = semantics.get(Semantics.UNSIGNED_NEGATIVE) == Semantics.UnsignedNegative.ABSOLUTE;
             if (t != null) t.note(dst.format().name() + " has no sign: " + (absolute ? "the magnitude is converted" : "NaN")
-                    + " (decision unsigned-negative=" + Semantics.optionName(semantics.unsignedNegative()) + ")");
+                    + " (decision unsigned-negative=" + Semantics.optionName(semantics.get(Semantics.UNSIGNED_NEGATIVE)) + ")");
             if (!absolute) {
-                return dst.nan(false, 1L << 63, semantics.nanEncoding());
+                return dst.nan(false, 1L << 63, semantics.get(Semantics.NAN_ENCODING));
             }
             d.negative = false;
         }
@@ -236,9 +239,9 @@ public final class Converter {
 
     /** A zero into a format without one (E8M0): its smallest value or NaN, by decision exponent-zero. */
     private long unsignedZero(Trace t) {
-        boolean nan = semantics.exponentZero() == Semantics.ExponentZero.NAN;
+        boolean nan = semantics.get(Semantics.EXPONENT_ZERO) == Semantics.ExponentZero.NAN;
         if (t != null) t.note(dst.format().name() + " has no zero: " + (nan ? "NaN" : "its smallest value")
-                + " (decision exponent-zero=" + Semantics.optionName(semantics.exponentZero()) + ")");
+                + " (decision exponent-zero=" + Semantics.optionName(semantics.get(Semantics.EXPONENT_ZERO)) + ")");
         return nan ? dst.format().nan() : dst.zero(false);
     }
 
@@ -257,9 +260,9 @@ public final class Converter {
 
     private long nan(boolean negative, long payload, Trace t) {
         if (!integerDestination && !dst.hasNan()) {
-            boolean zero = semantics.finiteNan() == Semantics.FiniteNan.ZERO;
+            boolean zero = semantics.get(Semantics.FINITE_NAN) == Semantics.FiniteNan.ZERO;
             if (t != null) t.note(dst.format().name() + " has no NaN: " + (zero ? "+0" : "the largest positive value")
-                    + " (decision finite-nan=" + Semantics.optionName(semantics.finiteNan()) + ")");
+                    + " (decision finite-nan=" + Semantics.optionName(semantics.get(Semantics.FINITE_NAN)) + ")");
             return zero ? dst.zero(false) : dst.largestFinite(false);
         }
         if (integerDestination) {
@@ -272,8 +275,8 @@ public final class Converter {
             return 0;
         }
         if (t != null) t.note("NaN stays NaN" + (saturating ? " (CTRL[" + dst.format().satNanBit() + "]=1)" : "") + "; encoding by decision nan-encoding="
-                + Semantics.optionName(semantics.nanEncoding()));
-        return dst.nan(negative, payload, semantics.nanEncoding());
+                + Semantics.optionName(semantics.get(Semantics.NAN_ENCODING)));
+        return dst.nan(negative, payload, semantics.get(Semantics.NAN_ENCODING));
     }
 
     /** Non-saturating infinity; a format without one gives NaN (fp8_e4m3fn), or its largest value when finite only. */
@@ -286,7 +289,7 @@ public final class Converter {
             return dst.largestFinite(negative);
         }
         if (t != null) t.note(dst.format().name() + " has no infinity: NaN (decision e4m3fn-overflow)");
-        return dst.nan(negative, 1L << 63, semantics.nanEncoding());
+        return dst.nan(negative, 1L << 63, semantics.get(Semantics.NAN_ENCODING));
     }
 
     private long toFloat(boolean negative, long significand, int exponent, long inputBits, Trace t) {
@@ -345,7 +348,7 @@ public final class Converter {
             if (t != null) t.note("rounded value exceeds the largest finite value");
             return true;
         }
-        if (hybrid != null && semantics.hybridBand() == Semantics.HybridBand.TA_THRESHOLD
+        if (hybrid != null && semantics.get(Semantics.HYBRID_BAND) == Semantics.HybridBand.TA_THRESHOLD
                 && kept + ((guard & Rounder.HALF) != 0 ? 1 : 0) > maxKept) {
             if (t != null) t.note("hybrid overflows where ties-away does (decision hr-band=ta-threshold)");
             return true;
@@ -359,18 +362,18 @@ public final class Converter {
             if (t != null) t.note("saturating overflow gives the largest finite value (Table 3)");
             return dst.largestFinite(negative);
         }
-        boolean directedInfinity = semantics.directedOverflow() == Semantics.DirectedOverflow.INFINITY;
+        boolean directedInfinity = semantics.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY;
         boolean toInfinity = switch (mode) {
             case RN, RNA, RH -> true;
             case RZ -> directedInfinity;
             case RU -> !negative || directedInfinity;
             case RD -> negative || directedInfinity;
-            case RO -> semantics.oddOverflow() == Semantics.OddOverflow.INFINITY && beyondBinade;
+            case RO -> semantics.get(Semantics.ODD_OVERFLOW) == Semantics.OddOverflow.INFINITY && beyondBinade;
         };
         if (t != null && mode != Rounding.RN && mode != Rounding.RNA && mode != Rounding.RH) {
             t.note("overflow under " + mode.suffix() + ": decision " + (mode == Rounding.RO ? "odd-overflow="
-                    + Semantics.optionName(semantics.oddOverflow()) : "directed-overflow="
-                    + Semantics.optionName(semantics.directedOverflow())));
+                    + Semantics.optionName(semantics.get(Semantics.ODD_OVERFLOW)) : "directed-overflow="
+                    + Semantics.optionName(semantics.get(Semantics.DIRECTED_OVERFLOW))));
         }
         return toInfinity ? infinity(negative, t) : dst.largestFinite(negative);
     }
@@ -392,7 +395,7 @@ public final class Converter {
             if (t != null) t.note("hybrid: below half the smallest denormal, rounds to zero");
             return false;
         }
-        if (guard == 0 && semantics.hybridExact() == Semantics.HybridExact.KEEP) {
+        if (guard == 0 && semantics.get(Semantics.HYBRID_EXACT) == Semantics.HybridExact.KEEP) {
             if (t != null) t.note("hybrid: exact input kept (decision hr-exact=keep)");
             return false;
         }

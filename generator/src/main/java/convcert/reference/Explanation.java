@@ -39,7 +39,8 @@ public record Explanation(String input, String decoded, String exact, String low
         rules.add("rounding " + spec.rounding().suffix() + " (" + c.spec().conversion().api() + ")");
         rules.add("saturation: " + spec.rule().describe() + " (" + spec.rule().location() + ")");
         rules.addAll(t.notes);
-        for (String id : Semantics.SWITCHES.keySet()) {
+        for (Semantics.Switch<?> decision : Semantics.switches()) {
+            String id = decision.id();
             if (t.notes.stream().anyMatch(n -> n.contains(id))) {
                 rules.add("decision " + id + "=" + c.semantics().choices().get(id) + " (decisions.csv)");
             }

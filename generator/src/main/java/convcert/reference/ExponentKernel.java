@@ -28,9 +28,9 @@ final class ExponentKernel implements Kernel {
         this.smallest = -dst.bias();
         this.largest = (int) dst.maxFinite() - dst.bias();
         this.roundingTable = Rounder.table(c.rounding());
-        this.negativeIsNan = s.unsignedNegative() == Semantics.UnsignedNegative.NAN;
+        this.negativeIsNan = s.get(Semantics.UNSIGNED_NEGATIVE) == Semantics.UnsignedNegative.NAN;
         this.negativeCode = dst.nan();
-        this.zeroCode = s.exponentZero() == Semantics.ExponentZero.NAN ? dst.nan() : 0;
+        this.zeroCode = s.get(Semantics.EXPONENT_ZERO) == Semantics.ExponentZero.NAN ? dst.nan() : 0;
         this.overflowCode = generic.overflowCodes()[0][0]; // the magnitude overflows, with the sign set aside
     }
 
@@ -48,7 +48,7 @@ final class ExponentKernel implements Kernel {
             int field = src.field(bits);
             long significand = src.significand(bits, field);
             if (src.special(field)) {
-                out[outOffset + i] = generic.applyOne(bits);
+                out[outOffset + i] = generic.apply(bits);
             } else if (significand == 0) {
                 out[outOffset + i] = zeroCode;
             } else if (src.negative(bits) && negativeIsNan) {

@@ -27,8 +27,8 @@ final class FloatToHalfFastPath {
         return ieee(c.conversion().from(), 32, 8, 127) && ieee(to, 16, 5, 15)
                 && c.rounding() == Rounding.RN && c.saturation() != Saturation.WRAP
                 && (c.saturation() != Saturation.SAT || "zero".equals(to.satNan()))
-                && s.nanEncoding() == Semantics.NanEncoding.PRESERVE
-                && s.subnormalResults() == Semantics.SubnormalResults.KEEP;
+                && s.get(Semantics.NAN_ENCODING) == Semantics.NanEncoding.PRESERVE
+                && s.get(Semantics.SUBNORMAL_RESULTS) == Semantics.SubnormalResults.KEEP;
     }
 
     private static boolean ieee(Format f, int width, int exponentBits, int bias) {

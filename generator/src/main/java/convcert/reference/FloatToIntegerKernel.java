@@ -49,7 +49,7 @@ final class FloatToIntegerKernel implements Kernel {
         for (int i = 0; i < count; i++) {
             long bits = in[inOffset + i];
             int field = src.field(bits);
-            out[outOffset + i] = shift[field] == SPECIAL ? generic.applyOne(bits) : round(bits, field);
+            out[outOffset + i] = shift[field] == SPECIAL ? generic.apply(bits) : round(bits, field);
         }
     }
 

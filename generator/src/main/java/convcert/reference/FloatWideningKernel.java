@@ -41,7 +41,7 @@ final class FloatWideningKernel implements Kernel {
             long bits = in[inOffset + i];
             int field = src.field(bits);
             if (src.special(field)) {
-                out[outOffset + i] = generic.applyOne(bits);
+                out[outOffset + i] = generic.apply(bits);
                 continue;
             }
             long sign = src.negative(bits) ? 1L << dstSignShift : 0;

@@ -81,7 +81,7 @@ final class IeeeNarrowingKernel implements Kernel {
             long bits = in[inOffset + i];
             long code = round(bits);
             if (code < 0) {
-                code = generic.applyOne(bits);
+                code = generic.apply(bits);
             }
             out[outOffset + i] = code;
         }

@@ -31,7 +31,7 @@ final class IntegralKernel implements Kernel {
             long bits = in[inOffset + i];
             int field = f.field(bits);
             if (f.special(field)) {
-                out[outOffset + i] = generic.applyOne(bits);
+                out[outOffset + i] = generic.apply(bits);
                 continue;
             }
             int lsb = f.lsb(field);

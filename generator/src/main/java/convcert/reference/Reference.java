@@ -7,6 +7,7 @@ import convcert.spec.Format;
 import convcert.spec.Rounding;
 import convcert.spec.SaturationRule;
 import convcert.spec.SpecTables;
+import convcert.spi.CaseKey;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -84,13 +85,7 @@ public final class Reference {
      */
     public Case resolve(String from, String to, String rounding, String form, CtrlState ctrl) {
         Conversion c = conversion(from, to);
-        Form f = form == null ? null : Form.parse(form);
-        if (form != null && f == null) {
-            throw new UsageException("unknown saturation form '" + form + "'; use sat, nosat or implicit");
-        }
-        if (f == null) {
-            f = c.forms().contains(Form.NOSAT) ? Form.NOSAT : Form.SAT;
-        }
+        Form f = form != null ? form(form) : c.forms().contains(Form.NOSAT) ? Form.NOSAT : Form.SAT;
         Rounding mode;
         if (rounding == null) {
             if (f == Form.IMPLICIT && c.implicitRounding() != null) {
@@ -101,12 +96,35 @@ public final class Reference {
                 throw new UsageException(c.pairName() + " needs --rounding; it offers " + modes(c));
             }
         } else {
-            mode = Rounding.parse(rounding);
-            if (mode == null) {
-                throw new UsageException("unknown rounding mode '" + rounding + "'; modes: " + Rounding.known());
-            }
+            mode = rounding(rounding);
         }
         return resolve(c, mode, f, ctrl);
+    }
+
+    /** A rounding suffix (rn, rz, ...); an unknown one is a usage error naming the known ones. */
+    public static Rounding rounding(String suffix) {
+        Rounding mode = Rounding.parse(suffix);
+        if (mode == null) {
+            throw new UsageException("unknown rounding mode '" + suffix + "'; modes: " + Rounding.known());
+        }
+        return mode;
+    }
+
+    /** An API form (nosat, sat, implicit); an unknown one is a usage error. */
+    public static Form form(String name) {
+        Form form = Form.parse(name);
+        if (form == null) {
+            throw new UsageException("unknown saturation form '" + name + "'; use sat, nosat or implicit");
+        }
+        return form;
+    }
+
+    /**
+     * The case a key names (a manifest entry's variant, an adapter's request): its pair, rounding and
+     * form, and its CTRL bits over the power-on values. The one way from a case's name to a Case.
+     */
+    public Case resolve(CaseKey key) {
+        return resolve(conversion(key.from(), key.to()), rounding(key.rounding()), form(key.form()), ctrl(key.ctrl()));
     }
 
     public Case resolve(Conversion c, Rounding mode, Form form, CtrlState ctrl) {
@@ -266,6 +284,15 @@ public final class Reference {
     /** A block-scaled format's conversion: value -> block rounding elements in mode, or block -> value. */
     public BlockConverter blockConverter(convcert.spec.BlockFormat block, Rounding mode, boolean toBlock) {
         return new BlockConverter(this, block, mode, toBlock);
+    }
+
+    /** Power-on CTRL with these bits changed. */
+    public CtrlState ctrl(Map<Integer, Integer> changed) {
+        CtrlState state = tables.powerOnCtrl();
+        for (var bit : changed.entrySet()) {
+            state = state.with(bit.getKey(), bit.getValue());
+        }
+        return state;
     }
 
     /** Power-on CTRL with the given bits changed; "60=0,48=1" style. */

@@ -1,53 +1,105 @@
 package convcert.reference;
 
 import convcert.spec.Decision;
+import convcert.spec.Layout;
+import convcert.spec.Location;
+import convcert.spec.Rounding;
 import convcert.spec.SpecTables;
 import convcert.spec.TableException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * The options chosen for the decisions (decisions.csv) that change results. Each option enum's
- * constants are the decision's options, spelled in lower case with '-' for '_'; the table must list
- * exactly those, so the table and the reference cannot drift apart.
+ * The options chosen for the decisions (decisions.csv) that change results, and the registry of those
+ * decisions. Each decision is declared once below: its option enum (constants spelled in lower case
+ * with '-' for '_' are the option names) and one {@link Switch} line with its id and which tables need
+ * it. The table must list exactly those options, so the table and the reference cannot drift apart;
+ * the default comes from the table.
  */
-public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverflow, NanEncoding nanEncoding,
-                        HybridBand hybridBand, HybridExact hybridExact, SubnormalResults subnormalResults,
-                        NanComparison nanComparison, FiniteNan finiteNan, UnsignedNegative unsignedNegative,
-                        ExponentZero exponentZero, MxScale mxScale, MxNan mxNan, java.util.Set<String> listed) {
+public final class Semantics {
+
+    /**
+     * One selectable decision. needs: the tables that can reach it (a profile without such tables may
+     * leave its row out); null when every profile needs it.
+     */
+    public record Switch<E extends Enum<E>>(int index, String id, Class<E> options, Predicate<SpecTables> needs) {
+
+        public List<String> optionNames() {
+            return Arrays.stream(options.getEnumConstants()).map(Semantics::optionName).toList();
+        }
+    }
+
+    private static final List<Switch<?>> REGISTRY = new ArrayList<>();
+
+    private static <E extends Enum<E>> Switch<E> declare(String id, Class<E> options, Predicate<SpecTables> needs) {
+        Switch<E> s = new Switch<>(REGISTRY.size(), id, options, needs);
+        REGISTRY.add(s);
+        return s;
+    }
 
     /** Non-saturating overflow under rz, rd, ru. */
     public enum DirectedOverflow { LARGEST_FINITE, INFINITY }
 
+    public static final Switch<DirectedOverflow> DIRECTED_OVERFLOW = declare("directed-overflow", DirectedOverflow.class,
+            t -> offers(t, Rounding.RZ) || offers(t, Rounding.RU) || offers(t, Rounding.RD));
+
     /** Non-saturating overflow under ro. */
     public enum OddOverflow { LARGEST_FINITE, INFINITY }
+
+    public static final Switch<OddOverflow> ODD_OVERFLOW = declare("odd-overflow", OddOverflow.class,
+            t -> offers(t, Rounding.RO));
 
     /** The NaN a conversion produces. */
     public enum NanEncoding { PRESERVE, CANONICAL }
 
+    public static final Switch<NanEncoding> NAN_ENCODING = declare("nan-encoding", NanEncoding.class, null);
+
     /** HiFloat8 hybrid rounding between TA's overflow threshold and the next binade. */
     public enum HybridBand { PSEUDO_CODE, TA_THRESHOLD }
+
+    public static final Switch<HybridBand> HYBRID_BAND = declare("hr-band", HybridBand.class, t -> has(t, Layout.TAPERED));
 
     /** HiFloat8 hybrid rounding of exactly representable inputs. */
     public enum HybridExact { ROUND_UP, KEEP }
 
+    public static final Switch<HybridExact> HYBRID_EXACT = declare("hr-exact", HybridExact.class, t -> has(t, Layout.TAPERED));
+
     /** Subnormal floating results. */
     public enum SubnormalResults { KEEP, FLUSH }
 
-    /** How certification compares NaN results (the suite's rule; results themselves do not change). */
+    public static final Switch<SubnormalResults> SUBNORMAL_RESULTS = declare("subnormal-results", SubnormalResults.class,
+            null);
+
+    /** How certification compares NaN results: the suite's rule (convcert.suite.runner.Comparison); results do not change. */
     public enum NanComparison { ANY, EXACT }
+
+    public static final Switch<NanComparison> NAN_COMPARISON = declare("nan-comparison", NanComparison.class, null);
 
     /** What a NaN input becomes in a format with no NaN (OCP FP4, FP6). */
     public enum FiniteNan { LARGEST_POSITIVE, ZERO }
 
+    public static final Switch<FiniteNan> FINITE_NAN = declare("finite-nan", FiniteNan.class,
+            t -> t.formats().stream().anyMatch(f -> !f.isInteger() && !f.hasNan()));
+
     /** A negative input converted to an unsigned floating format (OCP E8M0): its magnitude, or NaN. */
     public enum UnsignedNegative { ABSOLUTE, NAN }
 
+    public static final Switch<UnsignedNegative> UNSIGNED_NEGATIVE = declare("unsigned-negative", UnsignedNegative.class,
+            t -> has(t, Layout.EXPONENT));
+
     /** A zero converted to an exponent-only format (OCP E8M0), which has no zero: its smallest value, or NaN. */
     public enum ExponentZero { SMALLEST, NAN }
+
+    public static final Switch<ExponentZero> EXPONENT_ZERO = declare("exponent-zero", ExponentZero.class,
+            t -> has(t, Layout.EXPONENT));
 
     /**
      * How a block's shared scale follows from its largest magnitude amax: floor(log2 amax) - emax of the
@@ -56,79 +108,73 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
      */
     public enum MxScale { FLOOR, EVEN, CEIL, RCEIL }
 
+    public static final Switch<MxScale> MX_SCALE = declare("mx-scale", MxScale.class, Semantics::scaledBlocks);
+
     /** What a NaN element does to its block: the scale becomes NaN, or the maximum ignores it. */
     public enum MxNan { NAN_SCALE, IGNORE_NAN }
 
-    /** Decision id of each switch, in the order of the record components. */
-    public static final Map<String, Class<? extends Enum<?>>> SWITCHES = switches();
+    public static final Switch<MxNan> MX_NAN = declare("mx-nan", MxNan.class, Semantics::scaledBlocks);
 
-    private static Map<String, Class<? extends Enum<?>>> switches() {
-        Map<String, Class<? extends Enum<?>>> map = new LinkedHashMap<>();
-        map.put("directed-overflow", DirectedOverflow.class);
-        map.put("odd-overflow", OddOverflow.class);
-        map.put("nan-encoding", NanEncoding.class);
-        map.put("hr-band", HybridBand.class);
-        map.put("hr-exact", HybridExact.class);
-        map.put("subnormal-results", SubnormalResults.class);
-        map.put("nan-comparison", NanComparison.class);
-        map.put("finite-nan", FiniteNan.class);
-        map.put("unsigned-negative", UnsignedNegative.class);
-        map.put("exponent-zero", ExponentZero.class);
-        map.put("mx-scale", MxScale.class);
-        map.put("mx-nan", MxNan.class);
-        return map;
+    private static boolean offers(SpecTables t, Rounding mode) {
+        return t.conversions().stream().anyMatch(c -> c.modes().contains(mode));
+    }
+
+    private static boolean has(SpecTables t, Layout layout) {
+        return t.formats().stream().anyMatch(f -> f.layout() == layout);
+    }
+
+    private static boolean scaledBlocks(SpecTables t) {
+        return t.blocks().values().stream().anyMatch(b -> b.scaled());
+    }
+
+    /** Every selectable decision, in declaration order (the order choices() and reports list them). */
+    public static List<Switch<?>> switches() {
+        return List.copyOf(REGISTRY);
+    }
+
+    /** The decision with this id, or null. */
+    public static Switch<?> find(String id) {
+        return REGISTRY.stream().filter(s -> s.id().equals(id)).findFirst().orElse(null);
     }
 
     public static String optionName(Enum<?> option) {
-        return option.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return option.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    private static List<String> optionNames(Class<? extends Enum<?>> type) {
-        return Arrays.stream(type.getEnumConstants()).map(Semantics::optionName).toList();
+    private final Enum<?>[] chosen;
+    private final Set<String> listed;
+
+    private Semantics(Enum<?>[] chosen, Set<String> listed) {
+        this.chosen = chosen;
+        this.listed = listed;
     }
 
-    /** Switches a profile may leave out of decisions.csv when none of its formats can reach them. */
-    private static final java.util.Set<String> OPTIONAL = java.util.Set.of("finite-nan", "unsigned-negative",
-            "directed-overflow", "odd-overflow", "hr-band", "hr-exact", "exponent-zero", "mx-scale", "mx-nan");
+    /** The option chosen for a decision. */
+    public <E extends Enum<E>> E get(Switch<E> decision) {
+        return decision.options().cast(chosen[decision.index()]);
+    }
 
     /**
      * Checks that decisions.csv and the reference agree: every switch the profile needs has its row with
      * exactly the options implemented, and no other row offers alternatives the reference cannot produce.
-     * finite-nan is needed exactly when a format has no NaN.
      */
     public static void checkTable(SpecTables tables) {
-        boolean finiteOnly = tables.formats().stream().anyMatch(f -> !f.isInteger() && !f.hasNan());
-        boolean unsigned = tables.formats().stream().anyMatch(f -> f.layout() == convcert.spec.Layout.EXPONENT);
-        boolean tapered = tables.formats().stream().anyMatch(f -> f.layout() == convcert.spec.Layout.TAPERED);
-        java.util.Set<convcert.spec.Rounding> modes = java.util.EnumSet.noneOf(convcert.spec.Rounding.class);
-        tables.conversions().forEach(c -> modes.addAll(c.modes()));
-        for (var entry : SWITCHES.entrySet()) {
-            Decision d = tables.decisions().get(entry.getKey());
-            boolean needed = switch (entry.getKey()) {
-                case "finite-nan" -> finiteOnly;
-                case "unsigned-negative", "exponent-zero" -> unsigned;
-                case "directed-overflow" -> modes.contains(convcert.spec.Rounding.RZ)
-                        || modes.contains(convcert.spec.Rounding.RU) || modes.contains(convcert.spec.Rounding.RD);
-                case "odd-overflow" -> modes.contains(convcert.spec.Rounding.RO);
-                case "hr-band", "hr-exact" -> tapered;
-                case "mx-scale", "mx-nan" -> tables.blocks().values().stream().anyMatch(b -> b.scaled());
-                default -> true;
-            };
-            if (d == null && OPTIONAL.contains(entry.getKey()) && !needed) {
+        for (Switch<?> s : REGISTRY) {
+            Decision d = tables.decisions().get(s.id());
+            if (d == null && s.needs() != null && !s.needs().test(tables)) {
                 continue;
             }
             if (d == null) {
-                throw new TableException(new convcert.spec.Location(tables.directory().resolve("decisions.csv"), 0, 0),
-                        "no row for decision '" + entry.getKey() + "', which the reference implements");
+                throw new TableException(new Location(tables.directory().resolve("decisions.csv"), 0, 0),
+                        "no row for decision '" + s.id() + "', which the reference implements");
             }
-            List<String> implemented = optionNames(entry.getValue());
-            if (!d.options().equals(implemented)) {
+            if (!d.options().equals(s.optionNames())) {
                 throw new TableException(d.location(), "decision " + d.id() + " lists options " + d.options()
-                        + " but the reference implements " + implemented);
+                        + " but the reference implements " + s.optionNames());
             }
         }
         for (Decision d : tables.decisions().values()) {
-            if (d.options().size() > 1 && !SWITCHES.containsKey(d.id())) {
+            if (d.options().size() > 1 && find(d.id()) == null) {
                 throw new TableException(d.location(), "decision " + d.id() + " offers alternatives " + d.options()
                         + " that the reference does not implement");
             }
@@ -138,54 +184,55 @@ public record Semantics(DirectedOverflow directedOverflow, OddOverflow oddOverfl
     /** The table defaults, with the given overrides (decision id -> option name). */
     public static Semantics of(SpecTables tables, Map<String, String> overrides) {
         checkTable(tables);
-        java.util.Set<String> listed = new java.util.LinkedHashSet<>();
-        SWITCHES.keySet().stream().filter(id -> tables.decisions().containsKey(id)).forEach(listed::add);
+        Set<String> listed = new LinkedHashSet<>();
+        REGISTRY.stream().map(Switch::id).filter(id -> tables.decisions().containsKey(id)).forEach(listed::add);
         for (String id : overrides.keySet()) {
             if (!listed.contains(id)) {
                 throw new UsageException("unknown decision '" + id + "'; selectable decisions of profile "
                         + tables.profile() + ": " + String.join(" ", listed));
             }
         }
-        Object[] chosen = new Object[SWITCHES.size()];
-        int i = 0;
-        for (var entry : SWITCHES.entrySet()) {
-            Decision d = tables.decisions().get(entry.getKey());
+        Enum<?>[] chosen = new Enum<?>[REGISTRY.size()];
+        for (Switch<?> s : REGISTRY) {
+            Decision d = tables.decisions().get(s.id());
             if (d == null) { // a switch the profile cannot reach: its first option, not reported
-                chosen[i++] = entry.getValue().getEnumConstants()[0];
+                chosen[s.index()] = s.options().getEnumConstants()[0];
                 continue;
             }
-            String option = overrides.getOrDefault(entry.getKey(), d.defaultOption());
-            List<String> names = optionNames(entry.getValue());
-            int index = names.indexOf(option);
+            String option = overrides.getOrDefault(s.id(), d.defaultOption());
+            int index = s.optionNames().indexOf(option);
             if (index < 0) {
                 throw new UsageException("decision " + d.id() + " has no option '" + option + "'; options: "
-                        + String.join(" ", names));
+                        + String.join(" ", s.optionNames()));
             }
-            chosen[i++] = entry.getValue().getEnumConstants()[index];
+            chosen[s.index()] = s.options().getEnumConstants()[index];
         }
-        return new Semantics((DirectedOverflow) chosen[0], (OddOverflow) chosen[1], (NanEncoding) chosen[2],
-                (HybridBand) chosen[3], (HybridExact) chosen[4], (SubnormalResults) chosen[5], (NanComparison) chosen[6],
-                (FiniteNan) chosen[7], (UnsignedNegative) chosen[8], (ExponentZero) chosen[9], (MxScale) chosen[10], (MxNan) chosen[11],
-                java.util.Set.copyOf(listed));
+        return new Semantics(chosen, Set.copyOf(listed));
     }
 
     public static Semantics defaults(SpecTables tables) {
         return of(tables, Map.of());
     }
 
-    /** The choices as decision=option pairs, in table order. */
+    /** The choices as decision=option pairs, in declaration order, for the decisions the profile lists. */
     public Map<String, String> choices() {
-        List<Enum<?>> values = List.of(directedOverflow, oddOverflow, nanEncoding, hybridBand, hybridExact,
-                subnormalResults, nanComparison, finiteNan, unsignedNegative, exponentZero, mxScale, mxNan);
         Map<String, String> map = new LinkedHashMap<>();
-        int i = 0;
-        for (String id : SWITCHES.keySet()) {
-            Enum<?> value = values.get(i++);
-            if (listed.contains(id)) {
-                map.put(id, optionName(value));
+        for (Switch<?> s : REGISTRY) {
+            if (listed.contains(s.id())) {
+                map.put(s.id(), optionName(chosen[s.index()]));
             }
         }
         return map;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Semantics s && Arrays.equals(chosen, s.chosen) && listed.equals(s.listed);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(chosen) * 31 + listed.hashCode();
     }
 
     @Override

@@ -42,7 +42,7 @@ final class TaperedKernel implements Kernel {
         this.src = IeeeFields.of(format);
         this.hybrid = c.rounding() == Rounding.RH ? generic.hybridRule() : null;
         this.compareBits = hybrid == null ? 0 : hybrid.compareBits();
-        this.keepExact = generic.semantics().hybridExact() == Semantics.HybridExact.KEEP;
+        this.keepExact = generic.semantics().get(Semantics.HYBRID_EXACT) == Semantics.HybridExact.KEEP;
         this.shift = shift;
         this.start = start;
         this.stride = stride;
@@ -90,7 +90,7 @@ final class TaperedKernel implements Kernel {
         boolean hybrid = c.rounding() == Rounding.RH;
         if (src.layout() != Layout.IEEE || src.width() > 64 || c.conversion().to().layout() != Layout.TAPERED
                 || !(Converter.tableRounding(c, s) || hybrid && generic.hybridRule() != null
-                        && s.subnormalResults() == Semantics.SubnormalResults.KEEP)) {
+                        && s.get(Semantics.SUBNORMAL_RESULTS) == Semantics.SubnormalResults.KEEP)) {
             return null;
         }
         // The per-field shifts and where each field's codes start; null where there are too many codes.
@@ -116,7 +116,7 @@ final class TaperedKernel implements Kernel {
                 uniform &= dst.quantum(b) == q && dst.taperedRow(b).hybrid().equals(dst.taperedRow(binades[1]).hybrid());
             }
             boolean thresholdAtTop = hybrid && binades[1] == dst.maxExponent()
-                    && s.hybridBand() == Semantics.HybridBand.TA_THRESHOLD; // looks at the unrounded value: generic
+                    && s.get(Semantics.HYBRID_BAND) == Semantics.HybridBand.TA_THRESHOLD; // looks at the unrounded value: generic
             if (!uniform || q < fields.lsb(e) || thresholdAtTop) {
                 shift[e] = GENERIC;
                 continue;
@@ -143,7 +143,7 @@ final class TaperedKernel implements Kernel {
                 if (s == BEYOND) {
                     out[outOffset + i] = overflow[negative][1];
                 } else {
-                    out[outOffset + i] = generic.applyOne(bits);
+                    out[outOffset + i] = generic.apply(bits);
                 }
                 continue;
             }

@@ -67,12 +67,23 @@ public final class Values {
         return d.kind() == Decoded.Kind.FINITE ? codec.taperedRow(d.binade()) : null;
     }
 
-    /** "0x3C00 (1.0)", the form every failure message uses. */
+    /** "0x3C00 (1.0)", the form every failure message uses: {@link #hex} and {@link #reading}. */
     public static String describe(FormatCodec codec, long bits) {
-        if ((bits & ~codec.format().mask()) != 0) {
-            return "0x" + Long.toHexString(bits).toUpperCase(java.util.Locale.ROOT) + " (not a " + codec.format().width()
-                    + "-bit " + codec.format().name() + " value)";
-        }
-        return codec.format().hex(bits) + " (" + decimal(codec, bits) + ")";
+        return hex(codec, bits) + " (" + reading(codec, bits) + ")";
+    }
+
+    /** The pattern in hex at the format's width, or all of it when it has bits beyond the width. */
+    public static String hex(FormatCodec codec, long bits) {
+        return inFormat(codec, bits) ? codec.format().hex(bits) : "0x" + Long.toHexString(bits).toUpperCase(java.util.Locale.ROOT);
+    }
+
+    /** What a pattern stands for: its decimal, or that it is no value of the format. */
+    public static String reading(FormatCodec codec, long bits) {
+        return inFormat(codec, bits) ? decimal(codec, bits)
+                : "not a " + codec.format().width() + "-bit " + codec.format().name() + " value";
+    }
+
+    private static boolean inFormat(FormatCodec codec, long bits) {
+        return (bits & ~codec.format().mask()) == 0;
     }
 }

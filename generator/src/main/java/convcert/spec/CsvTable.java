@@ -187,11 +187,6 @@ public final class CsvTable {
             }
         }
 
-        /** An optional integer; null when the cell is blank. */
-        public Integer optionalInteger(String column) {
-            return text(column).isEmpty() ? null : integer(column);
-        }
-
         /** A 0x-prefixed hexadecimal bit pattern; null when blank. */
         public Long optionalHex(String column) {
             String value = text(column);

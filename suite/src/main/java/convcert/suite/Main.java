@@ -6,14 +6,12 @@ import convcert.cli.GenerateCommand;
 import convcert.cli.TablesCommand;
 import convcert.reference.UsageException;
 import convcert.spec.TableException;
+import convcert.suite.model.ExitCode;
+import convcert.suite.model.Provenance;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/**
- * The convcert command line. Exit codes: 0 success (every applicable case passes, at least one),
- * 1 mismatches, 2 usage or configuration error (including a bad spec table), 3 adapter failure,
- * 4 internal error or a case that could not run, 5 nothing certified (no case selected or applicable).
- */
+/** The convcert command line; its exit codes are ExitCode's. */
 @Command(name = "convcert", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Conformance suite and golden-vector generator for numeric data-type conversion.",
         subcommands = {CertifyCommand.class, ConvertCommand.class, DigestCommand.class, GenerateCommand.class, ReportCommand.class, ScoreCommand.class, TablesCommand.class, CommandLine.HelpCommand.class})
@@ -23,15 +21,12 @@ public final class Main {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {convcert.suite.report.Provenance.versionLine(),
+            return new String[] {Provenance.versionLine(),
                     "JDK " + System.getProperty("java.vendor") + " " + System.getProperty("java.runtime.version"),
                     "OS " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                             + System.getProperty("os.arch")};
         }
     }
-
-    public static final int USAGE = 2;
-    public static final int INTERNAL = 4;
 
     public static void main(String[] args) {
         System.exit(run(args));
@@ -48,12 +43,12 @@ public final class Main {
             if (a.length == 0) { // no command at all: show what there is
                 ex.getCommandLine().usage(ex.getCommandLine().getErr());
             }
-            return USAGE;
+            return ExitCode.USAGE.code();
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof UsageException || ex instanceof TableException) {
                 commandLine.getErr().println("convcert: " + ex.getMessage());
-                return USAGE;
+                return ExitCode.USAGE.code();
             }
             if (ex instanceof java.nio.file.FileSystemException f) { // a path given is a file, unwritable, missing
                 commandLine.getErr().println("convcert: " + f.getFile() + ": " + switch (f) {
@@ -63,11 +58,11 @@ public final class Main {
                     case java.nio.file.NotDirectoryException x -> "not a folder";
                     default -> f.getReason() == null ? f.getClass().getSimpleName() : f.getReason();
                 } + (f.getOtherFile() == null ? "" : " (" + f.getOtherFile() + ")"));
-                return USAGE;
+                return ExitCode.USAGE.code();
             }
             commandLine.getErr().println("convcert: internal error: " + ex);
             ex.printStackTrace(commandLine.getErr());
-            return INTERNAL;
+            return ExitCode.INTERNAL.code();
         });
         return cli;
     }

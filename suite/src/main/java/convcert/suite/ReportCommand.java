@@ -1,7 +1,10 @@
 package convcert.suite;
 
 import convcert.reference.UsageException;
-import convcert.suite.report.ConformanceReport;
+import convcert.suite.model.ConformanceReport;
+import convcert.suite.report.ConsoleReport;
+import convcert.suite.report.JsonReport;
+import convcert.suite.report.RunReports;
 import convcert.suite.report.ShardMerge;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,21 +44,16 @@ public final class ReportCommand {
         public Integer call() throws IOException {
             List<ConformanceReport> reports = new ArrayList<>();
             for (Path f : folders) {
-                Path file = f.resolve(ConformanceReport.FILE);
+                Path file = f.resolve(JsonReport.FILE);
                 if (!Files.isRegularFile(file)) {
-                    throw new UsageException("no " + ConformanceReport.FILE + " in " + f);
+                    throw new UsageException("no " + JsonReport.FILE + " in " + f);
                 }
-                try {
-                    reports.add(ConformanceReport.read(file));
-                } catch (IOException e) {
-                    throw new UsageException(file + ": not a conformance report: " + e.getMessage().lines().findFirst().orElse(""));
-                }
+                reports.add(JsonReport.read(file));
             }
             ConformanceReport merged = ShardMerge.merge(folders, reports);
-            CertifyCommand.write(merged, out);
+            RunReports.write(merged, out);
             var stdout = spec.commandLine().getOut();
-            CertifyCommand.printMatrix(merged, stdout);
-            CertifyCommand.printFindings(merged, stdout, null, List.of());
+            ConsoleReport.print(merged, stdout, null, List.of());
             ConformanceReport.Verdict verdict = merged.verdict();
             stdout.println(verdict.line());
             return verdict.exitCode();

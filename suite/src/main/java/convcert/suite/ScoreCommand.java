@@ -7,14 +7,13 @@ import convcert.faults.Fault;
 import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
 import convcert.reference.Case;
-import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
-import convcert.reference.Semantics;
 import convcert.spec.Conversion;
-import convcert.spec.CtrlState;
-import convcert.spec.Form;
-import convcert.spec.Rounding;
+import convcert.spec.Home;
+import convcert.spec.WorkingDirectory;
+import convcert.suite.report.Markup;
+import convcert.suite.runner.Comparison;
 import convcert.suite.runner.VectorStore;
 import convcert.vectors.Manifest;
 import java.io.IOException;
@@ -70,14 +69,13 @@ public final class ScoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Reference reference = profile.reference();
-        Path folder = vectors != null ? vectors : ProfileOptions.home().resolve("vectors");
+        Path folder = vectors != null ? vectors : Home.vectors();
         VectorStore store = VectorStore.open(folder);
         String name = reference.tables().profile();
         List<Manifest.Entry> entries = store.cases().stream().filter(e -> e.profile().equals(name)
                 && !e.state().equals("memory") && !VectorStore.isBlock(e)).toList(); // the faults are of conversions
         store.verify(entries, reference, e -> true);
-        List<Fault> catalogue = FaultCatalogue.load(faults != null ? faults
-                : ProfileOptions.home().resolve("spec-tables").resolve(FaultCatalogue.FILE));
+        List<Fault> catalogue = FaultCatalogue.load(faults != null ? faults : Home.faults());
         Score score = score(reference, store, entries, catalogue);
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.printf("%-28s %-22s %-15s %s%n", "fault", "family", "result", "caught by");
@@ -120,12 +118,12 @@ public final class ScoreCommand implements Callable<Integer> {
     }
 
     private static String esc(String s) {
-        return convcert.suite.report.Markup.escape(s, true);
+        return Markup.escape(s, true);
     }
 
     public static Score score(Reference reference, VectorStore store, List<Manifest.Entry> entries, List<Fault> catalogue) {
         FaultModel model = new FaultModel(reference);
-        boolean anyNaN = reference.semantics().nanComparison() == Semantics.NanComparison.ANY;
+        Comparison comparison = Comparison.of(reference);
         Map<String, long[][]> files = new LinkedHashMap<>();
         List<Outcome> outcomes = new ArrayList<>();
         int caught = 0;
@@ -137,7 +135,7 @@ public final class ScoreCommand implements Callable<Integer> {
                 Conversion c = reference.conversion(e.from(), e.to());
                 List<Manifest.Variant> variants = VectorStore.variants(e);
                 for (int i = 0; i < (f.mechanism().equals("control") ? variants.size() : 1); i++) {
-                    Case state = resolve(reference, c, e, variants.get(i));
+                    Case state = reference.resolve(VectorStore.key(e, i));
                     FaultModel.Implementation wrong = model.implementation(f, state);
                     if (wrong == null) {
                         continue;
@@ -146,7 +144,7 @@ public final class ScoreCommand implements Callable<Integer> {
                     long[][] io = files.computeIfAbsent(e.name(), n -> new long[][] {
                         store.read(e, true, c.from().width()), store.read(e, false, c.to().width())});
                     FormatCodec dst = reference.converter(state).destination();
-                    if (differs(wrong, io, dst, anyNaN)) {
+                    if (differs(wrong, io, dst, comparison)) {
                         by.add(VectorStore.key(e, i).name());
                         break;
                     }
@@ -166,26 +164,13 @@ public final class ScoreCommand implements Callable<Integer> {
             }
             outcomes.add(new Outcome(f.id(), f.family(), f.description(), f.detectable(), result, by, tried));
         }
-        return new Score(reference.tables().profile(), convcert.spec.WorkingDirectory.relative(store.folder()).toString(), caught,
+        return new Score(reference.tables().profile(), WorkingDirectory.relative(store.folder()).toString(), caught,
                 total, outcomes);
     }
 
-    private static Case resolve(Reference reference, Conversion c, Manifest.Entry e, Manifest.Variant v) {
-        CtrlState ctrl = reference.tables().powerOnCtrl();
-        if (v.ctrl() != null) {
-            for (var bit : v.ctrl().entrySet()) {
-                ctrl = ctrl.with(Integer.parseInt(bit.getKey()), bit.getValue());
-            }
-        }
-        return reference.resolve(c, Rounding.parse(e.rounding()), Form.parse(v.form()), ctrl);
-    }
-
-    private static boolean differs(FaultModel.Implementation wrong, long[][] io, FormatCodec dst, boolean anyNaN) {
+    private static boolean differs(FaultModel.Implementation wrong, long[][] io, FormatCodec dst, Comparison comparison) {
         for (int k = 0; k < io[0].length; k++) {
-            long got = wrong.apply(io[0][k]);
-            long want = io[1][k];
-            if (got != want && !(anyNaN && !dst.isInteger() && dst.decode(got).kind() == Decoded.Kind.NAN
-                    && dst.decode(want).kind() == Decoded.Kind.NAN)) {
+            if (!comparison.same(dst, io[1][k], wrong.apply(io[0][k]))) {
                 return true;
             }
         }

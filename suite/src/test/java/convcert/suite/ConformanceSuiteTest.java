@@ -1,6 +1,6 @@
 package convcert.suite;
 
-import convcert.suite.runner.ConformanceTests;
+import convcert.suite.junit.ConformanceTests;
 
 /**
  * The conformance suite under Surefire: with the default -Dconvcert.adapter=reference it certifies the

@@ -1,5 +1,6 @@
 package convcert.suite.adapters;
 
+import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterException;
@@ -89,6 +90,14 @@ public final class Adapters {
         } catch (AdapterException e) {
             throw new UsageException("adapter " + name + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Whether the adapter computes exactly the expected values of this reference: the reference adapter
+     * made on it. The run then computes them once (SuiteRun.Config.outputsAreExpected).
+     */
+    public static boolean computesExpected(ConverterAdapter adapter, Reference reference) {
+        return adapter instanceof ReferenceAdapter r && r.reference() == reference;
     }
 
     static String required(Map<String, String> options, String key, String adapter) throws AdapterException {

@@ -3,7 +3,7 @@ package convcert.suite.adapters;
 import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClTypes;
 import convcert.opencl.OpenClVectors;
-import convcert.spec.Rounding;
+import convcert.reference.Reference;
 import convcert.spec.SpecTables;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterException;
@@ -107,10 +107,6 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         }
     }
 
-    public String deviceDescription() {
-        return device.description();
-    }
-
     @Override
     public String identity() {
         return "OpenCL device " + device.description();
@@ -131,7 +127,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
     String kernelSource(CaseKey c) {
         OpenClTypes.Type src = types.ofFormat(c.from());
         OpenClTypes.Type dst = types.ofFormat(c.to());
-        String suffix = tables.castName(Rounding.parse(c.rounding()));
+        String suffix = tables.castName(Reference.rounding(c.rounding()));
         boolean fp16 = device.hasExtension("cl_khr_fp16");
         StringBuilder s = new StringBuilder();
         if (c.from().equals("double") || c.to().equals("double")) {

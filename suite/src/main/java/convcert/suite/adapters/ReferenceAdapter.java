@@ -5,8 +5,6 @@ import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClVectors;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
-import convcert.spec.Form;
-import convcert.spec.Rounding;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterProvider;
 import convcert.spi.BlockOperations;
@@ -56,7 +54,7 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
     }
 
     /** The reference it answers with. */
-    public convcert.reference.Reference reference() {
+    public Reference reference() {
         return reference;
     }
 
@@ -108,13 +106,7 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) {
-        converters.computeIfAbsent(c.name() + " " + c.ctrlText(), k -> {
-            var ctrl = reference.tables().powerOnCtrl();
-            for (var bit : c.ctrl().entrySet()) {
-                ctrl = ctrl.with(bit.getKey(), bit.getValue());
-            }
-            return reference.converter(reference.resolve(reference.conversion(c.from(), c.to()), Rounding.parse(c.rounding()),
-                    Form.parse(c.form()), ctrl));
-        }).applyParallel(inputs, 0, outputs, 0, count);
+        converters.computeIfAbsent(c.name() + " " + c.ctrlText(), k -> reference.converter(reference.resolve(c)))
+                .applyParallel(inputs, 0, outputs, 0, count);
     }
 }

@@ -1,5 +1,9 @@
 package convcert.suite.report;
 
+import convcert.suite.model.ConformanceReport;
+import convcert.suite.model.MismatchKind;
+import convcert.suite.model.Provenance;
+import convcert.suite.model.Status;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -124,7 +129,7 @@ public final class HtmlReport {
                 .forEach(modes::add); // OpenCL memory cases: vector widths
         // Pairs the implementation does not declare at all fold into one line.
         List<String> undeclared = grid.entrySet().stream().filter(x -> x.getValue().values().stream().flatMap(List::stream)
-                .allMatch(e -> e.status().equals("NOT_APPLICABLE"))).map(Map.Entry::getKey).toList();
+                .allMatch(e -> e.status() == Status.NOT_APPLICABLE)).map(Map.Entry::getKey).toList();
         undeclared.forEach(grid::remove);
         h.append("<h2>Matrix</h2>\n<table class=\"matrix\"><tr><th>pair</th>");
         modes.forEach(m -> h.append("<th>").append(esc(m)).append("</th>"));
@@ -137,19 +142,19 @@ public final class HtmlReport {
                 Map<String, List<ConformanceReport.Entry>> byState = new LinkedHashMap<>();
                 byMode.getOrDefault(m, List.of()).forEach(e -> byState.computeIfAbsent(e.state(), k -> new ArrayList<>()).add(e));
                 byState.forEach((state, variants) -> {
-                    String status = variants.stream().map(ConformanceReport.Entry::status)
-                            .reduce(ConformanceReport::worst).orElseThrow();
-                    ConformanceReport.Entry shown = variants.stream().filter(e -> e.status().equals(status)).findFirst()
+                    Status status = variants.stream().map(ConformanceReport.Entry::status).reduce(Status::worse)
+                            .orElseThrow();
+                    ConformanceReport.Entry shown = variants.stream().filter(e -> e.status() == status).findFirst()
                             .orElseThrow();
                     long mismatches = variants.stream().mapToLong(ConformanceReport.Entry::mismatches).sum();
                     long vectors = variants.stream().mapToLong(ConformanceReport.Entry::vectors).sum();
                     String text = esc(state) + (variants.size() > 1 ? " &times;" + variants.size() : "")
-                            + (status.equals("FAIL") || status.equals("WAIVED") ? " " + mismatches + "/" + vectors
-                            : status.equals("PASS") ? " " + shown.vectors() : "");
+                            + (status == Status.FAIL || status == Status.WAIVED ? " " + mismatches + "/" + vectors
+                            : status == Status.PASS ? " " + shown.vectors() : "");
                     StringBuilder title = new StringBuilder();
                     variants.forEach(e -> title.append(title.isEmpty() ? "" : "\n").append(e.name()).append(": ")
                             .append(e.status()));
-                    boolean linked = !status.equals("PASS") && !status.equals("NOT_APPLICABLE");
+                    boolean linked = status.finding();
                     h.append(linked ? "<a class=\"chip " : "<span class=\"chip ").append(status).append("\"")
                             .append(linked ? " href=\"#" + anchor(shown.name()) + "\"" : "").append(" title=\"")
                             .append(esc(title.toString())).append("\">").append(text).append(linked ? "</a>" : "</span>");
@@ -166,7 +171,7 @@ public final class HtmlReport {
         h.append("</table>\n");
     }
 
-    private static void kinds(StringBuilder h, Map<String, Long> kinds) {
+    private static void kinds(StringBuilder h, Map<MismatchKind, Long> kinds) {
         h.append("<h2>Mismatch kinds</h2>\n");
         if (kinds.isEmpty()) {
             h.append("<p>No mismatches.</p>\n");
@@ -179,7 +184,7 @@ public final class HtmlReport {
         for (var k : kinds.entrySet()) {
             int y = 4 + 24 * row++;
             long w = Math.max(1, 400 * k.getValue() / max);
-            h.append("<text x=\"0\" y=\"").append(y + 14).append("\" font-size=\"12\">").append(esc(k.getKey())).append("</text>")
+            h.append("<text x=\"0\" y=\"").append(y + 14).append("\" font-size=\"12\">").append(esc(k.getKey().label())).append("</text>")
                     .append("<rect x=\"170\" y=\"").append(y).append("\" width=\"").append(w)
                     .append("\" height=\"18\" fill=\"#c62828\"/><text x=\"").append(176 + w).append("\" y=\"").append(y + 14)
                     .append("\" font-size=\"12\">").append(k.getValue()).append("</text>\n");
@@ -187,18 +192,14 @@ public final class HtmlReport {
         h.append("</svg>\n");
     }
 
-    private static String variantText(ConformanceReport.Entry e) {
-        return e.form() == null || e.form().equals("-") ? ""
-                : " [form " + e.form() + (e.ctrl() == null || e.ctrl().isEmpty() ? "" : ", CTRL " + e.ctrl()) + "]";
-    }
-
     private static void details(StringBuilder h, ConformanceReport r) {
         h.append("<h2>Cases that did not pass</h2>\n");
         boolean any = false;
         Map<String, List<ConformanceReport.Entry>> byCause = new TreeMap<>();
         for (ConformanceReport.Entry e : r.cases()) {
-            if (!e.status().equals("PASS") && !e.status().equals("NOT_APPLICABLE")) {
-                String cause = e.status().equals("FAIL") ? ConformanceReport.cause(e.diagnosis()) : e.status().toLowerCase(java.util.Locale.ROOT);
+            if (e.status().finding()) {
+                String cause = e.status() == Status.FAIL ? ReportText.cause(e.diagnosis())
+                        : e.status().name().toLowerCase(Locale.ROOT);
                 byCause.computeIfAbsent(cause, k -> new ArrayList<>()).add(e);
             }
         }
@@ -215,7 +216,7 @@ public final class HtmlReport {
         if (!any) {
             h.append("<p>None.</p>\n");
         }
-        long notApplicable = r.cases().stream().filter(e -> e.status().equals("NOT_APPLICABLE")).count();
+        long notApplicable = ConformanceReport.count(r.cases(), Status.NOT_APPLICABLE);
         h.append("<p>").append(notApplicable).append(" cases are not applicable: the adapter does not declare them.</p>\n");
     }
 
@@ -244,8 +245,8 @@ public final class HtmlReport {
 
     private static void caseSection(StringBuilder h, ConformanceReport.Entry e) {
         h.append("<details open id=\"").append(anchor(e.name())).append("\"><summary><span class=\"chip ")
-                .append(e.status()).append("\">").append(esc(e.status())).append("</span> <b>").append(esc(e.name()))
-                .append("</b>").append(esc(variantText(e)))
+                .append(e.status()).append("\">").append(esc(e.status().name())).append("</span> <b>").append(esc(e.name()))
+                .append("</b>").append(esc(ReportText.variant(e, true)))
                 .append(e.vectors() > 0 ? ": " + e.mismatches() + " of " + e.vectors() + " vectors differ " : "")
                 .append(e.kinds().isEmpty() ? "" : esc(e.kinds().toString())).append("</summary>\n");
         if (e.message() != null) {
@@ -255,13 +256,14 @@ public final class HtmlReport {
             h.append("<p>Waiver: ").append(esc(e.waiver())).append("</p>\n");
         }
         if (e.diagnosis() != null) {
-            h.append("<p class=\"diagnosis\"><b>Diagnosis:</b> ").append(esc(e.diagnosis())).append("</p>\n");
+            h.append("<p class=\"diagnosis\"><b>Diagnosis:</b> ").append(esc(ReportText.diagnosis(e.diagnosis())))
+                    .append("</p>\n");
         }
         if (!e.where().isEmpty()) {
             where(h, e.where());
         }
         if (!e.firstMismatches().isEmpty()) {
-            h.append("<pre>").append(esc(String.join("\n", e.firstMismatches()))).append("</pre>\n");
+            h.append("<pre>").append(esc(String.join("\n", ReportText.lines(e.firstMismatches())))).append("</pre>\n");
         }
         if (!e.rules().isEmpty()) {
             h.append("<p>The expected value of the first mismatch is decided by:</p><pre>")

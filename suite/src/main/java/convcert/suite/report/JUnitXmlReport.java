@@ -1,5 +1,7 @@
 package convcert.suite.report;
 
+import convcert.suite.model.ConformanceReport;
+import convcert.suite.model.Status;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,26 +32,26 @@ public final class JUnitXmlReport {
         for (String pair : r.cases().stream().map(ConformanceReport.Entry::pair).distinct().sorted().toList()) {
             List<ConformanceReport.Entry> cases = r.cases().stream().filter(e -> e.pair().equals(pair)).toList();
             x.append(String.format(Locale.ROOT, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">%n",
-                    esc(r.profile() + "." + pair), cases.size(), count(cases, "FAIL"),
-                    count(cases, "ADAPTER_ERROR") + count(cases, "ERROR") + count(cases, "NOT_RUN"),
-                    count(cases, "NOT_APPLICABLE") + count(cases, "WAIVED"),
+                    esc(r.profile() + "." + pair), cases.size(), count(cases, Status.FAIL),
+                    count(cases, Status.ADAPTER_ERROR) + count(cases, Status.ERROR) + count(cases, Status.NOT_RUN),
+                    count(cases, Status.NOT_APPLICABLE) + count(cases, Status.WAIVED),
                     cases.stream().mapToLong(ConformanceReport.Entry::millis).sum() / 1000.0));
             x.append(properties(r));
             for (ConformanceReport.Entry e : cases) {
                 x.append(String.format(Locale.ROOT, "    <testcase classname=\"%s\" name=\"%s\" time=\"%.3f\"",
                         esc(r.profile() + "." + pair), esc(e.name().substring(pair.length() + 1)), e.millis() / 1000.0));
                 switch (e.status()) {
-                    case "PASS" -> x.append("/>\n");
-                    case "FAIL" -> x.append(">\n      <failure type=\"mismatch\" message=\"").append(esc(e.mismatches()
+                    case PASS -> x.append("/>\n");
+                    case FAIL -> x.append(">\n      <failure type=\"mismatch\" message=\"").append(esc(e.mismatches()
                             + " of " + e.vectors() + " vectors differ" + (e.message() == null ? "" : "; " + e.message())
-                            + (e.diagnosis() == null ? "" : "; diagnosis: " + e.diagnosis())))
+                            + (e.diagnosis() == null ? "" : "; diagnosis: " + ReportText.diagnosis(e.diagnosis()))))
                             .append("\">").append(esc(details(e))).append("</failure>\n    </testcase>\n");
-                    case "ADAPTER_ERROR", "ERROR", "NOT_RUN" -> x.append(">\n      <error type=\"")
-                            .append(e.status().toLowerCase(Locale.ROOT)).append("\" message=\"").append(esc(e.message()))
+                    case ADAPTER_ERROR, ERROR, NOT_RUN -> x.append(">\n      <error type=\"")
+                            .append(e.status().name().toLowerCase(Locale.ROOT)).append("\" message=\"").append(esc(e.message()))
                             .append("\">").append(esc(details(e))).append("</error>\n    </testcase>\n");
-                    case "WAIVED" -> x.append(">\n      <skipped message=\"").append(esc("waived: " + e.message()))
+                    case WAIVED -> x.append(">\n      <skipped message=\"").append(esc("waived: " + e.message()))
                             .append("\">").append(esc(details(e))).append("</skipped>\n    </testcase>\n");
-                    default -> x.append(">\n      <skipped message=\"not applicable: the adapter does not implement it\"/>\n"
+                    case NOT_APPLICABLE -> x.append(">\n      <skipped message=\"not applicable: the adapter does not implement it\"/>\n"
                             + "    </testcase>\n");
                 }
             }
@@ -89,9 +91,9 @@ public final class JUnitXmlReport {
             b.append("waiver: ").append(e.waiver()).append('\n');
         }
         if (e.diagnosis() != null) {
-            b.append("diagnosis: ").append(e.diagnosis()).append('\n');
+            b.append("diagnosis: ").append(ReportText.diagnosis(e.diagnosis())).append('\n');
         }
-        e.firstMismatches().forEach(m -> b.append(m).append('\n'));
+        ReportText.lines(e.firstMismatches()).forEach(m -> b.append(m).append('\n'));
         if (!e.rules().isEmpty()) {
             b.append("the expected value of the first is decided by:\n");
             e.rules().forEach(rule -> b.append("  ").append(rule).append('\n'));
@@ -99,8 +101,8 @@ public final class JUnitXmlReport {
         return b.toString();
     }
 
-    private static int count(List<ConformanceReport.Entry> cases, String status) {
-        return (int) cases.stream().filter(e -> e.status().equals(status)).count();
+    private static int count(List<ConformanceReport.Entry> cases, Status status) {
+        return ConformanceReport.count(cases, status);
     }
 
     /** '>' may stand in XML attributes and text, and pairs read better with it ("float->half"). */

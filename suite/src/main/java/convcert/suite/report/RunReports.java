@@ -1,12 +1,12 @@
 package convcert.suite.report;
 
+import convcert.reference.UsageException;
+import convcert.spec.WorkingDirectory;
 import convcert.spi.CaseKey;
-import convcert.suite.runner.CaseResult;
-import convcert.suite.runner.Status;
-import convcert.suite.runner.SuiteRun;
+import convcert.suite.model.CaseResult;
+import convcert.suite.model.ConformanceReport;
+import convcert.suite.model.Status;
 import io.qameta.allure.AllureLifecycle;
-import io.qameta.allure.model.StatusDetails;
-import io.qameta.allure.model.TestResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.FileChannel;
@@ -20,8 +20,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The one writer of a run's report folder. It holds the folder's lock for the run, removes only the
@@ -37,7 +37,8 @@ public final class RunReports {
     private final Path folder;
     private final FileChannel lockChannel;
     private final FileLock lock;
-    private SuiteRun run;
+    private Supplier<List<CaseResult>> results;
+    private Supplier<List<CaseKey>> planned;
     private Function<List<ConformanceReport.Entry>, ConformanceReport> model;
     private AllureLifecycle allure;
     private boolean written;
@@ -59,16 +60,21 @@ public final class RunReports {
         }
         if (held == null) {
             channel.close();
-            throw new convcert.reference.UsageException("another convcert run is writing to " + shown(folder)
+            throw new UsageException("another convcert run is writing to " + shown(folder)
                     + " (it holds " + LOCK + "); give this run another --out");
         }
         removeEarlierOutput(folder);
         return new RunReports(folder, channel, held);
     }
 
-    /** The run whose results go in, and how its case entries become its report (partial set by write). */
-    public synchronized void of(SuiteRun suiteRun, Function<List<ConformanceReport.Entry>, ConformanceReport> report) {
-        this.run = suiteRun;
+    /**
+     * The run whose results go in: its results so far, the keys of its planned cases, and how its case
+     * entries become its report (partial set by write).
+     */
+    public synchronized void of(Supplier<List<CaseResult>> runResults, Supplier<List<CaseKey>> plannedCases,
+                                Function<List<ConformanceReport.Entry>, ConformanceReport> report) {
+        this.results = runResults;
+        this.planned = plannedCases;
         this.model = report;
     }
 
@@ -103,84 +109,34 @@ public final class RunReports {
      * interrupted; the planned cases without a result become NOT_RUN.
      */
     public synchronized ConformanceReport write(boolean partial, PrintWriter err) {
-        if (written || run == null) {
+        if (written || results == null) {
             return null;
         }
         written = true;
-        List<CaseResult> results = new ArrayList<>(run.results());
+        List<CaseResult> all = new ArrayList<>(results.get());
         if (partial) {
             Set<String> done = new HashSet<>();
-            results.forEach(r -> done.add(r.key().name()));
-            for (CaseKey key : run.planned()) {
+            all.forEach(r -> done.add(r.key().name()));
+            for (CaseKey key : planned.get()) {
                 if (!done.contains(key.name())) {
                     CaseResult notRun = CaseResult.without(key, Status.NOT_RUN, "not run: the run was interrupted");
-                    results.add(notRun);
-                    allureNotRun(notRun);
+                    all.add(notRun);
+                    if (allure != null) {
+                        AllureResults.notRun(allure, notRun);
+                    }
                 }
             }
         }
-        ConformanceReport base = model.apply(results.stream().map(ConformanceReport::entry).toList());
-        ConformanceReport r = new ConformanceReport(base.tool(), base.provenance(), base.adapter(), base.profile(),
-                base.tables(), base.decisions(), base.source(), base.shard(), partial, base.declared(), base.unmatched(),
-                base.notes(), null, List.of()).withCases(base.cases());
+        ConformanceReport r = model.apply(all.stream().map(ConformanceReport::entry).toList()).withPartial(partial);
         try {
-            r.write(folder);
-            HtmlReport.write(r, folder);
-            JUnitXmlReport.write(r, folder.resolve("junit"));
+            write(r, folder);
             if (allure != null) {
-                allureExtras(r, folder.resolve("allure-results"));
+                AllureResults.extras(r, folder.resolve("allure-results"));
             }
         } catch (IOException e) {
             err.println("convcert: cannot write reports to " + shown(folder) + ": " + e.getMessage());
         }
         return r;
-    }
-
-    /**
-     * Allure's environment (the run's adapter, profile, tables, decisions, provenance) and categories:
-     * one per kind of mismatch (the failure messages name their kinds in brackets), adapter failures.
-     */
-    private static void allureExtras(ConformanceReport r, Path results) throws IOException {
-        Files.createDirectories(results);
-        StringBuilder env = new StringBuilder();
-        java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
-        values.put("adapter", r.adapter());
-        values.put("profile", r.profile());
-        values.put("tables", r.tables());
-        values.put("source", r.source());
-        values.put("convcert", r.provenance() == null ? "" : r.provenance().convcert() + " " + r.provenance().commit());
-        values.put("implementation", r.provenance() == null ? "" : r.provenance().implementation());
-        r.decisions().forEach((id, option) -> values.put("decision." + id, option));
-        values.forEach((k, v) -> env.append(k).append('=').append(v == null ? "" : v.replace("\\", "\\\\")
-                .replace("\n", " ")).append('\n'));
-        Files.writeString(results.resolve("environment.properties"), env);
-        StringBuilder categories = new StringBuilder("[\n");
-        for (String kind : r.summary().kinds().keySet()) {
-            categories.append("  {\"name\": \"").append(json(kind)).append("\", \"matchedStatuses\": [\"failed\"], ")
-                    .append("\"messageRegex\": \"(?s).*\\\\[").append(json(java.util.regex.Pattern.quote(kind)))
-                    .append("\\\\].*\"},\n");
-        }
-        categories.append("  {\"name\": \"adapter failures\", \"matchedStatuses\": [\"broken\"]}\n]\n");
-        Files.writeString(results.resolve("categories.json"), categories);
-    }
-
-    private static String json(String s) {
-        return s.replace("\\", "\\\\").replace("\"", "\\\"");
-    }
-
-    /** An Allure result for a case cut by the interrupt: broken, with why. */
-    private void allureNotRun(CaseResult r) {
-        if (allure == null) {
-            return;
-        }
-        String uuid = UUID.randomUUID().toString();
-        allure.scheduleTestCase(new TestResult().setUuid(uuid).setName(r.key().name()).setFullName(r.key().name())
-                .setHistoryId(r.key().profile() + "/" + r.key().name())
-                .setStatus(io.qameta.allure.model.Status.BROKEN)
-                .setStatusDetails(new StatusDetails().setMessage(r.message())));
-        allure.startTestCase(uuid);
-        allure.stopTestCase(uuid);
-        allure.writeTestCase(uuid);
     }
 
     /** Releases the folder's lock. */
@@ -193,7 +149,14 @@ public final class RunReports {
         }
     }
 
+    /** The JSON, HTML and JUnit XML reports of r in folder (certify's, and report merge's). */
+    public static void write(ConformanceReport r, Path folder) throws IOException {
+        JsonReport.write(r, folder);
+        HtmlReport.write(r, folder);
+        JUnitXmlReport.write(r, folder.resolve("junit"));
+    }
+
     private static String shown(Path p) {
-        return convcert.spec.WorkingDirectory.relative(p).toString();
+        return WorkingDirectory.relative(p).toString();
     }
 }

@@ -1,6 +1,11 @@
 package convcert.suite.report;
 
 import convcert.reference.UsageException;
+import convcert.suite.model.ConformanceReport;
+import convcert.suite.model.FirstMismatch;
+import convcert.suite.model.MismatchKind;
+import convcert.suite.model.Provenance;
+import convcert.suite.model.Status;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -128,20 +133,19 @@ public final class ShardMerge {
                 .withCases(entries);
     }
 
-    private static Map<String, Long> mergeCounts(Map<String, Long> a, Map<String, Long> b) {
-        Map<String, Long> sum = new LinkedHashMap<>(a);
+    private static <K> Map<K, Long> mergeCounts(Map<K, Long> a, Map<K, Long> b) {
+        Map<K, Long> sum = new LinkedHashMap<>(a);
         b.forEach((k, v) -> sum.merge(k, v, Long::sum));
         return sum;
     }
 
     private static ConformanceReport.Entry combine(ConformanceReport.Entry a, ConformanceReport.Entry b) {
-        Map<String, Long> kinds = new LinkedHashMap<>(a.kinds());
-        b.kinds().forEach((k, v) -> kinds.merge(k, v, Long::sum));
-        List<String> first = new ArrayList<>(a.firstMismatches());
+        Map<MismatchKind, Long> kinds = mergeCounts(a.kinds(), b.kinds());
+        List<FirstMismatch> first = new ArrayList<>(a.firstMismatches());
         first.addAll(b.firstMismatches());
         return new ConformanceReport.Entry(a.name(), a.pair(), a.from(), a.to(), a.rounding(), a.state(), a.form(),
-                a.ctrl(), ConformanceReport.worst(a.status(), b.status()), a.vectors() + b.vectors(), a.mismatches() + b.mismatches(), kinds,
-                first.subList(0, Math.min(first.size(), 20)), a.rules().isEmpty() ? b.rules() : a.rules(),
+                a.ctrl(), Status.worse(a.status(), b.status()), a.vectors() + b.vectors(), a.mismatches() + b.mismatches(),
+                kinds, first.subList(0, Math.min(first.size(), 20)), a.rules().isEmpty() ? b.rules() : a.rules(),
                 a.message() != null ? a.message() : b.message(), a.waiver() != null ? a.waiver() : b.waiver(),
                 a.millis() + b.millis(), a.diagnosis() != null ? a.diagnosis() : b.diagnosis(), mergeCounts(a.where(), b.where()));
     }

@@ -111,13 +111,9 @@ public final class VectorStore {
                 widths[0] = reference.format(e.from()).width();
                 widths[1] = reference.format(e.to()).width();
                 reference.conversion(e.from(), e.to());
-                if (convcert.spec.Rounding.parse(e.rounding()) == null) {
-                    throw new UsageException("unknown rounding mode '" + e.rounding() + "'");
-                }
+                Reference.rounding(e.rounding());
                 for (Manifest.Variant v : variants(e)) {
-                    if (v.form() == null || convcert.spec.Form.parse(v.form()) == null) {
-                        throw new UsageException("unknown form '" + v.form() + "' (nosat, sat or implicit)");
-                    }
+                    Reference.form(v.form());
                 }
             } catch (UsageException x) {
                 throw new UsageException(where + ": " + x.getMessage());

@@ -1,5 +1,6 @@
-package convcert.suite.runner;
+package convcert.suite.model;
 
+import convcert.opencl.MemoryVector;
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
 import convcert.reference.Values;
@@ -7,7 +8,8 @@ import java.math.BigDecimal;
 
 /**
  * What kind of difference a mismatch is, judged from the values the two bit patterns stand for (not
- * from the distance between the patterns): the chart in the HTML report counts these.
+ * from the distance between the patterns): the chart in the HTML report counts these. The last three
+ * are the OpenCL memory cases' kinds. Reports spell a kind by its label (toString).
  */
 public enum MismatchKind {
     NAN_SIGN("NaN encoding: sign"),
@@ -23,7 +25,10 @@ public enum MismatchKind {
     ONE_STEP("one step (rounding)"),
     FEW_STEPS("2-16 steps"),
     OUT_OF_FORMAT("bits beyond the format's width"),
-    OTHER("other");
+    OTHER("other"),
+    WRONG_BYTES("wrong bytes"),
+    ACCEPTED_MISALIGNED("accepted a misaligned vector"),
+    ACCEPTED_SIZE_MISMATCH("accepted a size-mismatch vector");
 
     private final String label;
 
@@ -35,11 +40,35 @@ public enum MismatchKind {
         return label;
     }
 
+    @Override
+    public String toString() {
+        return label;
+    }
+
+    /** The kind a report names by this label, or null for a label convcert does not write. */
+    public static MismatchKind fromLabel(String label) {
+        for (MismatchKind k : values()) {
+            if (k.label.equals(label)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    /** A memory vector the reference refuses (misaligned, sizes that differ) that the adapter ran. */
+    public static MismatchKind accepted(MemoryVector.Outcome refused) {
+        return switch (refused) {
+            case MISALIGNED -> ACCEPTED_MISALIGNED;
+            case SIZE_MISMATCH -> ACCEPTED_SIZE_MISMATCH;
+            default -> throw new IllegalArgumentException("not a refused outcome a device runs: " + refused);
+        };
+    }
+
     /**
      * integral: the conversion rounds to integral values (same-type rounding), so one rounding step is
      * one unit rather than one ulp of the destination.
      */
-    static MismatchKind classify(FormatCodec source, long input, FormatCodec destination, long expected, long actual,
+    public static MismatchKind classify(FormatCodec source, long input, FormatCodec destination, long expected, long actual,
                                  boolean integral) {
         if ((actual & ~destination.format().mask()) != 0) {
             return OUT_OF_FORMAT;

@@ -1,4 +1,6 @@
-package convcert.suite.runner;
+package convcert.suite.junit;
+
+import convcert.suite.model.CaseResult;
 
 /**
  * The failure of a case that did not run to its end: the adapter crashed, hung or answered garbage,

@@ -1,5 +1,7 @@
-package convcert.suite.runner;
+package convcert.suite.junit;
 
+import convcert.suite.model.CaseResult;
+import convcert.suite.report.ReportText;
 import org.opentest4j.AssertionFailedError;
 
 /**
@@ -20,9 +22,9 @@ public final class MismatchFailure extends AssertionFailedError {
         b.append(r.key().name()).append(": ").append(adapter).append(" differs from the reference on ")
                 .append(r.mismatches()).append(" of ").append(r.vectors()).append(" vectors ").append(r.kinds()).append('\n');
         b.append("first ").append(r.firstMismatches().size()).append(":\n");
-        r.firstMismatches().forEach(line -> b.append("  ").append(line).append('\n'));
+        ReportText.lines(r.firstMismatches()).forEach(line -> b.append("  ").append(line).append('\n'));
         if (r.diagnosis() != null) {
-            b.append("diagnosis: ").append(r.diagnosis()).append('\n');
+            b.append("diagnosis: ").append(ReportText.diagnosis(r.diagnosis())).append('\n');
         }
         if (!r.rules().isEmpty()) {
             b.append("the expected value of the first is decided by:\n");

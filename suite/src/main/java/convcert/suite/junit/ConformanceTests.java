@@ -1,5 +1,6 @@
-package convcert.suite.runner;
+package convcert.suite.junit;
 
+import convcert.suite.runner.SuiteRun;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -18,6 +19,6 @@ public class ConformanceTests {
     Stream<DynamicNode> conformance(SuiteRun run) {
         return run.plan().entrySet().stream().map(pair -> DynamicContainer.dynamicContainer(pair.getKey(),
                 pair.getValue().stream().map(p -> DynamicTest.dynamicTest(p.key().name().substring(p.key().pair().length() + 1),
-                        () -> run.execute(p)))));
+                        () -> CaseOutcome.run(run, p)))));
     }
 }

@@ -1,5 +1,6 @@
-package convcert.suite.report;
+package convcert.suite.model;
 
+import convcert.spec.Home;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ public record Provenance(String date, String convcert, String commit, String jdk
      * git; null outside a checkout.
      */
     public static String gitCommit() {
-        Path git = Path.of(System.getProperty("convcert.home", ".")).resolve(".git");
+        Path git = Home.path().resolve(".git");
         try {
             if (!Files.isDirectory(git)) {
                 return null;

@@ -1,27 +1,30 @@
-package convcert.suite.runner;
+package convcert.suite.model;
 
 import convcert.spi.CaseKey;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The outcome of one case: status, how many vectors ran and differed, the first mismatches with
  * the table rows that decide the expected value of the first, a message for errors, waivers and
- * cases that do not apply, and the waiver (its reason, file:line and date) that accepted the case or
- * has expired, and for a failing case the faults of the catalogue that explain its mismatches.
+ * cases that do not apply, the waiver (its reason, file:line and date) that accepted the case or
+ * has expired, for a failing case the faults of the catalogue that explain its mismatches, and where
+ * its mismatching inputs fall (per input binade: "2^e", or "0", "inf", "NaN").
  */
-public record CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<String> firstMismatches,
-                         List<String> rules, Map<String, Long> kinds, String message, String waiver, long millis,
-                         String diagnosis, Map<String, Long> where) {
+public record CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<FirstMismatch> firstMismatches,
+                         List<String> rules, Map<MismatchKind, Long> kinds, String message, String waiver, long millis,
+                         Diagnosis diagnosis, Map<String, Long> where) {
 
-    public CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<String> firstMismatches,
-                      List<String> rules, Map<String, Long> kinds, String message, String waiver, long millis) {
-        this(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, waiver, millis, null, Map.of());
+    public CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<FirstMismatch> firstMismatches,
+                      List<String> rules, Map<MismatchKind, Long> kinds, String message, long millis) {
+        this(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, null, millis, null, Map.of());
     }
 
     /** A case that ran no vector: not applicable, could not run, or was cut by an interrupt. */
     public static CaseResult without(CaseKey key, Status status, String message) {
-        return new CaseResult(key, status, 0, 0, List.of(), List.of(), Map.of(), message, null, 0);
+        return new CaseResult(key, status, 0, 0, List.of(), List.of(), Map.of(), message, 0);
     }
 
     /**
@@ -29,12 +32,12 @@ public record CaseResult(CaseKey key, Status status, long vectors, long mismatch
      * the first mismatches and the rules of the earliest, and the first part that could not finish
      * decides the status, named with its part. firstMismatches: how many to keep.
      */
-    static CaseResult merged(CaseKey key, List<CaseResult> parts, int firstMismatches, long millis) {
+    public static CaseResult merged(CaseKey key, List<CaseResult> parts, int firstMismatches, long millis) {
         long vectors = 0;
         long mismatches = 0;
-        List<String> first = new java.util.ArrayList<>();
+        List<FirstMismatch> first = new ArrayList<>();
         List<String> rules = List.of();
-        Map<String, Long> kinds = new java.util.LinkedHashMap<>();
+        Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
         CaseResult broken = null;
         int brokenPart = 0;
         for (int j = 0; j < parts.size(); j++) {
@@ -51,7 +54,7 @@ public record CaseResult(CaseKey key, Status status, long vectors, long mismatch
         }
         Status status = broken != null ? broken.status : mismatches == 0 ? Status.PASS : Status.FAIL;
         String message = broken == null ? null : "part " + brokenPart + " of " + parts.size() + " (--jobs): " + broken.message;
-        return new CaseResult(key, status, vectors, mismatches, first, rules, kinds, message, null, millis);
+        return new CaseResult(key, status, vectors, mismatches, first, rules, kinds, message, millis);
     }
 
     public CaseResult judged(Status newStatus, String newMessage, String newWaiver) {
@@ -59,11 +62,8 @@ public record CaseResult(CaseKey key, Status status, long vectors, long mismatch
                 millis, diagnosis, where);
     }
 
-    /**
-     * The same result with the fault catalogue's explanation of its mismatches and where in the input
-     * range they fall (mismatches per input binade, "2^e", or "0", "inf", "NaN").
-     */
-    public CaseResult diagnosed(String explanation, Map<String, Long> binades) {
+    /** The same result with the fault catalogue's explanation of its mismatches (null: none) and where they fall. */
+    public CaseResult diagnosed(Diagnosis explanation, Map<String, Long> binades) {
         return new CaseResult(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, waiver, millis,
                 explanation, binades);
     }

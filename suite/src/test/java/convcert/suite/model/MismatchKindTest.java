@@ -1,4 +1,4 @@
-package convcert.suite.runner;
+package convcert.suite.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

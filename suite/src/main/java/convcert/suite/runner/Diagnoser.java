@@ -7,11 +7,15 @@ import convcert.reference.Converter;
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
+import convcert.spec.Home;
+import convcert.suite.model.Diagnosis;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
@@ -20,35 +24,36 @@ import java.util.function.Supplier;
  * changes no right one explains the case; otherwise the best partial explanation is given. Runs only
  * for failing cases, so a passing run pays nothing.
  */
-final class Diagnosis {
+final class Diagnoser {
 
     /** Inputs of a very large (exhaustive) case read for passes: the first this many. */
     private static final long PASS_SAMPLE = 1L << 20;
 
     private final FaultModel model;
     private final List<Fault> catalogue;
-    private final boolean anyNaN;
+    private final Comparison comparison;
 
-    private Diagnosis(Reference reference, List<Fault> catalogue, boolean anyNaN) {
+    private Diagnoser(Reference reference, List<Fault> catalogue, Comparison comparison) {
         this.model = new FaultModel(reference);
         this.catalogue = catalogue;
-        this.anyNaN = anyNaN;
+        this.comparison = comparison;
     }
 
-    /** The catalogue beside the profile's folder (spec-tables/faults.csv), or null without one. */
-    static Diagnosis of(Reference reference, boolean anyNaN) {
-        Path file = reference.tables().directory().toAbsolutePath().getParent().resolve(FaultCatalogue.FILE);
-        return Files.isRegularFile(file) ? new Diagnosis(reference, FaultCatalogue.load(file), anyNaN) : null;
+    /** With the home's fault catalogue (spec-tables/faults.csv); without one, null. */
+    static Diagnoser of(Reference reference, Comparison comparison) {
+        Path file = Home.faults();
+        return Files.isRegularFile(file) ? new Diagnoser(reference, FaultCatalogue.load(file), comparison) : null;
     }
 
-    String explain(Converter reference, Supplier<CaseRunner.Batches> batches, Map<Long, Long> wrong) {
+    /** The faults that explain the wrong answers (input -> actual) of a case whose vectors batches reads; null for none. */
+    Diagnosis explain(Converter reference, Supplier<Batches> batches, Map<Long, Long> wrong) {
         if (wrong.isEmpty()) {
             return null;
         }
         List<long[]> passes = new ArrayList<>(); // {input, expected}
-        CaseRunner.Batches b = batches.get();
-        long[] in = new long[CaseRunner.BATCH];
-        long[] exp = new long[CaseRunner.BATCH];
+        Batches b = batches.get();
+        long[] in = new long[Batches.BATCH];
+        long[] exp = new long[Batches.BATCH];
         long read = 0;
         for (int n; read < PASS_SAMPLE && (n = b.next(in, exp)) > 0; read += n) {
             for (int i = 0; i < n; i++) {
@@ -58,34 +63,33 @@ final class Diagnosis {
             }
         }
         FormatCodec dst = reference.destination();
-        List<String> full = new ArrayList<>();
-        String best = null;
+        List<Diagnosis.Hypothesis> full = new ArrayList<>();
+        Diagnosis.Hypothesis best = null;
         long bestScore = 0;
         for (Fault f : catalogue) {
             FaultModel.Implementation w = model.implementation(f, reference.spec());
             if (w == null) {
                 continue;
             }
-            long explained = wrong.entrySet().stream().filter(e -> same(dst, w.apply(e.getKey()), e.getValue())).count();
-            long broken = passes.stream().filter(p -> !same(dst, w.apply(p[0]), p[1])).count();
+            long explained = wrong.entrySet().stream()
+                    .filter(e -> comparison.same(dst, w.apply(e.getKey()), e.getValue())).count();
+            long broken = passes.stream().filter(p -> !comparison.same(dst, p[1], w.apply(p[0]))).count();
             if (explained == wrong.size() && broken == 0) {
-                full.add(f.id() + " (" + f.description() + ")");
+                full.add(new Diagnosis.Hypothesis(f.id(), f.description(), explained, broken));
             } else if (explained - broken > bestScore) {
                 bestScore = explained - broken;
-                best = f.id() + " (" + f.description() + ") explains " + explained + " of " + wrong.size()
-                        + " mismatches and changes " + broken + " of " + passes.size() + " passes";
+                best = new Diagnosis.Hypothesis(f.id(), f.description(), explained, broken);
             }
         }
         if (!full.isEmpty()) {
-            return "all " + wrong.size() + " mismatches, and none of the " + passes.size() + " passes, are explained by: "
-                    + String.join("; or ", full);
+            return new Diagnosis(wrong.size(), passes.size(), true, full);
         }
-        return best == null ? null : "best partial explanation: " + best;
+        return best == null ? null : new Diagnosis(wrong.size(), passes.size(), false, List.of(best));
     }
 
     /** Mismatching inputs per binade of the source ("2^e"; "0", "inf", "NaN"), in value order. */
     static Map<String, Long> binades(FormatCodec src, Map<Long, Long> wrong) {
-        java.util.TreeMap<Integer, Long> byBinade = new java.util.TreeMap<>();
+        TreeMap<Integer, Long> byBinade = new TreeMap<>();
         long zeros = 0;
         long infinities = 0;
         long nans = 0;
@@ -98,7 +102,7 @@ final class Diagnosis {
                 case FINITE -> byBinade.merge(d.binade(), 1L, Long::sum);
             }
         }
-        Map<String, Long> ordered = new java.util.LinkedHashMap<>();
+        Map<String, Long> ordered = new LinkedHashMap<>();
         if (zeros > 0) {
             ordered.put("0", zeros);
         }
@@ -110,10 +114,5 @@ final class Diagnosis {
             ordered.put("NaN", nans);
         }
         return ordered;
-    }
-
-    private boolean same(FormatCodec dst, long a, long b) {
-        return a == b || (anyNaN && !dst.isInteger() && dst.decode(a).kind() == Decoded.Kind.NAN
-                && dst.decode(b).kind() == Decoded.Kind.NAN);
     }
 }

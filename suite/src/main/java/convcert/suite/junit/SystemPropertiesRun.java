@@ -1,0 +1,43 @@
+package convcert.suite.junit;
+
+import convcert.reference.Reference;
+import convcert.spec.Conversion;
+import convcert.spec.Home;
+import convcert.spec.SpecTables;
+import convcert.spi.ConverterAdapter;
+import convcert.suite.adapters.Adapters;
+import convcert.suite.adapters.SuiteContext;
+import convcert.suite.runner.SuiteRun;
+import convcert.suite.runner.VectorStore;
+import convcert.suite.runner.Waivers;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The run of the suite under Surefire (ConformanceSuiteTest), from system properties:
+ * -Dconvcert.adapter=NAME[:options] (default reference), -Dconvcert.vectors=DIR (default the home's
+ * vectors/), -Dconvcert.pairs=float:half,... (default all), against the ascend-c profile.
+ */
+final class SystemPropertiesRun {
+
+    private SystemPropertiesRun() {
+    }
+
+    static SuiteRun create() {
+        Reference reference = Reference.of(SpecTables.load(Home.specTables().resolve("ascend-c")));
+        String spec = System.getProperty("convcert.adapter", "reference");
+        Path vectors = Path.of(System.getProperty("convcert.vectors", Home.vectors().toString()));
+        List<Conversion> pairs = new ArrayList<>();
+        for (String p : System.getProperty("convcert.pairs", "").split(",")) {
+            if (!p.isBlank()) {
+                String[] parts = p.split(":", 2);
+                pairs.add(reference.conversion(parts[0], parts[1]));
+            }
+        }
+        ConverterAdapter adapter = Adapters.create(spec, new SuiteContext(Home.path(), vectors, 10_000, reference));
+        return new SuiteRun(new SuiteRun.Config(reference, spec, adapter, VectorStore.open(vectors), pairs, null, false, 1, 1,
+                Waivers.none(), 10_000, 10, LocalDate.now(), null, false, 1, null, Adapters.computesExpected(adapter, reference)));
+    }
+}

@@ -1,0 +1,70 @@
+package convcert.suite.runner;
+
+import convcert.reference.Converter;
+
+/** Where a conversion case's inputs and expected results come from, a batch at a time. */
+public interface Batches {
+
+    /** Values per adapter call (suite/ADAPTERS.md promises no more). */
+    int BATCH = 1 << 16;
+
+    /** Values per chunk of expected values: large, so that computing them in parallel pays. */
+    int CHUNK = 1 << 20;
+
+    /** Fills in[] and expected[] with the next batch; returns its size, 0 at the end. */
+    int next(long[] in, long[] expected);
+
+    /** Whether the expected values are the reference's computation now (not stored golden values). */
+    default boolean computed() {
+        return false;
+    }
+
+    /** Stored vectors: inputs and golden expected values. */
+    static Batches of(long[] inputs, long[] expected) {
+        int[] position = {0};
+        return (in, exp) -> {
+            int n = Math.min(in.length, inputs.length - position[0]);
+            System.arraycopy(inputs, position[0], in, 0, n);
+            System.arraycopy(expected, position[0], exp, 0, n);
+            position[0] += n;
+            return n;
+        };
+    }
+
+    /** Stored inputs whose expected values the reference computes now. */
+    static Batches recomputed(long[] inputs, Converter reference) {
+        int[] position = {0};
+        return computed((in, exp) -> {
+            int n = Math.min(in.length, inputs.length - position[0]);
+            System.arraycopy(inputs, position[0], in, 0, n);
+            reference.applyParallel(in, 0, exp, 0, n);
+            position[0] += n;
+            return n;
+        });
+    }
+
+    /** Every input in [first, end), the expected values computed by the reference on the fly. */
+    static Batches range(long first, long end, Converter reference) {
+        long[] next = {first};
+        return computed((in, exp) -> {
+            int n = (int) Math.min(in.length, end - next[0]);
+            reference.applyConsecutiveParallel(next[0], in, exp, n);
+            next[0] += n;
+            return n;
+        });
+    }
+
+    private static Batches computed(Batches batches) {
+        return new Batches() {
+            @Override
+            public int next(long[] in, long[] expected) {
+                return batches.next(in, expected);
+            }
+
+            @Override
+            public boolean computed() {
+                return true;
+            }
+        };
+    }
+}

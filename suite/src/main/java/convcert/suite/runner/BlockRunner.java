@@ -1,0 +1,110 @@
+package convcert.suite.runner;
+
+import convcert.reference.BlockConverter;
+import convcert.reference.FormatCodec;
+import convcert.spi.AdapterException;
+import convcert.spi.BlockOperations;
+import convcert.spi.CaseKey;
+import convcert.suite.model.CaseResult;
+import convcert.suite.model.FirstMismatch;
+import convcert.suite.model.FirstMismatch.Shown;
+import convcert.suite.model.MismatchKind;
+import convcert.suite.model.Status;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a case of a block-scaled format (OCP MX): the vectors are blocks, a block with any wrong value is
+ * one mismatch, and each wrong value counts in the kinds. Elements under a NaN scale mean nothing and
+ * are not judged.
+ */
+final class BlockRunner {
+
+    /** Blocks per adapter call. */
+    static final int BLOCK_BATCH = 2048;
+
+    private final Comparison comparison;
+    private final int firstMismatches;
+
+    BlockRunner(Comparison comparison, int firstMismatches) {
+        this.comparison = comparison;
+        this.firstMismatches = firstMismatches;
+    }
+
+    /** expected holds the reference's outputs for inputs, blocks of them. */
+    CaseResult run(AdapterInstance adapter, CaseKey key, BlockConverter reference, long[] inputs, long[] expected,
+                   int blocks) {
+        long start = System.nanoTime();
+        if (!adapter.applies(key)) {
+            return CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter");
+        }
+        if (!(adapter.adapter() instanceof BlockOperations operations)) {
+            return CaseResult.without(key, Status.ERROR, "the adapter lists " + key.name()
+                    + " among its capabilities but does not implement BlockOperations");
+        }
+        int in = reference.inputsPerBlock();
+        int out = reference.outputsPerBlock();
+        long mismatches = 0;
+        List<FirstMismatch> first = new ArrayList<>();
+        Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
+        List<String> rules = List.of();
+        for (int done = 0; done < blocks; ) {
+            int n = Math.min(BLOCK_BATCH, blocks - done);
+            long[] batch = Arrays.copyOfRange(inputs, done * in, (done + n) * in);
+            long[] actual = new long[n * out];
+            try {
+                adapter.call(() -> operations.convertBlocks(key, batch, actual, n), () -> n + " blocks");
+            } catch (AdapterException e) {
+                adapter.recover();
+                return new CaseResult(key, Status.ADAPTER_ERROR, done, mismatches, first, rules, kinds,
+                        e.getMessage() + " (after " + done + " blocks)", ValueRunner.millis(start));
+            }
+            for (int b = 0; b < n; b++) {
+                int e = (done + b) * out;
+                List<FirstMismatch.BlockValue> wrong = new ArrayList<>();
+                int wrongValues = 0;
+                for (int i = 0; i < out; i++) {
+                    long want = expected[e + i];
+                    long got = actual[b * out + i];
+                    FormatCodec codec = reference.outputCodec(i);
+                    if (!reference.compared(expected, e, i) || comparison.same(codec, want, got)) {
+                        continue;
+                    }
+                    MismatchKind kind = MismatchKind.classify(codec, 0, codec, want, got, false);
+                    kinds.merge(kind, 1L, Long::sum);
+                    if (wrongValues++ < FirstMismatch.Block.SHOWN) {
+                        String part = reference.toBlock() ? (i == 0 ? "scale" : "element " + (i - 1)) : "value " + i;
+                        wrong.add(new FirstMismatch.BlockValue(part, Shown.of(codec, want), Shown.of(codec, got), kind));
+                    }
+                }
+                if (wrongValues > 0) {
+                    mismatches++;
+                    if (first.size() < firstMismatches) {
+                        first.add(new FirstMismatch.Block(done + b, wrong, wrongValues - wrong.size(),
+                                inputsInHex(reference, batch, b * in)));
+                    }
+                    if (rules.isEmpty()) {
+                        rules = reference.explain(batch, b * in);
+                    }
+                }
+            }
+            done += n;
+        }
+        if (blocks == 0) {
+            return CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify");
+        }
+        return new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, blocks, mismatches, first, rules, kinds,
+                null, ValueRunner.millis(start));
+    }
+
+    private static List<String> inputsInHex(BlockConverter c, long[] in, int offset) {
+        List<String> hex = new ArrayList<>();
+        for (int i = 0; i < c.inputsPerBlock(); i++) {
+            hex.add(c.inputFormat(i).hex(in[offset + i]));
+        }
+        return hex;
+    }
+}

@@ -1,0 +1,113 @@
+package convcert.suite.runner;
+
+import convcert.reference.Converter;
+import convcert.spi.AdapterException;
+import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
+import convcert.suite.model.CaseResult;
+import convcert.suite.model.Status;
+import convcert.vectors.Progress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+/**
+ * The adapter instances a run's conversion cases run on: the run's own, and for --jobs more of them,
+ * made when first needed. A case in several parts (consecutive input ranges) runs each part on its own
+ * instance and thread, and the results merge in part order, so the report is the one a single
+ * instance would give: counts summed, the first mismatches those of the earliest inputs, the first
+ * adapter failure named with its part.
+ */
+final class Parts implements AutoCloseable {
+
+    private final AdapterInstance own;
+    private final SuiteRun.Config config;
+    private final ValueRunner runner;
+    private final List<AdapterInstance> more = new ArrayList<>();
+
+    Parts(AdapterInstance own, SuiteRun.Config config, ValueRunner runner) {
+        this.own = own;
+        this.config = config;
+        this.runner = runner;
+    }
+
+    /** Runs a case's parts (one part: on the run's own instance) and merges their outcomes. */
+    ValueRunner.Outcome run(CaseKey key, Converter reference, List<Supplier<Batches>> parts, Progress progress) {
+        if (parts.size() == 1) {
+            ValueRunner.Outcome o = runner.run(own, key, reference, parts.getFirst().get(), progress);
+            return new ValueRunner.Outcome(o.result(), diagnosed(List.of(o)));
+        }
+        List<AdapterInstance> instances;
+        try {
+            instances = instances(parts.size());
+        } catch (AdapterException e) {
+            return new ValueRunner.Outcome(CaseResult.without(key, Status.ADAPTER_ERROR, "could not start another instance "
+                    + "of the adapter for --jobs " + parts.size() + ": " + e.getMessage()), Map.of());
+        }
+        long start = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(parts.size(), r -> {
+            Thread t = new Thread(r, "convcert-part");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<ValueRunner.Outcome>> running = new ArrayList<>();
+            for (int j = 0; j < parts.size(); j++) {
+                AdapterInstance instance = instances.get(j);
+                Supplier<Batches> batches = parts.get(j);
+                running.add(pool.submit(() -> runner.run(instance, key, reference, batches.get(), progress)));
+            }
+            List<ValueRunner.Outcome> outcomes = new ArrayList<>();
+            for (Future<ValueRunner.Outcome> f : running) {
+                outcomes.add(f.get());
+            }
+            return new ValueRunner.Outcome(CaseResult.merged(key, outcomes.stream().map(ValueRunner.Outcome::result).toList(),
+                    config.firstMismatches(), ValueRunner.millis(start)), diagnosed(outcomes));
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new ValueRunner.Outcome(CaseResult.without(key, Status.NOT_RUN, "interrupted"), Map.of());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The wrong answers the diagnosis tries: each part's in input order, at most DIAGNOSED in all. */
+    private static Map<Long, Long> diagnosed(List<ValueRunner.Outcome> outcomes) {
+        Map<Long, Long> wrong = new LinkedHashMap<>();
+        for (ValueRunner.Outcome o : outcomes) {
+            o.wrong().entrySet().stream().sorted(Map.Entry.comparingByKey()).limit(ValueRunner.DIAGNOSED - wrong.size())
+                    .forEach(e -> wrong.put(e.getKey(), e.getValue()));
+        }
+        return wrong;
+    }
+
+    /** The instances for a case in n parts: the run's own, then one more per part, made when first needed. */
+    private List<AdapterInstance> instances(int n) throws AdapterException {
+        synchronized (more) {
+            while (more.size() < n - 1) {
+                ConverterAdapter another = config.moreAdapters().create();
+                more.add(new AdapterInstance(another, own.capabilities(), config.timeoutMillis()));
+            }
+            List<AdapterInstance> all = new ArrayList<>(List.of(own));
+            all.addAll(more.subList(0, n - 1));
+            return all;
+        }
+    }
+
+    /** Stops the extra instances and their adapters (the run's own is the run's to close). */
+    @Override
+    public void close() {
+        synchronized (more) {
+            more.forEach(AdapterInstance::close);
+            more.forEach(i -> i.adapter().close());
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package convcert.suite.runner;
+
+import convcert.reference.Converter;
+import convcert.reference.FormatCodec;
+import convcert.reference.Values;
+import convcert.spi.AdapterException;
+import convcert.spi.CaseKey;
+import convcert.suite.model.CaseResult;
+import convcert.suite.model.FirstMismatch;
+import convcert.suite.model.FirstMismatch.Shown;
+import convcert.suite.model.MismatchKind;
+import convcert.suite.model.Status;
+import convcert.vectors.Progress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a conversion case through one adapter instance: the inputs in batches of {@link Batches#BATCH},
+ * each result compared with the expected value by the run's {@link Comparison}, mismatches classified
+ * by value (MismatchKind). A failing adapter ends the case as ADAPTER_ERROR.
+ */
+public final class ValueRunner {
+
+    /** Wrong answers kept per case for the diagnosis. */
+    static final int DIAGNOSED = 1 << 16;
+
+    /** A case's result and its wrong answers (input -> actual), at most DIAGNOSED of them, in input order. */
+    public record Outcome(CaseResult result, Map<Long, Long> wrong) {
+    }
+
+    private final Comparison comparison;
+    private final int firstMismatches;
+    private final boolean outputsAreExpected;
+
+    /**
+     * outputsAreExpected: the adapter computes exactly the run's expected values (the reference adapter
+     * on this run's reference), so where those are computed now (exhaustive runs, recomputed vectors)
+     * nothing is computed or compared twice; stored golden values are still compared.
+     */
+    public ValueRunner(Comparison comparison, int firstMismatches, boolean outputsAreExpected) {
+        this.comparison = comparison;
+        this.firstMismatches = firstMismatches;
+        this.outputsAreExpected = outputsAreExpected;
+    }
+
+    /** Runs one case; reference is the converter that defines the expected values (for explanations). */
+    public Outcome run(AdapterInstance adapter, CaseKey key, Converter reference, Batches batches, Progress progress) {
+        long start = System.nanoTime();
+        if (!adapter.applies(key)) {
+            return new Outcome(CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter"), Map.of());
+        }
+        FormatCodec source = reference.source();
+        FormatCodec destination = reference.destination();
+        boolean integral = reference.spec().conversion().sameType();
+        long[] in = new long[Batches.CHUNK];
+        long[] expected = new long[Batches.CHUNK];
+        long[] actual = new long[Batches.CHUNK];
+        long[] adapterIn = new long[Batches.BATCH];
+        long[] adapterOut = new long[Batches.BATCH];
+        Map<Long, Long> wrong = new LinkedHashMap<>();
+        long vectors = 0;
+        long mismatches = 0;
+        List<FirstMismatch> first = new ArrayList<>();
+        Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
+        long firstInput = 0;
+        boolean self = outputsAreExpected && batches.computed();
+        int n;
+        while ((n = batches.next(in, expected)) > 0) { // chunks of CHUNK; the adapter gets batches of BATCH
+            if (self) {
+                vectors += n;
+                if (progress != null) {
+                    progress.batchDone(n);
+                }
+                continue;
+            }
+            for (int from = 0; from < n; from += Batches.BATCH) {
+                int size = Math.min(Batches.BATCH, n - from);
+                try {
+                    System.arraycopy(in, from, adapterIn, 0, size);
+                    adapter.call(() -> adapter.adapter().convert(key, adapterIn, adapterOut, size), () -> "batch of " + size);
+                    System.arraycopy(adapterOut, 0, actual, from, size);
+                } catch (AdapterException e) {
+                    adapter.recover();
+                    return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, vectors, mismatches, first, List.of(), kinds,
+                            e.getMessage() + " (after " + vectors + " vectors)", millis(start)), wrong);
+                }
+                if (!Arrays.equals(expected, from, from + size, actual, from, from + size)) {
+                    for (int i = from; i < from + size; i++) {
+                        if (comparison.same(destination, expected[i], actual[i])) {
+                            continue;
+                        }
+                        mismatches++;
+                        if (wrong.size() < DIAGNOSED) {
+                            wrong.put(in[i], actual[i]);
+                        }
+                        MismatchKind kind = MismatchKind.classify(source, in[i], destination, expected[i], actual[i], integral);
+                        kinds.merge(kind, 1L, Long::sum);
+                        if (first.size() < firstMismatches) {
+                            firstInput = first.isEmpty() ? in[i] : firstInput;
+                            first.add(new FirstMismatch.Value(Shown.of(source, in[i]), Values.fields(source, in[i]),
+                                    Shown.of(destination, expected[i]), Shown.of(destination, actual[i]), kind));
+                        }
+                    }
+                }
+                vectors += size;
+                if (progress != null) {
+                    progress.batchDone(size);
+                }
+            }
+        }
+        if (vectors == 0) {
+            return new Outcome(CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify"), wrong);
+        }
+        List<String> rules = first.isEmpty() ? List.of() : reference.explain(firstInput).rules();
+        return new Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches, first, rules,
+                kinds, null, millis(start)), wrong);
+    }
+
+    static long millis(long start) {
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+}
