@@ -26,23 +26,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "there are none, and prints one result a line as 0x-hex of the destination's width.")
 public final class ConvertCommand implements Callable<Integer> {
 
-    @Option(names = "--from", required = true, paramLabel = "TYPE", description = "Source type (name or alias).")
-    String from;
-
-    @Option(names = "--to", required = true, paramLabel = "TYPE", description = "Destination type (name or alias).")
-    String to;
-
-    @Option(names = "--rounding", paramLabel = "MODE",
-            description = "rn rd ru rna rz ro rh; default: the pair's implicit rounding or its only mode.")
-    String rounding;
-
-    @Option(names = "--saturation", paramLabel = "FORM",
-            description = "API form: nosat (no _sat suffix), sat (_sat), implicit (Table 1); default nosat where offered.")
-    String saturation;
-
-    @Option(names = "--ctrl", paramLabel = "BIT=V,...",
-            description = "CTRL bits, e.g. 60=0,48=1; unset bits keep their power-on values (ctrl.csv).")
-    String ctrl;
+    @Mixin
+    CaseOptions conversion;
 
     @Option(names = "--explain", description = "Explain each result: decoded input, exact value, candidates, rules.")
     boolean explain;
@@ -59,7 +44,7 @@ public final class ConvertCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Reference reference = profile.reference();
-        Case c = reference.resolve(from, to, rounding, saturation, reference.ctrl(ctrl));
+        Case c = conversion.resolve(reference);
         Converter converter = reference.converter(c);
         Format source = c.conversion().from();
         Format destination = c.conversion().to();

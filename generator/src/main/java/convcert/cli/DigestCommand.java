@@ -19,20 +19,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "(one line 'chunk digest', hex), for comparing an implementation that cannot ship its outputs.")
 public final class DigestCommand implements Callable<Integer> {
 
-    @Option(names = "--from", required = true, paramLabel = "TYPE", description = "The 32-bit source type (e.g. float).")
-    String from;
-
-    @Option(names = "--to", required = true, paramLabel = "TYPE", description = "The destination type (e.g. half).")
-    String to;
-
-    @Option(names = "--rounding", paramLabel = "MODE", description = "Rounding mode (rn, rd, ru, rna, rz, ro, rh).")
-    String rounding;
-
-    @Option(names = "--saturation", paramLabel = "FORM", description = "API form: nosat, sat or implicit.")
-    String saturation;
-
-    @Option(names = "--ctrl", paramLabel = "BIT=V,...", description = "CTRL bits changed from their power-on values.")
-    String ctrl;
+    @Mixin
+    CaseOptions conversion;
 
     @Option(names = "--chunk-bits", paramLabel = "BITS", defaultValue = "24",
             description = "log2 of the chunk size (default: ${DEFAULT-VALUE}).")
@@ -54,7 +42,7 @@ public final class DigestCommand implements Callable<Integer> {
             throw new UsageException("--chunk-bits must be 8..32");
         }
         Reference reference = profile.reference();
-        Converter converter = reference.converter(reference.resolve(from, to, rounding, saturation, reference.ctrl(ctrl)));
+        Converter converter = reference.converter(conversion.resolve(reference));
         long nan = exactNan || converter.destination().isInteger() || !converter.destination().format().hasNan() ? -1
                 : converter.destination().format().nan();
         long[] digests = ChunkDigest.digests(converter, chunkBits, nan);

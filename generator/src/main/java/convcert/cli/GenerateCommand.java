@@ -3,10 +3,10 @@ package convcert.cli;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.Conversion;
+import convcert.spec.Home;
 import convcert.vectors.DriftCheck;
 import convcert.vectors.Generator;
 import convcert.vectors.Level;
-import convcert.spec.Home;
 import convcert.vectors.Progress;
 import convcert.vectors.VectorFormat;
 import java.io.IOException;
@@ -22,9 +22,9 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** convcert generate: golden vectors from the spec tables. */
 @Command(name = "generate", mixinStandardHelpOptions = true,
@@ -91,7 +91,7 @@ public final class GenerateCommand implements Callable<Integer> {
             Files.createDirectories(destination);
             long start = System.nanoTime();
             Generator generator = new Generator(new Generator.Options(reference, selected, lvl, seed, layouts, destination,
-                    convcert.cli.ProfileOptions.extensions(reference)),
+                    Extensions.of(reference)),
                     Progress.ofCases(err, System.console() != null));
             Generator.Result result = generator.run();
             double seconds = (System.nanoTime() - start) / 1e9;

@@ -3,10 +3,12 @@ package convcert.cli;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.reference.UsageException;
+import convcert.spec.Conversion;
 import convcert.spec.Home;
 import convcert.spec.SpecTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,8 +57,8 @@ public final class ProfileOptions {
     }
 
     /** --pair FROM:TO arguments as conversions of the profile. */
-    public static List<convcert.spec.Conversion> pairs(Reference reference, List<String> pairs) {
-        List<convcert.spec.Conversion> selected = new java.util.ArrayList<>();
+    public static List<Conversion> pairs(Reference reference, List<String> pairs) {
+        List<Conversion> selected = new ArrayList<>();
         for (String p : pairs) {
             String[] parts = p.split(":", 2);
             if (parts.length != 2) {
@@ -65,13 +67,6 @@ public final class ProfileOptions {
             selected.add(reference.conversion(parts[0].strip(), parts[1].strip()));
         }
         return selected;
-    }
-
-    /** The cases a profile has beside its conversions: OpenCL memory functions, block-scaled formats. */
-    public static List<convcert.vectors.ExtensionCases> extensions(Reference reference) {
-        List<convcert.vectors.ExtensionCases> all = new java.util.ArrayList<>(convcert.opencl.OpenClVectorFiles.of(reference));
-        all.addAll(convcert.vectors.BlockVectorFiles.of(reference));
-        return all;
     }
 
     public Reference reference() {

@@ -1,8 +1,9 @@
 package convcert.cli;
 
+import convcert.opencl.OpenClTables;
+import convcert.opencl.OpenClVectors;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
-import convcert.spec.CtrlState;
 import convcert.spec.Example;
 import convcert.spec.Rounding;
 import convcert.spec.SpecTables;
@@ -12,8 +13,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** convcert tables check: load and validate a profile's tables, print a summary. */
 @Command(name = "tables", mixinStandardHelpOptions = true, description = "Work with the spec tables.",
@@ -52,11 +53,11 @@ public final class TablesCommand {
                     t.saturationRules().size(), t.ctrlBits().keySet(), t.powerOnCtrl());
             out.printf("  examples     %d (%d marked erratum)%n", t.examples().size(), errata);
             out.printf("  decisions    %d (selectable: %s)%n", t.decisions().size(), reference.semantics());
-            convcert.opencl.OpenClTables memory = convcert.opencl.OpenClTables.attachedTo(t);
+            OpenClTables memory = OpenClTables.attachedTo(t);
             if (memory != null) { // the OpenCL extension: loading validates its tables; types must name formats
                 memory.types().check(t);
                 out.printf("  memory       %d OpenCL memory and as_type cases over %d types%n",
-                        convcert.opencl.OpenClVectors.cases(memory).size(), memory.types().all().size());
+                        OpenClVectors.cases(memory).size(), memory.types().all().size());
             }
             if (!t.blocks().isEmpty()) {
                 out.printf("  blocks       %d block formats (%s), each to and from %s%n", t.blocks().size(),

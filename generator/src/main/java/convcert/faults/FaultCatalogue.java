@@ -1,6 +1,7 @@
 package convcert.faults;
 
 import convcert.spec.CsvTable;
+import convcert.spec.Location;
 import convcert.spec.Rounding;
 import convcert.spec.TableException;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ public final class FaultCatalogue {
                     Set.copyOf(modes), detectable.equals("yes"), row.required("description"), row.location()));
         }
         if (faults.isEmpty()) {
-            throw new TableException(new convcert.spec.Location(file, 0, 0), "no faults");
+            throw new TableException(new Location(file, 0, 0), "no faults");
         }
         return faults;
     }

@@ -7,6 +7,7 @@ import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.reference.UsageException;
+import convcert.reference.Values;
 import convcert.spec.Conversion;
 import convcert.spec.CtrlState;
 import convcert.spec.Form;
@@ -15,6 +16,7 @@ import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spec.SaturationRule;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,15 +139,15 @@ public final class FaultModel {
             if (da.kind() == Decoded.Kind.NAN || da.kind() == Decoded.Kind.INFINITE || dx.kind() != Decoded.Kind.FINITE) {
                 return rn.apply(x);
             }
-            java.math.BigDecimal twice = magnitude(dx).multiply(java.math.BigDecimal.TWO);
+            BigDecimal twice = magnitude(dx).multiply(BigDecimal.TWO);
             boolean tie = twice.compareTo(magnitude(da).add(magnitude(dz))) == 0;
             return tie ? other.apply(x) : rn.apply(x);
         };
     }
 
-    private static java.math.BigDecimal magnitude(Decoded d) {
-        return d.kind() == Decoded.Kind.FINITE ? convcert.reference.Values.exact(false, d.significand(), d.exponent())
-                : java.math.BigDecimal.ZERO;
+    private static BigDecimal magnitude(Decoded d) {
+        return d.kind() == Decoded.Kind.FINITE ? Values.exact(false, d.significand(), d.exponent())
+                : BigDecimal.ZERO;
     }
 
     private Implementation rounding(Case c, Converter right, String p) {

@@ -1,6 +1,7 @@
 package convcert.opencl;
 
 import java.util.HexFormat;
+import java.util.Locale;
 
 /**
  * One vector of a memory operation. pointer is p's byte offset into the memory image; offset the
@@ -16,7 +17,7 @@ public record MemoryVector(long pointer, long offset, byte[] memory, byte[] data
         OK, MISALIGNED, SIZE_MISMATCH, EXTENSION_DISABLED, IMPLEMENTATION_DEFINED;
 
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
         /** Errors the reference detects; a device never executes them. */

@@ -2,6 +2,7 @@ package convcert.opencl;
 
 import convcert.reference.Converter;
 import convcert.reference.Reference;
+import convcert.spec.Form;
 import convcert.spec.Rounding;
 import convcert.spi.MemoryCase;
 import java.nio.ByteBuffer;
@@ -45,7 +46,7 @@ public final class OpenClReference {
 
     private Converter converter(String from, String to, Rounding mode) {
         return converters.computeIfAbsent(from + to + mode, k -> numeric.converter(numeric.resolve(
-                numeric.conversion(from, to), mode, convcert.spec.Form.NOSAT, numeric.tables().powerOnCtrl())));
+                numeric.conversion(from, to), mode, Form.NOSAT, numeric.tables().powerOnCtrl())));
     }
 
     /** Evaluates one vector; extensions are those enabled (a type that needs another is an error). */

@@ -1,6 +1,8 @@
 package convcert.opencl;
 
 import convcert.spec.CsvTable;
+import convcert.spec.Location;
+import convcert.spec.SpecTables;
 import convcert.spec.TableException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,7 +68,7 @@ public final class OpenClTables {
         }
         for (String id : List.of("size-differs", "same-count", "four-to-three", "other-count")) {
             if (!asTypeOutcomes.containsKey(id)) {
-                throw new TableException(new convcert.spec.Location(directory.resolve("as-type-rules.csv"), 0, 0),
+                throw new TableException(new Location(directory.resolve("as-type-rules.csv"), 0, 0),
                         "no rule " + id);
             }
         }
@@ -85,7 +87,7 @@ public final class OpenClTables {
     public static final String PART = "opencl-memory";
 
     /** The memory tables of a profile, validated, or null when its profile.csv does not declare them. */
-    public static OpenClTables attachedTo(convcert.spec.SpecTables profile) {
+    public static OpenClTables attachedTo(SpecTables profile) {
         return profile.hasExtension(PART) ? load(profile.directory()) : null;
     }
 

@@ -1,6 +1,10 @@
 package convcert.opencl;
 
 import convcert.spec.CsvTable;
+import convcert.spec.Format;
+import convcert.spec.Location;
+import convcert.spec.SpecTables;
+import convcert.spec.TableException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +18,7 @@ public final class OpenClTypes {
 
     private final Map<String, Type> byOpenCl = new LinkedHashMap<>();
     private final Map<String, Type> byFormat = new LinkedHashMap<>();
-    private final Map<String, convcert.spec.Location> rows = new LinkedHashMap<>();
+    private final Map<String, Location> rows = new LinkedHashMap<>();
 
     public OpenClTypes(Path file) {
         for (CsvTable.Row row : CsvTable.read(file, List.of("opencl", "format", "bytes", "extension", "gentype")).rows()) {
@@ -37,15 +41,15 @@ public final class OpenClTypes {
     }
 
     /** Every type names a format of the profile, with that format's storage size. */
-    public void check(convcert.spec.SpecTables tables) {
+    public void check(SpecTables tables) {
         for (Type t : byOpenCl.values()) {
-            convcert.spec.Format f = tables.findFormat(t.format());
+            Format f = tables.findFormat(t.format());
             if (f == null) {
-                throw new convcert.spec.TableException(rows.get(t.opencl()).atColumn(2), "format: '" + t.format()
+                throw new TableException(rows.get(t.opencl()).atColumn(2), "format: '" + t.format()
                         + "' is not a format of formats.csv");
             }
             if (f.bytes() != t.bytes()) {
-                throw new convcert.spec.TableException(rows.get(t.opencl()).atColumn(3), "bytes: " + t.bytes() + ", but "
+                throw new TableException(rows.get(t.opencl()).atColumn(3), "bytes: " + t.bytes() + ", but "
                         + f.name() + " takes " + f.bytes());
             }
         }

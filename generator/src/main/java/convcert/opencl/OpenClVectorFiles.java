@@ -6,6 +6,7 @@ import convcert.vectors.ExtensionCases;
 import convcert.vectors.Level;
 import convcert.vectors.Manifest;
 import convcert.vectors.VectorFiles;
+import convcert.vectors.VectorFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The OpenCL memory functions and as_type as golden vectors: one CSV per case under
@@ -36,7 +38,7 @@ public final class OpenClVectorFiles implements ExtensionCases {
     }
 
     @Override
-    public List<Manifest.Entry> write(Path out, Level level, long seed, java.util.Set<convcert.vectors.VectorFormat> formats)
+    public List<Manifest.Entry> write(Path out, Level level, long seed, Set<VectorFormat> formats)
             throws IOException {
         String profile = reference.tables().profile();
         OpenClVectors generator = new OpenClVectors(new OpenClReference(tables, reference), reference, level, seed);

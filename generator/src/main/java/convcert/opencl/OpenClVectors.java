@@ -5,6 +5,8 @@ import convcert.spi.MemoryCase;
 import convcert.vectors.CoverageModel;
 import convcert.vectors.CoverageTag;
 import convcert.vectors.Level;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -180,7 +182,7 @@ public final class OpenClVectors {
                 .inputs(numeric.conversion(value.format(), "half")).bits();
         int limit = level == Level.QUICK ? 64 : level == Level.CI ? 512 : inputs.length;
         for (int start = 0; start < Math.min(limit, inputs.length); start += c.n()) {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
             for (int k = 0; k < c.n(); k++) {
                 long bits = inputs[(start + k) % inputs.length];
                 if (value.bytes() == 4) {
@@ -208,7 +210,7 @@ public final class OpenClVectors {
     static byte[] operand(String text, int bytes) {
         String[] words = text.split("\\s+");
         int size = bytes / words.length;
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
         for (String w : words) {
             long v = Long.parseUnsignedLong(w.substring(2), 16);
             switch (size) {

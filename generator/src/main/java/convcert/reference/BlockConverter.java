@@ -6,6 +6,7 @@ import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -174,7 +175,7 @@ public final class BlockConverter {
         Integer s = sharedScale(in, offset, notes);
         if (s == null) {
             out[outOffset] = block.scale().nan();
-            java.util.Arrays.fill(out, outOffset + 1, outOffset + 1 + block.size(), 0);
+            Arrays.fill(out, outOffset + 1, outOffset + 1 + block.size(), 0);
             return;
         }
         out[outOffset] = s + block.scale().bias();

@@ -4,6 +4,8 @@ import convcert.spec.HybridRule;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spec.TaperedRow;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.IntStream;
 
 /**
@@ -474,7 +476,7 @@ public final class Converter {
         Integer quantum;
         long kept;
         boolean inexact;
-        final java.util.List<String> notes = new java.util.ArrayList<>();
+        final List<String> notes = new ArrayList<>();
 
         void note(String text) {
             notes.add(text);

@@ -3,6 +3,7 @@ package convcert.reference;
 import convcert.spec.Format;
 import convcert.spec.Layout;
 import convcert.spec.Rounding;
+import convcert.spec.Saturation;
 
 /**
  * Fast path for an IEEE format to an integer (float -> int32, half -> uint64, ...) in rn, rna, rz,
@@ -40,7 +41,7 @@ final class FloatToIntegerKernel implements Kernel {
         Format src = c.conversion().from();
         Format dst = c.conversion().to();
         boolean applies = src.layout() == Layout.IEEE && src.width() <= 64 && dst.isInteger() && c.rounding() != Rounding.RH;
-        return applies ? new FloatToIntegerKernel(src, dst, c.rounding(), c.saturation() == convcert.spec.Saturation.WRAP)
+        return applies ? new FloatToIntegerKernel(src, dst, c.rounding(), c.saturation() == Saturation.WRAP)
                 : null;
     }
 

@@ -1,6 +1,7 @@
 package convcert.reference;
 
 import convcert.spec.Format;
+import convcert.spec.Saturation;
 
 /**
  * Fast path for an integer to another integer format (int32 -> int8, uint32 -> int64, ...): the
@@ -22,7 +23,7 @@ final class IntegerToIntegerKernel implements Kernel {
         Format src = c.conversion().from();
         Format dst = c.conversion().to();
         return src.isInteger() && dst.isInteger() && !c.conversion().sameType()
-                ? new IntegerToIntegerKernel(src, dst, c.saturation() == convcert.spec.Saturation.WRAP) : null;
+                ? new IntegerToIntegerKernel(src, dst, c.saturation() == Saturation.WRAP) : null;
     }
 
     @Override

@@ -2,6 +2,7 @@ package convcert.reference;
 
 import convcert.spec.Format;
 import convcert.spec.Layout;
+import convcert.spec.Rounding;
 
 /**
  * Fast path for rounding an IEEE format to an integral value of itself (float -> float rn, the
@@ -14,7 +15,7 @@ final class IntegralKernel implements Kernel {
     private final IeeeFields f;
     private final int roundingTable;
 
-    private IntegralKernel(Format f, convcert.spec.Rounding mode) {
+    private IntegralKernel(Format f, Rounding mode) {
         this.f = IeeeFields.of(f);
         this.roundingTable = Rounder.table(mode);
     }
@@ -22,7 +23,7 @@ final class IntegralKernel implements Kernel {
     static IntegralKernel of(Case c) {
         Format f = c.conversion().from();
         return c.conversion().sameType() && f.layout() == Layout.IEEE && f.width() <= 64
-                && c.rounding() != convcert.spec.Rounding.RH ? new IntegralKernel(f, c.rounding()) : null;
+                && c.rounding() != Rounding.RH ? new IntegralKernel(f, c.rounding()) : null;
     }
 
     @Override

@@ -1,18 +1,24 @@
 package convcert.reference;
 
+import convcert.spec.BlockFormat;
 import convcert.spec.Conversion;
+import convcert.spec.CtrlBit;
 import convcert.spec.CtrlState;
 import convcert.spec.Form;
 import convcert.spec.Format;
+import convcert.spec.Location;
 import convcert.spec.Rounding;
+import convcert.spec.Saturation;
 import convcert.spec.SaturationRule;
 import convcert.spec.SpecTables;
 import convcert.spi.CaseKey;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -157,10 +163,10 @@ public final class Reference {
      * saturation and, for destinations with sat_nan=ctrlNN under saturation, by that bit. Labels:
      * nosat, sat, wrap, sat-keepnan.
      */
-    public java.util.List<Case> saturationStates(Conversion c, Rounding mode) {
-        java.util.Map<String, Case> states = new java.util.LinkedHashMap<>();
-        java.util.List<CtrlState> ctrls = new java.util.ArrayList<>();
-        List<convcert.spec.CtrlBit> bits = List.copyOf(tables.ctrlBits().values()); // ctrl.csv order
+    public List<Case> saturationStates(Conversion c, Rounding mode) {
+        Map<String, Case> states = new LinkedHashMap<>();
+        List<CtrlState> ctrls = new ArrayList<>();
+        List<CtrlBit> bits = List.copyOf(tables.ctrlBits().values()); // ctrl.csv order
         for (int g = 0; g < 1 << bits.size(); g++) {
             CtrlState ctrl = tables.powerOnCtrl();
             for (int i = 0; i < bits.size(); i++) {
@@ -171,14 +177,14 @@ public final class Reference {
             }
         }
         for (CtrlState ctrl : ctrls) {
-            for (Form form : java.util.List.of(Form.NOSAT, Form.SAT)) {
+            for (Form form : List.of(Form.NOSAT, Form.SAT)) {
                 if (c.forms().contains(form)) {
                     Case candidate = resolve(c, mode, form, ctrl);
                     states.putIfAbsent(stateLabel(candidate), candidate);
                 }
             }
         }
-        return java.util.List.copyOf(states.values());
+        return List.copyOf(states.values());
     }
 
     /**
@@ -248,7 +254,7 @@ public final class Reference {
 
     /** nosat, sat, wrap, or sat-keepnan (the destination's sat_nan bit keeps NaN, e.g. CTRL[50]=1 for Ascend C fp8). */
     public static String stateLabel(Case c) {
-        boolean keepNan = c.saturation() == convcert.spec.Saturation.SAT
+        boolean keepNan = c.saturation() == Saturation.SAT
                 && c.conversion().to().satNanBit() != null && c.ctrl().bit(c.conversion().to().satNanBit()) == 1;
         return c.saturation().tableName() + (keepNan ? "-keepnan" : "");
     }
@@ -268,13 +274,13 @@ public final class Reference {
      * next to a given value (double -> float with rd and ru, say). Not a certified case.
      */
     public Converter unlisted(Format from, Format to, Rounding mode) {
-        return unlisted(from, to, mode, convcert.spec.Saturation.NOSAT, "(not an API conversion)");
+        return unlisted(from, to, mode, Saturation.NOSAT, "(not an API conversion)");
     }
 
     /** As above with the given saturation; why names the use in explanations. */
-    Converter unlisted(Format from, Format to, Rounding mode, convcert.spec.Saturation saturation, String why) {
-        Conversion c = new Conversion(from, to, java.util.Set.of(mode), java.util.Set.of(Form.NOSAT), "-", null,
-                why, "tool", new convcert.spec.Location(java.nio.file.Path.of("-"), 0, 0));
+    Converter unlisted(Format from, Format to, Rounding mode, Saturation saturation, String why) {
+        Conversion c = new Conversion(from, to, Set.of(mode), Set.of(Form.NOSAT), "-", null,
+                why, "tool", new Location(Path.of("-"), 0, 0));
         SaturationRule rule = new SaturationRule("-", Map.of(), null, saturation, why, c.location());
         Case spec = new Case(c, mode, Form.NOSAT, tables.powerOnCtrl(), rule);
         return new Converter(spec, semantics, codec(from), codec(to),
@@ -282,7 +288,7 @@ public final class Reference {
     }
 
     /** A block-scaled format's conversion: value -> block rounding elements in mode, or block -> value. */
-    public BlockConverter blockConverter(convcert.spec.BlockFormat block, Rounding mode, boolean toBlock) {
+    public BlockConverter blockConverter(BlockFormat block, Rounding mode, boolean toBlock) {
         return new BlockConverter(this, block, mode, toBlock);
     }
 

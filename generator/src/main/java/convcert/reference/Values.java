@@ -1,8 +1,10 @@
 package convcert.reference;
 
 import convcert.spec.Layout;
+import convcert.spec.TaperedRow;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Locale;
 
 /** How values are printed in messages, reports and vector files: hex, fields, decimal. */
 public final class Values {
@@ -62,7 +64,7 @@ public final class Values {
         return binary;
     }
 
-    private static convcert.spec.TaperedRow taperedRowOf(FormatCodec codec, long bits) {
+    private static TaperedRow taperedRowOf(FormatCodec codec, long bits) {
         Decoded d = codec.decode(bits);
         return d.kind() == Decoded.Kind.FINITE ? codec.taperedRow(d.binade()) : null;
     }
@@ -74,7 +76,7 @@ public final class Values {
 
     /** The pattern in hex at the format's width, or all of it when it has bits beyond the width. */
     public static String hex(FormatCodec codec, long bits) {
-        return inFormat(codec, bits) ? codec.format().hex(bits) : "0x" + Long.toHexString(bits).toUpperCase(java.util.Locale.ROOT);
+        return inFormat(codec, bits) ? codec.format().hex(bits) : "0x" + Long.toHexString(bits).toUpperCase(Locale.ROOT);
     }
 
     /** What a pattern stands for: its decimal, or that it is no value of the format. */

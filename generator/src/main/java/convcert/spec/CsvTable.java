@@ -2,6 +2,12 @@ package convcert.spec;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +15,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -39,17 +47,17 @@ public final class CsvTable {
         } catch (IOException e) {
             throw new TableException(new Location(file, 0, 0), "unreadable: " + e.getMessage());
         }
-        return read(file, new java.io.StringReader(utf8(file, bytes)), requiredColumns);
+        return read(file, new StringReader(utf8(file, bytes)), requiredColumns);
     }
 
     /** Strict UTF-8 (a spreadsheet's byte order mark dropped); an invalid byte is named by line and column. */
     private static String utf8(Path file, byte[] bytes) {
         var decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length + 1);
-        java.nio.charset.CoderResult result = decoder.decode(in, out, true);
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length + 1);
+        CoderResult result = decoder.decode(in, out, true);
         if (result.isError()) {
             int at = in.position();
             long line = 1;
@@ -115,10 +123,10 @@ public final class CsvTable {
                 line += 1 + values.stream().mapToLong(v -> v.chars().filter(c -> c == '\n').count()).sum();
             }
             return table;
-        } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
+        } catch (IOException | IllegalStateException | UncheckedIOException e) {
             // Commons CSV names the line where a quoted field started ("(startline 5) EOF reached ...").
             String message = String.valueOf(e.getMessage());
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:startline|line) (\\d+)").matcher(message);
+            Matcher m = Pattern.compile("(?:startline|line) (\\d+)").matcher(message);
             long line = m.find() ? Long.parseLong(m.group(1)) : 0;
             String what = message.contains("EOF reached before encapsulated token finished")
                     ? "a quoted field is not closed (a '\"' is missing)" : message.replaceFirst("^\\(?[^)]*\\)\\s*", "");

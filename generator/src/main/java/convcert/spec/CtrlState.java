@@ -1,6 +1,9 @@
 package convcert.spec;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -27,9 +30,9 @@ public record CtrlState(Map<Integer, Integer> bits) {
     }
 
     /** Every setting of the given bits (one empty state when there are none). */
-    public static java.util.List<CtrlState> all(java.util.Collection<Integer> bitsToSet) {
-        java.util.List<Integer> bits = java.util.List.copyOf(bitsToSet);
-        java.util.List<CtrlState> states = new java.util.ArrayList<>();
+    public static List<CtrlState> all(Collection<Integer> bitsToSet) {
+        List<Integer> bits = List.copyOf(bitsToSet);
+        List<CtrlState> states = new ArrayList<>();
         for (int i = 0; i < 1 << bits.size(); i++) {
             Map<Integer, Integer> state = new TreeMap<>();
             for (int k = 0; k < bits.size(); k++) {

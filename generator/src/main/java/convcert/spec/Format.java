@@ -1,6 +1,7 @@
 package convcert.spec;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One row of formats.csv. Floating formats carry their field widths and special encodings;
@@ -50,7 +51,7 @@ public record Format(String name, List<String> aliases, int width, Layout layout
 
     /** The bit pattern as 0x-hex with the format's width. */
     public String hex(long bits) {
-        String digits = Long.toHexString(bits & mask()).toUpperCase(java.util.Locale.ROOT);
+        String digits = Long.toHexString(bits & mask()).toUpperCase(Locale.ROOT);
         return "0x" + "0".repeat(Math.max(0, hexDigits() - digits.length())) + digits;
     }
 }

@@ -3,6 +3,7 @@ package convcert.spec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** formats.csv: the number formats, by name and by any of their names (aliases are for users, not tables). */
 final class FormatTable {
@@ -115,7 +116,7 @@ final class FormatTable {
                 throw row.error("name", "duplicate format '" + name + "'");
             }
             byName.put(name, format);
-            for (String any : java.util.stream.Stream.concat(java.util.stream.Stream.of(name), format.aliases().stream()).toList()) {
+            for (String any : Stream.concat(Stream.of(name), format.aliases().stream()).toList()) {
                 Format previous = byAnyName.putIfAbsent(any, format);
                 if (previous != null) {
                     throw row.error(any.equals(name) ? "name" : "aliases",

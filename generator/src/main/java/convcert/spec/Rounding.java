@@ -1,6 +1,7 @@
 package convcert.spec;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
@@ -11,7 +12,7 @@ public enum Rounding {
     RN, RD, RU, RNA, RZ, RO, RH;
 
     public String suffix() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public static Rounding parse(String suffix) {

@@ -1,5 +1,7 @@
 package convcert.spec;
 
+import java.util.Locale;
+
 /**
  * The effective saturation behaviour that the saturation table selects.
  * NOSAT and SAT follow Table 3; WRAP keeps the low bits of an integer result.
@@ -8,7 +10,7 @@ public enum Saturation {
     NOSAT, SAT, WRAP;
 
     public String tableName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public static Saturation parse(String name) {

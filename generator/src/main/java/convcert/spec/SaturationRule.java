@@ -2,7 +2,9 @@ package convcert.spec;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One row of saturation.csv. ctrl holds the row's pattern over the CTRL bits its table has columns
@@ -29,8 +31,8 @@ public record SaturationRule(String group, Map<Integer, Integer> ctrl, Form form
     }
 
     /** The CTRL bits this row names with a value (not '*'). */
-    public java.util.Set<Integer> consultedBits() {
-        java.util.Set<Integer> bits = new java.util.LinkedHashSet<>();
+    public Set<Integer> consultedBits() {
+        Set<Integer> bits = new LinkedHashSet<>();
         ctrl.forEach((bit, value) -> {
             if (value != null) {
                 bits.add(bit);

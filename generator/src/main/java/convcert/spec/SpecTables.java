@@ -2,15 +2,18 @@ package convcert.spec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -109,7 +112,7 @@ public final class SpecTables {
             FILES.stream().filter(declared::containsKey).forEach(files::add);
             declared.keySet().stream().filter(f -> !FILES.contains(f)).forEach(files::add);
             for (String name : files) {
-                sha.update(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                sha.update(name.getBytes(StandardCharsets.UTF_8));
                 sha.update((byte) 0);
                 sha.update(Files.readAllBytes(directory.resolve(name)));
             }
@@ -155,8 +158,8 @@ public final class SpecTables {
     }
 
     /** The rounding modes of rounding.csv, the profile's own. */
-    public java.util.Set<Rounding> roundingModes() {
-        return java.util.Collections.unmodifiableSet(castNames.keySet());
+    public Set<Rounding> roundingModes() {
+        return Collections.unmodifiableSet(castNames.keySet());
     }
 
     public String castName(Rounding mode) {

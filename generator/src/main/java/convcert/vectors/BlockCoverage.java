@@ -3,9 +3,12 @@ package convcert.vectors;
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
+import convcert.reference.UsageException;
 import convcert.spec.BlockFormat;
+import convcert.spec.Conversion;
 import convcert.spec.Format;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -146,7 +149,7 @@ final class BlockCoverage {
             add("nan", v);
         }
         long[] allNan = new long[size];
-        java.util.Arrays.fill(allNan, nan);
+        Arrays.fill(allNan, nan);
         add("nan", allNan);
         for (long inf : new long[] {f.inf(), f.inf() | sign}) {
             long[] v = below(random, 3, 8);
@@ -260,9 +263,9 @@ final class BlockCoverage {
      * lane sees every point beside different neighbours.
      */
     private Blocks lanes() {
-        convcert.spec.Conversion pair = reference.tables().conversion(block.value(), block.element());
+        Conversion pair = reference.tables().conversion(block.value(), block.element());
         if (pair == null) {
-            throw new convcert.reference.UsageException(block.location() + ": block " + block.name()
+            throw new UsageException(block.location() + ": block " + block.name()
                     + " has no scale, so its lanes take the coverage of " + block.value().name() + "->"
                     + block.element().name() + ", which conversions.csv lacks");
         }

@@ -3,6 +3,7 @@ package convcert.vectors;
 import convcert.reference.BlockConverter;
 import convcert.spec.Format;
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -79,7 +80,7 @@ public record BlockLayout(List<Format> formats, boolean packed) {
                     i++;
                 } else {
                     int n = formats.get(i).bytes();
-                    VectorFiles.unpack(java.util.Arrays.copyOfRange(data, at, at + n), formats.get(i).width(), one, 1);
+                    VectorFiles.unpack(Arrays.copyOfRange(data, at, at + n), formats.get(i).width(), one, 1);
                     values[base + i] = one[0];
                     at += n;
                 }

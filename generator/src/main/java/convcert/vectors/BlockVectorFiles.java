@@ -2,6 +2,7 @@ package convcert.vectors;
 
 import convcert.reference.BlockConverter;
 import convcert.reference.Reference;
+import convcert.reference.UsageException;
 import convcert.spec.BlockFormat;
 import convcert.spec.Format;
 import convcert.spec.Rounding;
@@ -60,7 +61,7 @@ public final class BlockVectorFiles implements ExtensionCases {
                 return c;
             }
         }
-        throw new convcert.reference.UsageException("no block case " + from + "->" + to + " " + rounding + " in profile "
+        throw new UsageException("no block case " + from + "->" + to + " " + rounding + " in profile "
                 + reference.tables().profile() + " (blocks.csv)");
     }
 

@@ -12,11 +12,14 @@ import convcert.spec.Rounding;
 import convcert.spec.TaperedRow;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 
 /**
  * Turns coverage.csv into the inputs of one (source, destination) pair: the points where
@@ -199,7 +202,7 @@ public final class CoverageModel {
                 }
             }
             TreeSet<Integer> chosen = new TreeSet<>(spread(edges, cap / 2));
-            List<Integer> all = java.util.stream.IntStream.range(0, codes.size()).boxed().toList();
+            List<Integer> all = IntStream.range(0, codes.size()).boxed().toList();
             chosen.addAll(spread(all, cap - chosen.size()));
             BigDecimal next = Values.exact(false, dc.maxKept() + 1, dc.quantum(dc.maxExponent()));
             near(values.getFirst().divide(BigDecimal.TWO), "grid"); // the tie between zero and the smallest value
@@ -384,8 +387,8 @@ public final class CoverageModel {
                 BigInteger min = integerMin(s);
                 BigInteger max = integerMax(s);
                 for (BigDecimal signed : List.of(t, t.negate())) {
-                    BigInteger lo = signed.setScale(0, java.math.RoundingMode.FLOOR).toBigInteger();
-                    BigInteger hi = signed.setScale(0, java.math.RoundingMode.CEILING).toBigInteger();
+                    BigInteger lo = signed.setScale(0, RoundingMode.FLOOR).toBigInteger();
+                    BigInteger hi = signed.setScale(0, RoundingMode.CEILING).toBigInteger();
                     List<BigInteger> points = new ArrayList<>(List.of(lo, hi));
                     if (lo.equals(hi)) {
                         points.add(lo.subtract(BigInteger.ONE));
@@ -447,7 +450,7 @@ public final class CoverageModel {
                 }
                 codes.sort(Comparator.comparingDouble(c -> valueOf(c[0])));
                 sorted = codes.stream().mapToLong(c -> c[0]).toArray();
-                values = java.util.Arrays.stream(sorted).mapToDouble(this::valueOf).toArray();
+                values = Arrays.stream(sorted).mapToDouble(this::valueOf).toArray();
             } else {
                 sorted = null;
                 values = null;

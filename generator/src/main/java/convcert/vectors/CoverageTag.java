@@ -1,10 +1,14 @@
 package convcert.vectors;
 
 import convcert.spec.CsvTable;
+import convcert.spec.Location;
 import convcert.spec.TableException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +35,7 @@ public record CoverageTag(String tag, String appliesTo, String parameter, int qu
     /** The coverage model shipped with the generator (generator/COVERAGE.md explains it). */
     public static List<CoverageTag> builtIn() {
         try (InputStream in = CoverageTag.class.getResourceAsStream("coverage.csv");
-             java.io.Reader reader = new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8)) {
+             Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
             return read(CsvTable.read(Path.of("generator/src/main/resources/convcert/vectors/coverage.csv"), reader,
                     COLUMNS), Path.of("coverage.csv"));
         } catch (IOException e) {
@@ -55,7 +59,7 @@ public record CoverageTag(String tag, String appliesTo, String parameter, int qu
                     row.integer("ci"), row.integer("full"), row.required("description")));
         }
         if (tags.stream().map(CoverageTag::tag).distinct().count() != tags.size()) {
-            throw new TableException(new convcert.spec.Location(file, 0, 0), "duplicate coverage tag");
+            throw new TableException(new Location(file, 0, 0), "duplicate coverage tag");
         }
         return tags;
     }

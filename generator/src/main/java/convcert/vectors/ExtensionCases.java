@@ -3,6 +3,7 @@ package convcert.vectors;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Cases a profile adds to a vector set beside its conversions (the OpenCL memory functions, the
@@ -11,5 +12,5 @@ import java.util.List;
  */
 public interface ExtensionCases {
 
-    List<Manifest.Entry> write(Path out, Level level, long seed, java.util.Set<VectorFormat> formats) throws IOException;
+    List<Manifest.Entry> write(Path out, Level level, long seed, Set<VectorFormat> formats) throws IOException;
 }

@@ -11,7 +11,10 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +23,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * Turns a profile's tables into golden vectors: for every pair, the coverage model's inputs; for
@@ -78,11 +82,11 @@ public final class Generator {
         Manifest previous = Files.exists(manifestFile) ? Manifest.read(manifestFile)
                 : interruptedBefore ? Manifest.read(setAside) : null;
         if (Files.exists(manifestFile)) {
-            Files.move(manifestFile, setAside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(manifestFile, setAside, StandardCopyOption.REPLACE_EXISTING);
         }
         progress.start(totalCases);
         Map<String, PairSummary> summaries = new ConcurrentHashMap<>();
-        List<Manifest.Entry> entries = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Manifest.Entry> entries = Collections.synchronizedList(new ArrayList<>());
         AtomicLong vectors = new AtomicLong();
         try {
             options.pairs().parallelStream().forEach(c -> {
@@ -193,7 +197,7 @@ public final class Generator {
     private static void sameResults(Reference reference, Case variant, long[] inputs, long[] expected) {
         long[] got = new long[inputs.length];
         reference.converter(variant).apply(inputs, 0, got, 0, inputs.length);
-        if (!java.util.Arrays.equals(got, expected)) {
+        if (!Arrays.equals(got, expected)) {
             throw new IllegalStateException(variant.conversion().pairName() + " " + reference.variantLabel(variant)
                     + " computes other results than its state " + Reference.stateLabel(variant));
         }
@@ -205,7 +209,7 @@ public final class Generator {
         for (PairSummary p : result.pairs()) {
             out.printf("%-28s %5d %8d %10d  %s%n", p.pair(), p.cases(), p.inputs(), p.vectors(),
                     p.coverage().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                            .collect(java.util.stream.Collectors.joining(" ")));
+                            .collect(Collectors.joining(" ")));
         }
         out.printf("%d pairs, %d cases, %d vectors%n", result.pairs().size(),
                 result.pairs().stream().mapToInt(PairSummary::cases).sum(), result.vectors());

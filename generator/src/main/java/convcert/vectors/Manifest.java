@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 
@@ -73,7 +74,7 @@ public record Manifest(String generator, int formatVersion, List<Entry> cases) {
         byte[] json = mapper().writer(printer).writeValueAsBytes(this);
         Path temp = folder.resolve("." + FILE + ".partial");
         Files.write(temp, json);
-        Files.write(temp, new byte[] {'\n'}, java.nio.file.StandardOpenOption.APPEND);
+        Files.write(temp, new byte[] {'\n'}, StandardOpenOption.APPEND);
         Files.move(temp, folder.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

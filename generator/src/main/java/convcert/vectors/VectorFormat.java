@@ -1,6 +1,8 @@
 package convcert.vectors;
 
+import convcert.spec.Labels;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The file layouts of a vector set (vectors/README.md shows how to read each):
@@ -23,10 +25,10 @@ public enum VectorFormat {
     }
 
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public static VectorFormat parse(String name) {
-        return convcert.spec.Labels.find(values(), VectorFormat::label, name);
+        return Labels.find(values(), VectorFormat::label, name);
     }
 }

@@ -2,6 +2,7 @@ package convcert.spi;
 
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * One conversion case an adapter is asked to perform: the profile, the pair, the rounding suffix, the
@@ -33,9 +34,9 @@ public record CaseKey(String profile, String from, String to, String rounding, S
     public boolean nameMatches(String glob) {
         StringBuilder regex = new StringBuilder();
         for (String part : glob.split("\\*", -1)) {
-            regex.append(regex.isEmpty() ? "" : ".*").append(java.util.regex.Pattern.quote(part));
+            regex.append(regex.isEmpty() ? "" : ".*").append(Pattern.quote(part));
         }
-        return java.util.regex.Pattern.matches(regex.toString(), name());
+        return Pattern.matches(regex.toString(), name());
     }
 
     public String pair() {

@@ -1,6 +1,6 @@
 package convcert.suite;
 
-import convcert.cli.ProfileOptions;
+import convcert.cli.Extensions;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spec.Home;
@@ -144,7 +144,7 @@ final class Certification {
         Files.createDirectories(folder);
         List<Conversion> pairs = request.pairs().isEmpty() ? List.copyOf(reference.tables().conversions()) : request.pairs();
         new Generator(new Generator.Options(reference, pairs, level, 1, EnumSet.of(VectorFormat.BIN), folder,
-                ProfileOptions.extensions(reference)), Progress.ofCases(err, System.console() != null)).run();
+                Extensions.of(reference)), Progress.ofCases(err, System.console() != null)).run();
         return folder;
     }
 }

@@ -8,8 +8,13 @@ import convcert.reference.UsageException;
 import convcert.spec.TableException;
 import convcert.suite.model.ExitCode;
 import convcert.suite.model.Provenance;
-import picocli.CommandLine;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The convcert command line; its exit codes are ExitCode's. */
 @Command(name = "convcert", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
@@ -50,12 +55,12 @@ public final class Main {
                 commandLine.getErr().println("convcert: " + ex.getMessage());
                 return ExitCode.USAGE.code();
             }
-            if (ex instanceof java.nio.file.FileSystemException f) { // a path given is a file, unwritable, missing
+            if (ex instanceof FileSystemException f) { // a path given is a file, unwritable, missing
                 commandLine.getErr().println("convcert: " + f.getFile() + ": " + switch (f) {
-                    case java.nio.file.FileAlreadyExistsException x -> "exists and is not a folder";
-                    case java.nio.file.AccessDeniedException x -> "permission denied";
-                    case java.nio.file.NoSuchFileException x -> "no such file or folder";
-                    case java.nio.file.NotDirectoryException x -> "not a folder";
+                    case FileAlreadyExistsException x -> "exists and is not a folder";
+                    case AccessDeniedException x -> "permission denied";
+                    case NoSuchFileException x -> "no such file or folder";
+                    case NotDirectoryException x -> "not a folder";
                     default -> f.getReason() == null ? f.getClass().getSimpleName() : f.getReason();
                 } + (f.getOtherFile() == null ? "" : " (" + f.getOtherFile() + ")"));
                 return ExitCode.USAGE.code();

@@ -13,10 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** convcert report merge: combine the reports of shards (or CI matrix jobs) into one. */
 @Command(name = "report", mixinStandardHelpOptions = true, description = "Work with certification reports.",

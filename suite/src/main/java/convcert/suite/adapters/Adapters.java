@@ -6,6 +6,12 @@ import convcert.spi.AdapterContext;
 import convcert.spi.AdapterException;
 import convcert.spi.AdapterProvider;
 import convcert.spi.ConverterAdapter;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,29 +37,29 @@ public final class Adapters {
      * A class loader that adds third-party adapters to convcert's own: each path a jar, or a folder of
      * jars (and classes). A path that does not exist is a usage error naming it.
      */
-    public static ClassLoader loader(List<java.nio.file.Path> adapterPath) {
+    public static ClassLoader loader(List<Path> adapterPath) {
         if (adapterPath.isEmpty()) {
             return Adapters.class.getClassLoader();
         }
-        List<java.net.URL> urls = new java.util.ArrayList<>();
+        List<URL> urls = new ArrayList<>();
         try {
-            for (java.nio.file.Path p : adapterPath) {
-                if (!java.nio.file.Files.exists(p)) {
+            for (Path p : adapterPath) {
+                if (!Files.exists(p)) {
                     throw new UsageException("--adapter-path " + p + ": no such file or folder");
                 }
                 urls.add(p.toUri().toURL());
-                if (java.nio.file.Files.isDirectory(p)) {
-                    try (var files = java.nio.file.Files.list(p)) {
-                        for (java.nio.file.Path jar : files.filter(f -> f.toString().endsWith(".jar")).sorted().toList()) {
+                if (Files.isDirectory(p)) {
+                    try (var files = Files.list(p)) {
+                        for (Path jar : files.filter(f -> f.toString().endsWith(".jar")).sorted().toList()) {
                             urls.add(jar.toUri().toURL());
                         }
                     }
                 }
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UsageException("--adapter-path: " + e.getMessage());
         }
-        return new java.net.URLClassLoader(urls.toArray(java.net.URL[]::new), Adapters.class.getClassLoader());
+        return new URLClassLoader(urls.toArray(URL[]::new), Adapters.class.getClassLoader());
     }
 
     /** Parses "key=value,key=value"; a value may hold spaces but not commas. */

@@ -1,5 +1,6 @@
 package convcert.suite.adapters;
 
+import convcert.spec.WorkingDirectory;
 import convcert.vectors.Sha256;
 import java.io.File;
 import java.io.IOException;
@@ -15,7 +16,7 @@ final class Identity {
     }
 
     static String ofFile(String what, Path file) {
-        return what + " " + convcert.spec.WorkingDirectory.relative(file) + " (sha256 " + digest(file) + ")";
+        return what + " " + WorkingDirectory.relative(file) + " (sha256 " + digest(file) + ")";
     }
 
     /**

@@ -1,5 +1,6 @@
 package convcert.suite.adapters;
 
+import convcert.spec.VectorBytes;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterException;
 import convcert.spi.AdapterProvider;
@@ -101,8 +102,8 @@ public final class NativeAdapter implements ConverterAdapter {
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        int inBytes = convcert.spec.VectorBytes.of(context.widthOf(c.from()));
-        int outBytes = convcert.spec.VectorBytes.of(context.widthOf(c.to()));
+        int inBytes = VectorBytes.of(context.widthOf(c.from()));
+        int outBytes = VectorBytes.of(context.widthOf(c.to()));
         if (inBuffer.byteSize() < (long) count * 8) {
             inBuffer = arena.allocate((long) count * 8, 8);
             outBuffer = arena.allocate((long) count * 8, 8);

@@ -5,6 +5,7 @@ import convcert.opencl.OpenClTypes;
 import convcert.opencl.OpenClVectors;
 import convcert.reference.Reference;
 import convcert.spec.SpecTables;
+import convcert.spec.VectorBytes;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterException;
 import convcert.spi.AdapterProvider;
@@ -15,7 +16,10 @@ import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
 import convcert.suite.opencl.OpenClDevice;
 import convcert.vectors.VectorFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -46,8 +50,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
             } catch (NumberFormatException e) {
                 throw new AdapterException("device=INDEX, got '" + options.get("device") + "'");
             }
-            java.nio.file.Path dir = SuiteContext.referenceOf(context).tables().directory();
-            if (!java.nio.file.Files.isRegularFile(dir.resolve("types.csv"))) {
+            Path dir = SuiteContext.referenceOf(context).tables().directory();
+            if (!Files.isRegularFile(dir.resolve("types.csv"))) {
                 throw new AdapterException("the opencl adapter needs a profile with OpenCL's types.csv (--profile opencl); "
                         + "profile " + context.profile() + " has none");
             }
@@ -155,7 +159,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
         int inWidth = 8 * types.ofFormat(c.from()).bytes();
         int outWidth = 8 * types.ofFormat(c.to()).bytes();
-        byte[] out = new byte[count * convcert.spec.VectorBytes.of(outWidth)];
+        byte[] out = new byte[count * VectorBytes.of(outWidth)];
         device.execute(device.kernel(kernelSource(c)), count, VectorFiles.pack(inputs, count, inWidth),
                 new OpenClDevice.Output(out));
         VectorFiles.unpack(out, outWidth, outputs, count);
@@ -246,7 +250,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
             byte[] out = new byte[count * size];
             device.execute(kernel, count, in, new OpenClDevice.Output(out));
             for (int i = 0; i < count; i++) {
-                results[i] = java.util.Arrays.copyOfRange(out, i * size, (i + 1) * size);
+                results[i] = Arrays.copyOfRange(out, i * size, (i + 1) * size);
             }
             return;
         }
@@ -257,7 +261,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
             byte[] out = new byte[count * size];
             device.execute(kernel, count, memories[0], new OpenClDevice.Output(out), ptr, off);
             for (int i = 0; i < count; i++) {
-                results[i] = java.util.Arrays.copyOfRange(out, i * size, (i + 1) * size);
+                results[i] = Arrays.copyOfRange(out, i * size, (i + 1) * size);
             }
             return;
         }
@@ -270,7 +274,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         }
         device.execute(kernel, count, new OpenClDevice.Output(mem), values, ptr, off, image);
         for (int i = 0; i < count; i++) {
-            results[i] = java.util.Arrays.copyOfRange(mem, i * image, (i + 1) * image);
+            results[i] = Arrays.copyOfRange(mem, i * image, (i + 1) * image);
         }
     }
 

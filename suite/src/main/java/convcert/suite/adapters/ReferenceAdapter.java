@@ -16,6 +16,7 @@ import convcert.spi.MemoryOperations;
 import convcert.vectors.BlockVectorFiles;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -79,7 +80,7 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
                     byte[][] results, int count) {
         for (int i = 0; i < count; i++) {
             var v = memory.evaluate(c, pointers[i], offsets[i], memories[i], data[i],
-                    java.util.Set.of("cl_khr_fp16", "cl_khr_fp64"), "-");
+                    Set.of("cl_khr_fp16", "cl_khr_fp64"), "-");
             results[i] = switch (v.outcome()) {
                 case OK -> v.expected();
                 case IMPLEMENTATION_DEFINED -> data[i].clone();

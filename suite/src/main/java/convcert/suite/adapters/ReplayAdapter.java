@@ -1,6 +1,11 @@
 package convcert.suite.adapters;
 
 import convcert.reference.BlockConverter;
+import convcert.reference.Reference;
+import convcert.spec.Conversion;
+import convcert.spec.Rounding;
+import convcert.spec.VectorBytes;
+import convcert.spec.WorkingDirectory;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterException;
 import convcert.spi.AdapterProvider;
@@ -10,14 +15,19 @@ import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
+import convcert.vectors.Sha256;
 import convcert.vectors.VectorFiles;
 import java.io.IOException;
+import java.nio.LongBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -94,7 +104,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
             throw new AdapterException("the recording " + dir + " has no folder " + profile + "/ for the profile under "
                     + "certification (it has: " + folders(dir) + ")");
         }
-        java.util.Set<String> known = caseNames(SuiteContext.referenceOf(context));
+        Set<String> known = caseNames(SuiteContext.referenceOf(context));
         try (Stream<Path> files = Files.walk(profileDir)) {
             for (Path p : files.filter(f -> f.toString().endsWith(".out.bin") || f.toString().endsWith(".out.memh"))
                     .sorted().toList()) {
@@ -141,10 +151,10 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
     }
 
     /** "float->half/rn-nosat" for every case of the profile. */
-    private static java.util.Set<String> caseNames(convcert.reference.Reference reference) {
-        java.util.Set<String> names = new java.util.HashSet<>();
-        for (convcert.spec.Conversion c : reference.tables().conversions()) {
-            for (convcert.spec.Rounding mode : c.modes()) {
+    private static Set<String> caseNames(Reference reference) {
+        Set<String> names = new HashSet<>();
+        for (Conversion c : reference.tables().conversions()) {
+            for (Rounding mode : c.modes()) {
                 for (String state : reference.saturationVariants(c, mode).keySet()) {
                     names.add(c.from().name() + "->" + c.to().name() + "/" + mode.suffix() + "-" + state);
                 }
@@ -160,22 +170,22 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
     private static void checkSizes(Path out, int outWidth, int inWidth, Path vectorInputs)
             throws IOException, AdapterException {
         long size = Files.size(out);
-        if (size % convcert.spec.VectorBytes.of(outWidth) != 0) {
+        if (size % VectorBytes.of(outWidth) != 0) {
             throw new AdapterException("recording " + out + ": " + size + " bytes is not a whole number of "
-                    + outWidth + "-bit elements (" + convcert.spec.VectorBytes.of(outWidth) + " bytes each)");
+                    + outWidth + "-bit elements (" + VectorBytes.of(outWidth) + " bytes each)");
         }
         Path in = Path.of(out.toString().replaceFirst("\\.out\\.bin$", ".in.bin"));
-        if (Files.isRegularFile(in) && Files.size(in) / convcert.spec.VectorBytes.of(inWidth) != size / convcert.spec.VectorBytes.of(outWidth)) {
-            throw new AdapterException("recording " + out + ": " + size / convcert.spec.VectorBytes.of(outWidth) + " outputs for "
-                    + Files.size(in) / convcert.spec.VectorBytes.of(inWidth) + " inputs in " + in.getFileName());
+        if (Files.isRegularFile(in) && Files.size(in) / VectorBytes.of(inWidth) != size / VectorBytes.of(outWidth)) {
+            throw new AdapterException("recording " + out + ": " + size / VectorBytes.of(outWidth) + " outputs for "
+                    + Files.size(in) / VectorBytes.of(inWidth) + " inputs in " + in.getFileName());
         }
-        if (Files.isRegularFile(in) && Files.size(in) % convcert.spec.VectorBytes.of(inWidth) != 0) {
+        if (Files.isRegularFile(in) && Files.size(in) % VectorBytes.of(inWidth) != 0) {
             throw new AdapterException("recording " + in + ": not a whole number of " + inWidth + "-bit elements");
         }
         if (!Files.isRegularFile(in) && Files.isRegularFile(vectorInputs)
-                && Files.size(vectorInputs) / convcert.spec.VectorBytes.of(inWidth) != size / convcert.spec.VectorBytes.of(outWidth)) {
-            throw new AdapterException("recording " + out + ": " + size / convcert.spec.VectorBytes.of(outWidth) + " outputs for the "
-                    + Files.size(vectorInputs) / convcert.spec.VectorBytes.of(inWidth) + " inputs of " + vectorInputs);
+                && Files.size(vectorInputs) / VectorBytes.of(inWidth) != size / VectorBytes.of(outWidth)) {
+            throw new AdapterException("recording " + out + ": " + size / VectorBytes.of(outWidth) + " outputs for the "
+                    + Files.size(vectorInputs) / VectorBytes.of(inWidth) + " inputs of " + vectorInputs);
         }
     }
 
@@ -197,7 +207,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
     }
 
     /** A block case's recording: its blocks (their index by content) and the outputs in that order. */
-    private record BlockRecording(Map<java.nio.LongBuffer, Integer> index, long[] outputs) {
+    private record BlockRecording(Map<LongBuffer, Integer> index, long[] outputs) {
     }
 
     @Override
@@ -211,7 +221,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
             blockRecordings.put(c.name(), recording);
         }
         for (int b = 0; b < count; b++) {
-            Integer at = recording.index().get(java.nio.LongBuffer.wrap(inputs, b * in, in).slice());
+            Integer at = recording.index().get(LongBuffer.wrap(inputs, b * in, in).slice());
             if (at == null) {
                 throw new AdapterException("the recording " + recordings.get(c.name()) + " has no output for block " + b
                         + " of this batch (not among the vector set's blocks)");
@@ -239,9 +249,9 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
             }
             long[] ins = inLayout.unpack(inBytes);
             long[] outs = outLayout.unpack(outBytes);
-            Map<java.nio.LongBuffer, Integer> index = new HashMap<>();
+            Map<LongBuffer, Integer> index = new HashMap<>();
             for (int b = 0; b < blocks; b++) {
-                index.putIfAbsent(java.nio.LongBuffer.wrap(ins, b * inLayout.values(), inLayout.values()).slice(), b);
+                index.putIfAbsent(LongBuffer.wrap(ins, b * inLayout.values(), inLayout.values()).slice(), b);
             }
             return new BlockRecording(index, outs);
         } catch (IOException e) {
@@ -255,8 +265,8 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
         StringBuilder all = new StringBuilder();
         recordings.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> all.append(e.getKey()).append(' ').append(Identity.digest(e.getValue())).append('\n'));
-        return "recording " + convcert.spec.WorkingDirectory.relative(dir) + " (" + recordings.size() + " output files, sha256 "
-                + convcert.vectors.Sha256.of(all.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)) + ")";
+        return "recording " + WorkingDirectory.relative(dir) + " (" + recordings.size() + " output files, sha256 "
+                + Sha256.of(all.toString().getBytes(StandardCharsets.UTF_8)) + ")";
     }
 
     /** Told the effective state; the form and CTRL variants would only repeat the same answers. */

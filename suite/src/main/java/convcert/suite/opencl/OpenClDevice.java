@@ -3,7 +3,9 @@ package convcert.suite.opencl;
 import static org.jocl.CL.*;
 
 import convcert.spi.AdapterException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.jocl.CL;
 import org.jocl.CLException;
@@ -126,7 +128,7 @@ public final class OpenClDevice implements AutoCloseable {
      * buffer), Output (a read-write buffer, read back), Integer (an int argument).
      */
     public void execute(cl_kernel kernel, long items, Object... args) throws AdapterException {
-        java.util.List<cl_mem> buffers = new java.util.ArrayList<>();
+        List<cl_mem> buffers = new ArrayList<>();
         try {
             for (int a = 0; a < args.length; a++) {
                 if (args[a] instanceof Integer value) {

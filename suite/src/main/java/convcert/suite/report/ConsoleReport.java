@@ -1,7 +1,7 @@
 package convcert.suite.report;
 
-import convcert.suite.model.ConformanceReport;
 import convcert.suite.model.ConformanceReport.Entry;
+import convcert.suite.model.ConformanceReport;
 import convcert.suite.model.Status;
 import java.io.PrintWriter;
 import java.util.List;

@@ -7,8 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * JUnit XML (the Ant/Surefire schema CI systems read): one testsuite per pair, one testcase per
@@ -66,7 +68,7 @@ public final class JUnitXmlReport {
     /** What CI dashboards show beside a suite: the adapter, profile, tables, decisions, source, shard. */
     private static String properties(ConformanceReport r) {
         StringBuilder b = new StringBuilder("    <properties>\n");
-        java.util.Map<String, String> p = new java.util.LinkedHashMap<>();
+        Map<String, String> p = new LinkedHashMap<>();
         p.put("convcert.adapter", r.adapter());
         p.put("convcert.profile", r.profile());
         p.put("convcert.tables", r.tables());

@@ -2,8 +2,8 @@ package convcert.suite.report;
 
 import convcert.suite.model.ConformanceReport.Entry;
 import convcert.suite.model.Diagnosis;
-import convcert.suite.model.FirstMismatch;
 import convcert.suite.model.FirstMismatch.Shown;
+import convcert.suite.model.FirstMismatch;
 import java.util.List;
 import java.util.stream.Collectors;
 

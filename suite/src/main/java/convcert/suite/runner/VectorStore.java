@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * A golden-vector folder (vectors/): its manifest's cases, and their inputs and expected values.
@@ -99,7 +100,7 @@ public final class VectorStore {
      * refused before any case runs.
      */
     public void verify(List<Manifest.Entry> entries, Reference reference,
-                       java.util.function.Predicate<Manifest.Entry> readContents) {
+                       Predicate<Manifest.Entry> readContents) {
         for (Manifest.Entry e : entries) {
             String where = shown(folder.resolve(Manifest.FILE)) + ": case " + e.name();
             if (isBlock(e)) {

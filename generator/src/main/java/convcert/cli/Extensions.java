@@ -1,0 +1,25 @@
+package convcert.cli;
+
+import convcert.opencl.OpenClVectorFiles;
+import convcert.reference.Reference;
+import convcert.vectors.BlockVectorFiles;
+import convcert.vectors.ExtensionCases;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The families of cases a profile can have beside its conversions, known here and nowhere else: the
+ * OpenCL memory functions and the block-scaled formats. The generator gets them from its caller.
+ */
+public final class Extensions {
+
+    private Extensions() {
+    }
+
+    /** The reference's profile's extension cases (none for a profile without their tables). */
+    public static List<ExtensionCases> of(Reference reference) {
+        List<ExtensionCases> all = new ArrayList<>(OpenClVectorFiles.of(reference));
+        all.addAll(BlockVectorFiles.of(reference));
+        return all;
+    }
+}

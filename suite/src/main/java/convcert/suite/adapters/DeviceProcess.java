@@ -1,0 +1,203 @@
+package convcert.suite.adapters;
+
+import convcert.spi.AdapterException;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+/**
+ * A device under test's process: started in a session of its own (setsid, where the system has it),
+ * so that ending it ends every process it started, even after it died; its stdout read a line or a
+ * payload at a time, the end of its stderr kept for failure messages.
+ */
+final class DeviceProcess {
+
+    private static final int MAX_LINE = 1024;
+    /** A traceback's last lines hold the exception: quote that many, each made printable. */
+    static final int STDERR_LINES = 12;
+
+    /** setsid(1) where the system has it (Linux): the device then leads a process group of its own. */
+    private static final String SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid")
+            .filter(f -> Files.isExecutable(Path.of(f))).findFirst().orElse(null);
+
+    private final Process process;
+    private final InputStream in;
+    private final OutputStream out;
+    private final StderrTail stderr;
+    private final long deadlineMillis;
+    /** Set when a deadline ended the device before it answered. */
+    private volatile boolean expired;
+    private final AtomicBoolean stopped = new AtomicBoolean();
+
+    private DeviceProcess(Process process, long deadlineMillis) {
+        this.process = process;
+        this.deadlineMillis = deadlineMillis;
+        in = new BufferedInputStream(process.getInputStream(), 1 << 16);
+        out = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
+        stderr = new StderrTail(process.getErrorStream());
+        // When the device exits, its process group goes too: a child still holding the pipe would
+        // otherwise keep a read waiting until the batch timeout.
+        process.onExit().thenRun(() -> killGroup(process));
+    }
+
+    /** Starts command in directory; deadlineMillis: how long an answer a deadline waits for may take. */
+    static DeviceProcess start(List<String> command, Path directory, long deadlineMillis) throws AdapterException {
+        List<String> launch = new ArrayList<>();
+        if (SETSID != null) {
+            launch.add(SETSID);
+        }
+        launch.addAll(command);
+        try {
+            return new DeviceProcess(new ProcessBuilder(launch).directory(directory.toFile()).start(), deadlineMillis);
+        } catch (IOException e) {
+            throw new AdapterException("cannot start " + String.join(" ", command) + ": " + e.getMessage());
+        }
+    }
+
+    /** Ends the device unless done() comes first within the deadline: for an answer no batch timeout covers. */
+    AtomicBoolean deadline() {
+        AtomicBoolean waiting = new AtomicBoolean(true);
+        CompletableFuture.delayedExecutor(deadlineMillis, TimeUnit.MILLISECONDS).execute(() -> {
+            if (waiting.get()) { // ending the device ends the read
+                expired = true;
+                killGroup(process);
+                process.destroyForcibly();
+            }
+        });
+        return waiting;
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    void write(String line) throws IOException {
+        out.write(line.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    OutputStream output() {
+        return out;
+    }
+
+    void flush() throws IOException {
+        out.flush();
+    }
+
+    /** One line of the device's output, without its newline. */
+    String readLine() throws IOException, AdapterException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int c;
+        while ((c = in.read()) != '\n') {
+            if (c < 0) {
+                throw failure(expired ? "no answer within " + deadlineMillis + " ms"
+                        : line.size() == 0 ? "the process closed its output" : "output ended inside a line");
+            }
+            if (line.size() >= MAX_LINE) {
+                throw failure("garbage: a line longer than " + MAX_LINE + " bytes");
+            }
+            line.write(c);
+        }
+        return line.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Up to n bytes, fewer only when the device's output ended. */
+    byte[] readBytes(int n) throws IOException {
+        return in.readNBytes(n);
+    }
+
+    /** Bytes the device has sent and no one asked for; 0 once it is gone. */
+    int available() {
+        try {
+            return in.available();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** A failure message with the process's exit status and the end of its stderr, when it died. */
+    AdapterException failure(String what) {
+        StringBuilder b = new StringBuilder(what);
+        try {
+            if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                b.append("; the process exited with code ").append(process.exitValue());
+                stderr.awaitEnd(200);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        String tail = stderr.lastLines(STDERR_LINES);
+        if (!tail.isBlank()) {
+            b.append("; its stderr ends:\n").append(tail);
+        }
+        return new AdapterException(b.toString());
+    }
+
+    /** Asks the device to quit (QUIT), waits a second, then stops it whatever it does. */
+    void quit() {
+        if (process.isAlive()) {
+            try {
+                write("QUIT\n");
+                flush();
+                process.waitFor(1, TimeUnit.SECONDS);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                // stop() below ends it either way (an interrupt may close while a batch is being written)
+            }
+        }
+        stop();
+    }
+
+    /** Ends the device and every process it started (its process group, or the descendants still known), once. */
+    void stop() {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
+        List<ProcessHandle> children = process.descendants().toList();
+        killGroup(process);
+        children.forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        try {
+            process.waitFor(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Ends the device's process group (setsid made the device its leader); nothing without setsid. */
+    private static void killGroup(Process p) {
+        if (SETSID == null) {
+            return;
+        }
+        try {
+            new ProcessBuilder("kill", "-KILL", "--", "-" + p.pid()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(2, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no kill(1): the descendants known to stop() are ended one by one instead
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Text from the device made printable: control and non-ASCII characters as \xNN, at most about 200 characters. */
+    static String printable(String s) {
+        StringBuilder b = new StringBuilder();
+        for (char ch : s.toCharArray()) {
+            b.append(ch >= 0x20 && ch < 0x7F ? String.valueOf(ch) : String.format("\\x%02x", (int) ch));
+            if (b.length() > 200) {
+                return b + "...";
+            }
+        }
+        return b.toString();
+    }
+}
