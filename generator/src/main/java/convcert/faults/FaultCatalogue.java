@@ -14,7 +14,6 @@ import java.util.Set;
 /** spec-tables/faults.csv, validated: known mechanisms and applicability words, unique ids. */
 public final class FaultCatalogue {
 
-    public static final String FILE = "faults.csv";
     static final List<String> MECHANISMS = List.of("ties", "rounding", "input", "via", "decision", "output", "saturation",
             "control");
     static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "sat", "nosat", "wrap",
