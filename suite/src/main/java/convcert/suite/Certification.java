@@ -61,7 +61,14 @@ final class Certification {
             throw e;
         }
         Thread interrupted = new Thread(() -> { // SIGINT, SIGTERM: partial reports, then stop the device
-            ConformanceReport partial = reports.write(true, err);
+            ConformanceReport partial;
+            try {
+                partial = reports.write(true);
+            } catch (RunReports.NotWritten e) {
+                err.println("convcert: " + e.getMessage());
+                err.flush();
+                partial = null;
+            }
             run.close();
             if (partial != null) {
                 stdout.println("convcert: interrupted; partial reports in " + WorkingDirectory.relative(report));
@@ -77,13 +84,20 @@ final class Certification {
         } finally {
             run.close();
         }
-        ConformanceReport result = reports.write(false, err);
+        ConformanceReport result;
         try {
-            Runtime.getRuntime().removeShutdownHook(interrupted);
-        } catch (IllegalStateException shuttingDown) {
-            return ExitCode.INTERRUPTED.code(); // the interrupt's hook writes the reports and says so
+            result = reports.write(false);
+        } catch (RunReports.NotWritten e) {
+            err.println("convcert: " + e.getMessage() + "; nothing is certified");
+            return ExitCode.INTERNAL.code();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            } catch (IllegalStateException shuttingDown) {
+                // the interrupt's hook writes the reports and says so
+            }
+            reports.release();
         }
-        reports.release();
         if (result == null) {
             return ExitCode.INTERRUPTED.code();
         }

@@ -5,7 +5,6 @@ import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.Conversion;
 import convcert.spec.Home;
-import convcert.spi.AdapterProvider;
 import convcert.suite.adapters.Adapters;
 import convcert.suite.runner.Waivers;
 import java.io.IOException;
@@ -99,8 +98,12 @@ public final class CertifyCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         ClassLoader loader = Adapters.loader(adapterPath);
         if (listAdapters) {
-            for (AdapterProvider p : Adapters.providers(loader)) {
-                stdout.printf("%-10s %s%n", p.name(), p.description());
+            for (Adapters.Found f : Adapters.providers(loader)) {
+                if (f.provider() != null) {
+                    stdout.printf("%-10s %s%n", f.provider().name(), f.provider().description());
+                } else {
+                    stdout.println("(broken)   " + f.broken());
+                }
             }
             return 0;
         }

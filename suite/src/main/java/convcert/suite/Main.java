@@ -8,11 +8,15 @@ import convcert.reference.UsageException;
 import convcert.spec.TableException;
 import convcert.suite.model.ExitCode;
 import convcert.suite.model.Provenance;
+import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
@@ -33,8 +37,27 @@ public final class Main {
         }
     }
 
+    /**
+     * Runs the command, then says its exit code in the verdict file the launcher names
+     * (-Dconvcert.verdict): written last and atomically, so a process that ends some other way (an
+     * adapter calling System.exit or Runtime.halt, a crash) leaves none, and the launcher never turns
+     * that into a pass.
+     */
     public static void main(String[] args) {
-        System.exit(run(args));
+        int code = run(args);
+        String verdict = System.getProperty("convcert.verdict");
+        if (verdict != null && !verdict.isBlank()) {
+            try {
+                Path file = Path.of(verdict);
+                Path temp = file.resolveSibling(file.getFileName() + ".partial");
+                Files.writeString(temp, code + "\n");
+                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException | RuntimeException e) {
+                System.err.println("convcert: cannot write the verdict file " + verdict + ": " + e.getMessage());
+                code = code == 0 ? ExitCode.INTERNAL.code() : code;
+            }
+        }
+        System.exit(code);
     }
 
     public static int run(String... args) {

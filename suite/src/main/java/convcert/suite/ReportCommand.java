@@ -2,6 +2,7 @@ package convcert.suite;
 
 import convcert.reference.UsageException;
 import convcert.suite.model.ConformanceReport;
+import convcert.suite.model.ExitCode;
 import convcert.suite.report.ConsoleReport;
 import convcert.suite.report.JsonReport;
 import convcert.suite.report.RunReports;
@@ -51,7 +52,15 @@ public final class ReportCommand {
                 reports.add(JsonReport.read(file));
             }
             ConformanceReport merged = ShardMerge.merge(folders, reports);
-            RunReports.write(merged, out);
+            RunReports folder = RunReports.claim(out);
+            try {
+                folder.finish(merged);
+            } catch (RunReports.NotWritten e) {
+                spec.commandLine().getErr().println("convcert: " + e.getMessage() + "; nothing is merged");
+                return ExitCode.INTERNAL.code();
+            } finally {
+                folder.release();
+            }
             var stdout = spec.commandLine().getOut();
             ConsoleReport.print(merged, stdout, null, List.of());
             ConformanceReport.Verdict verdict = merged.verdict();

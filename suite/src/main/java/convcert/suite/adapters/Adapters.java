@@ -12,11 +12,14 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
-import java.util.stream.Collectors;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /** Finds adapter providers with ServiceLoader and creates one from "NAME[:key=value,...]". */
 public final class Adapters {
@@ -24,13 +27,55 @@ public final class Adapters {
     private Adapters() {
     }
 
-    public static List<AdapterProvider> providers() {
-        return providers(Adapters.class.getClassLoader());
+    /** A provider the loader found, or (provider null) why one could not be loaded: a broken jar costs only itself. */
+    public record Found(AdapterProvider provider, String broken) {
     }
 
-    /** The providers the loader finds (the classpath's, and those of --adapter-path). */
-    public static List<AdapterProvider> providers(ClassLoader loader) {
-        return ServiceLoader.load(AdapterProvider.class, loader).stream().map(ServiceLoader.Provider::get).toList();
+    /** Every provider the loader finds (convcert's own first), each made; for --list-adapters. */
+    public static List<Found> providers(ClassLoader loader) {
+        List<Found> all = new ArrayList<>();
+        search(loader, p -> {
+            all.add(new Found(p, null));
+            return false;
+        }, why -> all.add(new Found(null, why)));
+        return all;
+    }
+
+    /**
+     * Goes through the providers, convcert's own first and then those only the loader adds, making each
+     * only when reached, until wanted says stop. A provider that cannot be loaded or made is passed to
+     * broken, and the search goes on.
+     */
+    private static void search(ClassLoader loader, Predicate<AdapterProvider> wanted, Consumer<String> broken) {
+        ClassLoader own = Adapters.class.getClassLoader();
+        if (visit(ServiceLoader.load(AdapterProvider.class, own), type -> true, wanted, broken) || loader == own) {
+            return;
+        }
+        visit(ServiceLoader.load(AdapterProvider.class, loader), type -> type.getClassLoader() != own, wanted, broken);
+    }
+
+    private static boolean visit(ServiceLoader<AdapterProvider> services, Predicate<Class<?>> considered,
+                                 Predicate<AdapterProvider> wanted, Consumer<String> broken) {
+        Iterator<ServiceLoader.Provider<AdapterProvider>> it = services.stream().iterator();
+        for (int errors = 0; errors < 100; ) {
+            ServiceLoader.Provider<AdapterProvider> next;
+            try {
+                if (!it.hasNext()) {
+                    return false;
+                }
+                next = it.next();
+                if (!considered.test(next.type())) {
+                    continue;
+                }
+                if (wanted.test(next.get())) {
+                    return true;
+                }
+            } catch (ServiceConfigurationError | LinkageError | RuntimeException e) {
+                errors++;
+                broken.accept(e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
+            }
+        }
+        return false;
     }
 
     /**
@@ -82,19 +127,33 @@ public final class Adapters {
         return create(spec, context, Adapters.class.getClassLoader());
     }
 
-    /** Creates the adapter NAME[:options] from the providers the loader finds. */
+    /**
+     * Creates the adapter NAME[:options]: the first provider of that name the loader finds, convcert's own
+     * first, no other one made after it. Providers that could not be loaded matter only when no provider
+     * has the name: the error then names them too.
+     */
     public static ConverterAdapter create(String spec, AdapterContext context, ClassLoader loader) {
         String name = spec.contains(":") ? spec.substring(0, spec.indexOf(':')) : spec;
         String rest = spec.contains(":") ? spec.substring(spec.indexOf(':') + 1) : "";
-        List<AdapterProvider> providers = providers(loader);
-        AdapterProvider provider = providers.stream().filter(p -> p.name().equals(name)).findFirst()
-                .orElseThrow(() -> new UsageException("unknown adapter '" + name + "'; adapters: "
-                        + providers.stream().map(AdapterProvider::name).collect(Collectors.joining(" "))
-                        + " (third-party ones come with --adapter-path JAR|DIR)"));
+        List<String> seen = new ArrayList<>();
+        List<String> broken = new ArrayList<>();
+        AdapterProvider[] found = {null};
+        search(loader, p -> {
+            seen.add(p.name());
+            found[0] = p.name().equals(name) ? p : null;
+            return found[0] != null;
+        }, broken::add);
+        if (found[0] == null) {
+            throw new UsageException("unknown adapter '" + name + "'; adapters: " + String.join(" ", seen)
+                    + " (third-party ones come with --adapter-path JAR|DIR)"
+                    + (broken.isEmpty() ? "" : "; could not load: " + String.join("; ", broken)));
+        }
         try {
-            return provider.create(context, options(rest));
+            return found[0].create(context, options(rest));
         } catch (AdapterException e) {
             throw new UsageException("adapter " + name + ": " + e.getMessage());
+        } catch (RuntimeException | LinkageError e) {
+            throw new UsageException("adapter " + name + ": its provider failed: " + e);
         }
     }
 

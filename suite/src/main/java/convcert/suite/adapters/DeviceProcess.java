@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
- * A device under test's process: started in a session of its own (setsid, where the system has it),
- * so that ending it ends every process it started, even after it died; its stdout read a line or a
- * payload at a time, the end of its stderr kept for failure messages.
+ * A device under test's process: started under convcert-spawn (NativeHelpers), which makes it a
+ * process group of its own and ends it and every process it started when convcert is gone, SIGKILL
+ * included (without a C compiler, under setsid alone: a group, no watchdog); its stdout read a line
+ * or a payload at a time, the end of its stderr kept for failure messages.
  */
 final class DeviceProcess {
 
@@ -33,6 +34,8 @@ final class DeviceProcess {
             .filter(f -> Files.isExecutable(Path.of(f))).findFirst().orElse(null);
 
     private final Process process;
+    /** Whether the process leads a process group of its own, which killGroup ends. */
+    private final boolean group;
     private final InputStream in;
     private final OutputStream out;
     private final StderrTail stderr;
@@ -41,26 +44,29 @@ final class DeviceProcess {
     private volatile boolean expired;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    private DeviceProcess(Process process, long deadlineMillis) {
+    private DeviceProcess(Process process, boolean group, long deadlineMillis) {
         this.process = process;
+        this.group = group;
         this.deadlineMillis = deadlineMillis;
         in = new BufferedInputStream(process.getInputStream(), 1 << 16);
         out = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
         stderr = new StderrTail(process.getErrorStream());
         // When the device exits, its process group goes too: a child still holding the pipe would
         // otherwise keep a read waiting until the batch timeout.
-        process.onExit().thenRun(() -> killGroup(process));
+        process.onExit().thenRun(this::killGroup);
     }
 
     /** Starts command in directory; deadlineMillis: how long an answer a deadline waits for may take. */
     static DeviceProcess start(List<String> command, Path directory, long deadlineMillis) throws AdapterException {
         List<String> launch = new ArrayList<>();
-        if (SETSID != null) {
-            launch.add(SETSID);
+        Path spawn = NativeHelpers.spawn();
+        if (spawn != null || SETSID != null) {
+            launch.add(spawn != null ? spawn.toString() : SETSID);
         }
         launch.addAll(command);
         try {
-            return new DeviceProcess(new ProcessBuilder(launch).directory(directory.toFile()).start(), deadlineMillis);
+            return new DeviceProcess(new ProcessBuilder(launch).directory(directory.toFile()).start(), launch.size() > command.size(),
+                    deadlineMillis);
         } catch (IOException e) {
             throw new AdapterException("cannot start " + String.join(" ", command) + ": " + e.getMessage());
         }
@@ -72,7 +78,7 @@ final class DeviceProcess {
         CompletableFuture.delayedExecutor(deadlineMillis, TimeUnit.MILLISECONDS).execute(() -> {
             if (waiting.get()) { // ending the device ends the read
                 expired = true;
-                killGroup(process);
+                killGroup();
                 process.destroyForcibly();
             }
         });
@@ -164,7 +170,7 @@ final class DeviceProcess {
             return;
         }
         List<ProcessHandle> children = process.descendants().toList();
-        killGroup(process);
+        killGroup();
         children.forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
         try {
@@ -174,13 +180,13 @@ final class DeviceProcess {
         }
     }
 
-    /** Ends the device's process group (setsid made the device its leader); nothing without setsid. */
-    private static void killGroup(Process p) {
-        if (SETSID == null) {
+    /** Ends the device's process group (it leads one under convcert-spawn or setsid); nothing otherwise. */
+    private void killGroup() {
+        if (!group) {
             return;
         }
         try {
-            new ProcessBuilder("kill", "-KILL", "--", "-" + p.pid()).redirectErrorStream(true)
+            new ProcessBuilder("kill", "-KILL", "--", "-" + process.pid()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(2, TimeUnit.SECONDS);
         } catch (IOException e) {
             // no kill(1): the descendants known to stop() are ended one by one instead

@@ -14,9 +14,12 @@ import convcert.spi.MemoryOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
+import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -45,7 +48,8 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         public ConverterAdapter create(AdapterContext context, Map<String, String> options) throws AdapterException {
             List<String> command = List.of(Adapters.required(options, "cmd", "process").split("\\s+"));
             Path dir = options.containsKey("dir") ? Path.of(options.get("dir")) : context.home();
-            ProcessAdapter adapter = new ProcessAdapter(command, dir, context);
+            requireExecutable(command.getFirst(), dir);
+            ProcessAdapter adapter = new ProcessAdapter(command, dir, context, null, Identity.ofCommand(command, dir));
             try {
                 adapter.start();
             } catch (DeviceDidNotStart e) {
@@ -55,9 +59,28 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         }
     }
 
+    /** A program that cannot be started at all is one usage error, not an adapter failure per case. */
+    private static void requireExecutable(String program, Path dir) throws AdapterException {
+        boolean found;
+        if (program.contains("/")) {
+            found = Files.isExecutable(dir.resolve(program)) && !Files.isDirectory(dir.resolve(program));
+        } else {
+            found = Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                    .filter(p -> !p.isEmpty()).map(p -> Path.of(p, program))
+                    .anyMatch(p -> Files.isExecutable(p) && !Files.isDirectory(p));
+        }
+        if (!found) {
+            throw new AdapterException("cannot run '" + program + "': " + (program.contains("/")
+                    ? "no executable file " + dir.resolve(program).normalize() : "no such program on PATH"));
+        }
+    }
+
     private final List<String> command;
     private final Path directory;
     private final AdapterContext context;
+    /** For convcert-host (the native adapter): the memory batches travel through; null for pipe devices. */
+    private final SharedMemory shared;
+    private final String identity;
     /** The running device, or null (not yet started, or stopped after a failure). */
     private DeviceProcess device;
     private List<Capability> capabilities = List.of();
@@ -75,15 +98,26 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         }
     }
 
-    ProcessAdapter(List<String> command, Path directory, AdapterContext context) {
+    /** shared: the memory of convcert-host, whose file is the command's last argument at each start; else null. */
+    ProcessAdapter(List<String> command, Path directory, AdapterContext context, SharedMemory shared, String identity) {
         this.command = command;
         this.directory = directory;
         this.context = context;
+        this.shared = shared;
+        this.identity = identity;
     }
 
     /** Starts the device and reads its handshake, with the batch timeout as the handshake's deadline. */
-    private void start() throws AdapterException {
-        DeviceProcess started = DeviceProcess.start(command, directory, context.batchTimeoutMillis());
+    void start() throws AdapterException {
+        List<String> launch = new ArrayList<>(command);
+        if (shared != null) {
+            try {
+                launch.add(shared.renew().toString());
+            } catch (IOException e) {
+                throw new AdapterException("cannot make the memory convcert-host shares: " + e.getMessage());
+            }
+        }
+        DeviceProcess started = DeviceProcess.start(launch, directory, context.batchTimeoutMillis());
         device = started;
         lastCase = "the handshake";
         AtomicBoolean handshaking = started.deadline();
@@ -101,6 +135,10 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                     checksAlignment = true;
                     continue;
                 }
+                if (line.startsWith("ERR ")) {
+                    stop();
+                    throw new DeviceDidNotStart(DeviceProcess.printable(line.substring(4)));
+                }
                 if (!line.startsWith("CAP ")) {
                     stop();
                     throw new DeviceDidNotStart("handshake: expected 'CAP FROM TO ROUNDING STATE', 'MEM CASE', "
@@ -114,6 +152,9 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                 }
             }
             handshaking.set(false);
+            if (shared != null) {
+                shared.unlink(); // mapped by the host now: nothing to leave behind
+            }
             capabilities = List.copyOf(caps);
             memoryCapabilities = List.copyOf(memory);
         } catch (IOException e) {
@@ -128,7 +169,12 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
 
     @Override
     public String identity() {
-        return Identity.ofCommand(command, directory);
+        return identity;
+    }
+
+    /** Why the device did not start at its creation, or null. */
+    String startFailure() {
+        return startFailure;
     }
 
     @Override
@@ -158,6 +204,10 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         ensureRunning();
         int inWidth = context.widthOf(c.from());
         int outWidth = context.widthOf(c.to());
+        if (shared != null) {
+            call(c, inputs, outputs, count, VectorBytes.of(inWidth), VectorBytes.of(outWidth));
+            return;
+        }
         String header = "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form()
                 + " " + c.ctrlField() + " " + count + "\n";
         byte[] result = exchange(c, header, VectorFiles.pack(inputs, count, inWidth), count,
@@ -165,9 +215,41 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         VectorFiles.unpack(result, outWidth, outputs, count);
     }
 
+    /**
+     * A CALL of convcert-host: the inputs packed into the shared memory, the outputs and the guard after
+     * them poisoned, one header line, 'OK count' back, the guard checked, the outputs read.
+     */
+    private void call(CaseKey c, long[] inputs, long[] outputs, int count, int inBytes, int outBytes)
+            throws AdapterException {
+        shared.putInputs(inputs, count, inBytes);
+        shared.poisonOutputs(count, outBytes);
+        try {
+            device.write("CALL " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form() + " "
+                    + c.ctrlField() + " " + count + " " + inBytes + " " + outBytes + "\n");
+            device.flush();
+            String answer = device.readLine();
+            lastCase = c.name();
+            if (answer.startsWith("ERR ")) {
+                throw new AdapterException(DeviceProcess.printable(answer.substring(4)));
+            }
+            if (!answer.equals("OK " + count)) {
+                throw failure("expected 'OK " + count + "' or 'ERR <message>', got '" + DeviceProcess.printable(answer) + "'");
+            }
+        } catch (IOException e) {
+            throw failure("pipe broke: " + e.getMessage());
+        }
+        if (!shared.guardIntact(count, outBytes)) {
+            throw failure("the library wrote beyond the " + count + " outputs of the batch");
+        }
+        shared.getOutputs(outputs, count, outBytes);
+    }
+
     /** BLOCKS batch (suite/ADAPTERS.md): count blocks, each value in its format's bytes. */
     @Override
     public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
+        if (shared != null) {
+            throw new AdapterException("the native ABI (convcert_dut.h) converts values, not blocks");
+        }
         ensureRunning();
         BlockConverter block = BlockVectorFiles.converter(SuiteContext.referenceOf(context), c.from(), c.to(), c.rounding());
         BlockLayout in = BlockLayout.of(block, true);
@@ -289,5 +371,8 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             d.quit();
         }
         stop();
+        if (shared != null) {
+            shared.close();
+        }
     }
 }

@@ -43,9 +43,10 @@ public sealed interface FirstMismatch {
     /**
      * An OpenCL memory vector: p's byte offset, the function's offset argument, the data stored (hex, or
      * null for loads), and either the bytes expected (hex) or the refusal expected (the reference's
-     * outcome, "misaligned"); actual: the bytes the adapter gave (hex), or null when it refused.
+     * outcome, "misaligned"); answered: whether the adapter gave the vector any result; actual: the bytes
+     * it gave (hex), or null when it refused or did not answer.
      */
-    record Memory(long pointer, long offset, String data, String expectedBytes, String expectedRefusal, String actual)
-            implements FirstMismatch {
+    record Memory(long pointer, long offset, String data, String expectedBytes, String expectedRefusal, boolean answered,
+                  String actual) implements FirstMismatch {
     }
 }

@@ -8,7 +8,7 @@ import java.math.BigDecimal;
 
 /**
  * What kind of difference a mismatch is, judged from the values the two bit patterns stand for (not
- * from the distance between the patterns): the chart in the HTML report counts these. The last three
+ * from the distance between the patterns): the chart in the HTML report counts these. The last four
  * are the OpenCL memory cases' kinds. Reports spell a kind by its label (toString).
  */
 public enum MismatchKind {
@@ -28,7 +28,8 @@ public enum MismatchKind {
     OTHER("other"),
     WRONG_BYTES("wrong bytes"),
     ACCEPTED_MISALIGNED("accepted a misaligned vector"),
-    ACCEPTED_SIZE_MISMATCH("accepted a size-mismatch vector");
+    ACCEPTED_SIZE_MISMATCH("accepted a size-mismatch vector"),
+    UNANSWERED("no result (the adapter left it unwritten)");
 
     private final String label;
 

@@ -34,7 +34,7 @@ public final class ReportText {
                     + "]";
             case FirstMismatch.Memory x -> "p=" + x.pointer() + " offset=" + x.offset() + (x.data() == null ? "" : " data="
                     + x.data()) + ": expected " + (x.expectedRefusal() != null ? x.expectedRefusal() : x.expectedBytes())
-                    + ", actual " + (x.actual() == null ? "refused" : x.actual());
+                    + ", actual " + (!x.answered() ? "no result" : x.actual() == null ? "refused" : x.actual());
         };
     }
 

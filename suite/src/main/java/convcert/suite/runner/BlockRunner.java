@@ -41,7 +41,7 @@ final class BlockRunner {
         if (!adapter.applies(key)) {
             return CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter");
         }
-        if (!(adapter.adapter() instanceof BlockOperations operations)) {
+        if (!(adapter.declaring() instanceof BlockOperations)) {
             return CaseResult.without(key, Status.ERROR, "the adapter lists " + key.name()
                     + " among its capabilities but does not implement BlockOperations");
         }
@@ -55,8 +55,9 @@ final class BlockRunner {
             int n = Math.min(BLOCK_BATCH, blocks - done);
             long[] batch = Arrays.copyOfRange(inputs, done * in, (done + n) * in);
             long[] actual = new long[n * out];
+            Arrays.fill(actual, ValueRunner.POISON);
             try {
-                adapter.call(() -> operations.convertBlocks(key, batch, actual, n), () -> n + " blocks");
+                adapter.call(a -> ((BlockOperations) a).convertBlocks(key, batch, actual, n), () -> n + " blocks");
             } catch (AdapterException e) {
                 adapter.recover();
                 return new CaseResult(key, Status.ADAPTER_ERROR, done, mismatches, first, rules, kinds,

@@ -22,6 +22,9 @@ import java.util.Map;
  */
 final class MemoryRunner {
 
+    /** What each result slot holds before the call: a slot the adapter leaves as it is was not answered. */
+    private static final byte[] UNANSWERED = new byte[0];
+
     private final Comparison comparison;
     private final int firstMismatches;
 
@@ -32,20 +35,21 @@ final class MemoryRunner {
 
     CaseResult run(AdapterInstance adapter, CaseKey key, MemoryCase c, List<MemoryVector> all) {
         long start = System.nanoTime();
-        if (!(adapter.adapter() instanceof MemoryOperations memory) || !memory.memoryCapabilities().contains(c.name())) {
+        if (!(adapter.declaring() instanceof MemoryOperations memory) || !memory.memoryCapabilities().contains(c.name())) {
             return CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter");
         }
         // Misaligned and size-mismatch vectors go only to adapters that check; a disabled extension is a
         // compile-time error of the kernel source, not a vector any adapter can refuse: reference only.
         List<MemoryVector> vectors = all.stream()
                 .filter(v -> v.outcome() != MemoryVector.Outcome.EXTENSION_DISABLED)
-                .filter(v -> !v.outcome().negative() || adapter.adapter().checksAlignment()).toList();
+                .filter(v -> !v.outcome().negative() || adapter.declaring().checksAlignment()).toList();
         int n = vectors.size();
         long[] pointers = new long[n];
         long[] offsets = new long[n];
         byte[][] memories = new byte[n][];
         byte[][] data = new byte[n][];
         byte[][] results = new byte[n][];
+        Arrays.fill(results, UNANSWERED);
         for (int i = 0; i < n; i++) {
             MemoryVector v = vectors.get(i);
             pointers[i] = v.pointer();
@@ -54,7 +58,8 @@ final class MemoryRunner {
             data[i] = v.data();
         }
         try {
-            adapter.call(() -> memory.run(c, pointers, offsets, memories, data, results, n), () -> n + " vectors of " + c.name());
+            adapter.call(a -> ((MemoryOperations) a).run(c, pointers, offsets, memories, data, results, n),
+                    () -> n + " vectors of " + c.name());
         } catch (AdapterException e) {
             adapter.recover();
             return new CaseResult(key, Status.ADAPTER_ERROR, 0, 0, List.of(), List.of(), Map.of(), e.getMessage(),
@@ -67,7 +72,8 @@ final class MemoryRunner {
         for (int i = 0; i < n; i++) {
             MemoryVector v = vectors.get(i);
             byte[] got = results[i];
-            if (v.outcome() == MemoryVector.Outcome.IMPLEMENTATION_DEFINED) {
+            boolean answered = got != UNANSWERED;
+            if (answered && v.outcome() == MemoryVector.Outcome.IMPLEMENTATION_DEFINED) {
                 if (recorded.size() < 3) {
                     recorded.add("p=" + v.pointer() + " offset=" + v.offset() + (v.data() == null ? "" : " data="
                             + MemoryVector.hex(v.data())) + " -> " + MemoryVector.hex(got));
@@ -75,16 +81,18 @@ final class MemoryRunner {
                 continue;
             }
             boolean refused = v.outcome().negative();
-            boolean ok = refused ? got == null : got != null && got.length >= v.comparedBytes()
-                    && comparison.sameBytes(c, v.expected(), got, v.comparedBytes());
+            boolean ok = answered && (refused ? got == null : got != null && got.length >= v.comparedBytes()
+                    && comparison.sameBytes(c, v.expected(), got, v.comparedBytes()));
             if (!ok) {
                 mismatches++;
-                kinds.merge(refused ? MismatchKind.accepted(v.outcome()) : MismatchKind.WRONG_BYTES, 1L, Long::sum);
+                kinds.merge(!answered ? MismatchKind.UNANSWERED : refused ? MismatchKind.accepted(v.outcome())
+                        : MismatchKind.WRONG_BYTES, 1L, Long::sum);
                 if (first.size() < firstMismatches) {
                     first.add(new FirstMismatch.Memory(v.pointer(), v.offset(), v.data() == null ? null
                             : MemoryVector.hex(v.data()), refused ? null
                             : MemoryVector.hex(Arrays.copyOf(v.expected(), v.comparedBytes())),
-                            refused ? v.outcome().label() : null, got == null ? null : MemoryVector.hex(got)));
+                            refused ? v.outcome().label() : null, answered, got == null || !answered ? null
+                            : MemoryVector.hex(got)));
                 }
             }
         }

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -29,12 +30,14 @@ final class Parts implements AutoCloseable {
     private final AdapterInstance own;
     private final SuiteRun.Config config;
     private final ValueRunner runner;
+    private final Consumer<String> notes;
     private final List<AdapterInstance> more = new ArrayList<>();
 
-    Parts(AdapterInstance own, SuiteRun.Config config, ValueRunner runner) {
+    Parts(AdapterInstance own, SuiteRun.Config config, ValueRunner runner, Consumer<String> notes) {
         this.own = own;
         this.config = config;
         this.runner = runner;
+        this.notes = notes;
     }
 
     /** Runs a case's parts (one part: on the run's own instance) and merges their outcomes. */
@@ -94,7 +97,8 @@ final class Parts implements AutoCloseable {
         synchronized (more) {
             while (more.size() < n - 1) {
                 ConverterAdapter another = config.moreAdapters().create();
-                more.add(new AdapterInstance(another, own.capabilities(), config.timeoutMillis()));
+                more.add(new AdapterInstance(another, own.capabilities(), config.timeoutMillis(), config.moreAdapters(),
+                        notes));
             }
             List<AdapterInstance> all = new ArrayList<>(List.of(own));
             all.addAll(more.subList(0, n - 1));
@@ -102,12 +106,11 @@ final class Parts implements AutoCloseable {
         }
     }
 
-    /** Stops the extra instances and their adapters (the run's own is the run's to close). */
+    /** Stops the extra instances (the run's own is the run's to close). */
     @Override
     public void close() {
         synchronized (more) {
             more.forEach(AdapterInstance::close);
-            more.forEach(i -> i.adapter().close());
         }
     }
 }

@@ -77,8 +77,10 @@ public final class SuiteRun implements AutoCloseable {
                     + "(--jobs " + config.jobs() + "), consecutive ranges in order, judged as one case");
         }
         Comparison comparison = Comparison.of(config.reference());
-        this.own = new AdapterInstance(config.adapter(), capabilities, config.timeoutMillis());
-        this.parts = new Parts(own, config, new ValueRunner(comparison, config.firstMismatches(), config.outputsAreExpected()));
+        this.own = new AdapterInstance(config.adapter(), capabilities, config.timeoutMillis(), config.moreAdapters(),
+                notes::add);
+        this.parts = new Parts(own, config, new ValueRunner(comparison, config.firstMismatches(), config.outputsAreExpected()),
+                notes::add);
         this.blocks = new BlockRunner(comparison, config.firstMismatches());
         this.memory = new MemoryRunner(comparison, config.firstMismatches());
         this.diagnoser = Diagnoser.of(config.reference(), comparison);
@@ -201,7 +203,6 @@ public final class SuiteRun implements AutoCloseable {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             own.close();
-            config.adapter().close();
             parts.close();
         }
     }

@@ -27,6 +27,12 @@ public final class ValueRunner {
     /** Wrong answers kept per case for the diagnosis. */
     static final int DIAGNOSED = 1 << 16;
 
+    /**
+     * What the output array holds before every call: an output the adapter leaves unwritten is this,
+     * a mismatch (bits beyond the width of every format narrower than 64 bits), never a stale answer.
+     */
+    public static final long POISON = 0xA5A5_A5A5_A5A5_A5A5L;
+
     /** A case's result and its wrong answers (input -> actual), at most DIAGNOSED of them, in input order. */
     public record Outcome(CaseResult result, Map<Long, Long> wrong) {
     }
@@ -80,7 +86,8 @@ public final class ValueRunner {
                 int size = Math.min(Batches.BATCH, n - from);
                 try {
                     System.arraycopy(in, from, adapterIn, 0, size);
-                    adapter.call(() -> adapter.adapter().convert(key, adapterIn, adapterOut, size), () -> "batch of " + size);
+                    Arrays.fill(adapterOut, 0, size, POISON);
+                    adapter.call(a -> a.convert(key, adapterIn, adapterOut, size), () -> "batch of " + size);
                     System.arraycopy(adapterOut, 0, actual, from, size);
                 } catch (AdapterException e) {
                     adapter.recover();
