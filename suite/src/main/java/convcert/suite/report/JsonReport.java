@@ -17,7 +17,9 @@ import convcert.suite.model.FirstMismatch;
 import convcert.suite.model.MismatchKind;
 import convcert.suite.model.Provenance;
 import convcert.suite.model.Status;
+import convcert.vectors.Sha256;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -28,7 +30,9 @@ import java.util.Map;
  * conformance.json, written and read back. Each case carries its first mismatches and diagnosis twice:
  * as the lines the other reports show (firstMismatches, diagnosis) and as data (firstMismatchData,
  * diagnosisData, left out when empty), which is what report merge reads. Statuses and mismatch kinds
- * read back only as the values convcert writes (kinds by their labels); anything else is refused.
+ * read back only as the values convcert writes (kinds by their labels); anything else is refused. The
+ * last field, digest, is the SHA-256 of the file's bytes with that field's value zeroed: a report
+ * changed after convcert wrote it (a hand edit) reads back as such and merge refuses it.
  */
 public final class JsonReport {
 
@@ -40,8 +44,12 @@ public final class JsonReport {
     /** The file's shape: the model with each case as {@link Case}. */
     record Document(String tool, Provenance provenance, String adapter, String profile, String tables,
                 Map<String, String> decisions, String source, String shard, boolean partial, List<String> declared,
-                List<String> unmatched, List<String> notes, Summary summary, List<Case> cases) {
+                List<String> unmatched, List<String> notes, Summary summary, List<Case> cases, String digest) {
     }
+
+    /** The digest's value while the digest is computed. */
+    private static final String UNSIGNED = "0".repeat(64);
+    private static final String DIGEST_FIELD = "\"digest\" : \"";
 
     record Case(String name, String pair, String from, String to, String rounding, String state, String form, String ctrl,
                 Status status, long vectors, long mismatches, Map<MismatchKind, Long> kinds, List<String> firstMismatches,
@@ -71,7 +79,10 @@ public final class JsonReport {
         DefaultPrettyPrinter printer = new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n"))
                 .withArrayIndenter(new DefaultIndenter("  ", "\n"));
         Path temp = folder.resolve("." + FILE + ".partial");
-        Files.write(temp, mapper().writer(printer).writeValueAsBytes(document(r)));
+        String text = new String(mapper().writer(printer).writeValueAsBytes(document(r)), StandardCharsets.UTF_8);
+        int at = text.lastIndexOf(DIGEST_FIELD + UNSIGNED) + DIGEST_FIELD.length();
+        String digest = Sha256.of(text.getBytes(StandardCharsets.UTF_8));
+        Files.writeString(temp, text.substring(0, at) + digest + text.substring(at + UNSIGNED.length()), StandardCharsets.UTF_8);
         Files.move(temp, folder.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
@@ -80,7 +91,8 @@ public final class JsonReport {
                 r.partial(), r.declared(), r.unmatched(), r.notes(), r.summary(), r.cases().stream().map(e -> new Case(
                 e.name(), e.pair(), e.from(), e.to(), e.rounding(), e.state(), e.form(), e.ctrl(), e.status(), e.vectors(),
                 e.mismatches(), e.kinds(), ReportText.lines(e.firstMismatches()), e.rules(), e.message(), e.waiver(),
-                e.millis(), ReportText.diagnosis(e.diagnosis()), e.where(), e.firstMismatches(), e.diagnosis())).toList());
+                e.millis(), ReportText.diagnosis(e.diagnosis()), e.where(), e.firstMismatches(), e.diagnosis())).toList(),
+                UNSIGNED);
     }
 
     /**
@@ -90,10 +102,22 @@ public final class JsonReport {
      */
     public static ConformanceReport read(Path path) {
         Document f;
+        String text;
         try {
-            f = mapper().readValue(path.toFile(), Document.class);
+            text = Files.readString(path, StandardCharsets.UTF_8);
+            f = mapper().readValue(text, Document.class);
         } catch (IOException e) {
             throw new UsageException(path + ": not a conformance report: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        if (f.digest() == null) {
+            throw new UsageException(path + ": the report has no digest (written by an older convcert); rerun it");
+        }
+        int at = text.lastIndexOf(DIGEST_FIELD + f.digest());
+        String zeroed = at < 0 ? "" : text.substring(0, at + DIGEST_FIELD.length()) + UNSIGNED
+                + text.substring(at + DIGEST_FIELD.length() + f.digest().length());
+        if (at < 0 || !Sha256.of(zeroed.getBytes(StandardCharsets.UTF_8)).equals(f.digest())) {
+            throw new UsageException(path + ": the report's digest does not match its content: it was changed after "
+                    + "convcert wrote it");
         }
         List<Entry> entries = f.cases() == null ? List.of() : f.cases().stream().map(c -> entry(path, c)).toList();
         return new ConformanceReport(f.tool(), f.provenance(), f.adapter(), f.profile(), f.tables(),

@@ -37,6 +37,17 @@ public final class ShardMerge {
             if (r.partial()) {
                 throw new UsageException(where + ": the report is partial (its run was interrupted); rerun it");
             }
+            if (r.shard() != null && (!r.shard().matches("[1-9][0-9]{0,8}/[1-9][0-9]{0,8}")
+                    || Long.parseLong(r.shard().split("/")[0]) > Long.parseLong(r.shard().split("/")[1]))) {
+                throw new UsageException(where + ": shard '" + r.shard() + "' is not K/N with 1 <= K <= N");
+            }
+            for (ConformanceReport.Entry e : r.cases()) {
+                String wrong = inconsistency(e, r);
+                if (wrong != null) {
+                    throw new UsageException(where + ": case " + e.name() + " " + wrong
+                            + " (convcert never writes that; was the report edited?)");
+                }
+            }
             if ((r.shard() == null) != (first.shard() == null)) {
                 throw new UsageException(where + ": cannot merge a shard of an exhaustive run with a whole run ("
                         + folders.getFirst() + " is " + describe(first) + ", this is " + describe(r) + ")");
@@ -48,6 +59,45 @@ public final class ShardMerge {
             same(where, "vectors", first, r, x -> x.provenance().vectors());
         }
         return first.shard() == null ? disjoint(folders, reports) : shards(folders, reports);
+    }
+
+    /**
+     * What does not fit together in a case as convcert writes it, or null: a status and the counts it
+     * implies, a case not run in a report not marked partial, the inputs of an exhaustive shard's case.
+     */
+    static String inconsistency(ConformanceReport.Entry e, ConformanceReport r) {
+        long kinds = e.kinds().values().stream().mapToLong(Long::longValue).sum();
+        if (e.vectors() < 0 || e.mismatches() < 0 || e.mismatches() > e.vectors()) {
+            return "has " + e.mismatches() + " mismatches among " + e.vectors() + " vectors";
+        }
+        if (e.firstMismatches().size() > e.mismatches() || (e.mismatches() > 0) != (kinds > 0) || kinds < e.mismatches()) {
+            return "lists " + e.firstMismatches().size() + " first mismatches and " + kinds + " mismatch kinds for "
+                    + e.mismatches() + " mismatches";
+        }
+        String status = switch (e.status()) {
+            case PASS -> e.vectors() > 0 && e.mismatches() == 0 ? null : "PASS";
+            case FAIL, WAIVED -> e.mismatches() > 0 ? null : e.status().name();
+            case NOT_APPLICABLE -> e.mismatches() == 0 ? null : "NOT_APPLICABLE";
+            case NOT_RUN -> r.partial() ? null : "NOT_RUN in a report not marked partial";
+            case ADAPTER_ERROR, ERROR -> null;
+        };
+        if (status != null) {
+            return "is " + status + " with " + e.mismatches() + " mismatches among " + e.vectors() + " vectors";
+        }
+        boolean judged = e.status() == Status.PASS || e.status() == Status.FAIL || e.status() == Status.WAIVED;
+        if (r.shard() != null && judged && e.vectors() != shardSize(r.shard())) {
+            return "has " + e.vectors() + " inputs where shard " + r.shard() + " has " + shardSize(r.shard());
+        }
+        return null;
+    }
+
+    /** The inputs of shard K/N of 2^32 (the last one takes the remainder), as certify splits them. */
+    static long shardSize(String shard) {
+        String[] kn = shard.split("/");
+        long k = Long.parseLong(kn[0]);
+        long n = Long.parseLong(kn[1]);
+        long size = (1L << 32) / n;
+        return k == n ? (1L << 32) - size * (n - 1) : size;
     }
 
     private static String describe(ConformanceReport r) {

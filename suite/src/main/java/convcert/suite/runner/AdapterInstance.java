@@ -111,7 +111,6 @@ public final class AdapterInstance implements AutoCloseable {
         Future<ConverterAdapter> made = worker.submit(factory::create);
         try {
             current = made.get(timeoutMillis, TimeUnit.MILLISECONDS);
-            notes.accept("an instance of the adapter that did not answer in time was abandoned and a new one made");
             return current;
         } catch (TimeoutException e) {
             made.cancel(true);
@@ -129,6 +128,8 @@ public final class AdapterInstance implements AutoCloseable {
     /** Never called again: its worker is left behind and it is closed on a thread of its own. */
     private void abandon(ConverterAdapter adapter) {
         current = null;
+        notes.accept("an instance of the adapter that did not answer in time was abandoned: closed, never called again, "
+                + "and a new one made for the calls after it");
         worker.shutdownNow();
         worker = newWorker("convcert-adapter");
         Thread closing = new Thread(adapter::close, "convcert-abandoned-adapter");

@@ -1,0 +1,299 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Nothing the implementation under test does ends the run green or takes the judge down: a native
+ * library misbehaving in its host process, a Java adapter ending the JVM, hanging or never closing,
+ * a device outliving convcert, a broken provider jar. Each row: the fault, the exit code, what is said.
+ */
+class IsolationTest {
+
+    @TempDir
+    Path temp;
+
+    /**
+     * The example C device as a shared library whose convcert_convert does fault first (C statements;
+     * real_convert is the example's own conversion).
+     */
+    private Path library(String fault) throws Exception {
+        Path source = temp.resolve("faulty.c");
+        Files.writeString(source, """
+                #define CONVCERT_LIBRARY
+                #define convcert_convert real_convert
+                #include "%s"
+                #undef convcert_convert
+                #include <signal.h>
+                int convcert_convert(const char *from, const char *to, const char *rounding, const char *state,
+                                     const char *form, const char *ctrl, const void *in, void *out, uint64_t count) {
+                    %s
+                    return real_convert(from, to, rounding, state, form, ctrl, in, out, count);
+                }
+                """.formatted(CertifyTest.HOME.resolve("suite/devices/example-c/dut.c"), fault));
+        Path lib = temp.resolve("libfaulty.so");
+        Process gcc = new ProcessBuilder("gcc", "-O2", "-shared", "-fPIC", "-I",
+                CertifyTest.HOME.resolve("suite/native").toString(), "-o", lib.toString(), source.toString(), "-lm")
+                .redirectErrorStream(true).start();
+        String log = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(gcc.waitFor(60, TimeUnit.SECONDS) && gcc.exitValue() == 0, log);
+        return lib;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        writes no output                | return 0;                                    | 1 | FAIL: 1 cases with mismatches
+        calls exit(0)                   | exit(0);                                     | 3 | the process exited with code 0
+        calls _exit(0)                  | _exit(0);                                    | 3 | the process exited with code 0
+        dereferences NULL               | *(volatile int *)0 = 1;                      | 3 | the process exited with code 139
+        aborts                          | abort();                                     | 3 | the process exited with code 134
+        hangs                           | for (;;) pause();                            | 3 | no answer within 1500 ms
+        writes past its outputs         | real_convert(from, to, rounding, state, form, ctrl, in, out, count); memset((char *)out + 2 * count, 0, 8); return 0; | 3 | the library wrote beyond the
+        prints an answer of its own     | printf("OK 1\\n"); fflush(stdout);           | 0 | PASS: 1 cases
+        """)
+    void aNativeLibraryIsJudgedFromOutsideItsProcess(String fault, String code, int exit, String message) throws Exception {
+        Path lib = library(code);
+        Path out = temp.resolve("out");
+        long start = System.nanoTime();
+        MainTest.Run r = CertifyTest.certify(out, "--adapter", "native:lib=" + lib, "--timeout-ms", "1500",
+                "--pair", "float:half", "--only", "float->half/rn-nosat");
+        RobustnessTest.outcome(r, out).expect(exit, message);
+        assertTrue(Files.isRegularFile(out.resolve("conformance.json")), "a report is written");
+        assertTrue((System.nanoTime() - start) / 1e9 < 60, "bounded by the timeout");
+        try (Stream<Path> crashLogs = Files.list(Path.of(""))) {
+            assertEquals(List.of(), crashLogs.filter(f -> f.getFileName().toString().startsWith("hs_err")).toList());
+        }
+    }
+
+    @Test
+    void anUnwrittenOutputIsAMismatchNotTheLastCallsAnswer() throws Exception {
+        // Right for the primary variant, silent for the others: the buffer would still hold the right answers.
+        Path lib = library("static int calls; if (calls++ > 0) return 0;");
+        Path out = temp.resolve("out");
+        MainTest.Run r = CertifyTest.certify(out, "--adapter", "native:lib=" + lib, "--pair", "float:half",
+                "--only", "float->half/rn-nosat*");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        JsonNode report = CertifyTest.report(out);
+        assertTrue(report.get("summary").get("failed").asInt() > 0, report.get("summary").toString());
+    }
+
+    // ---- Java adapters, in process ------------------------------------------------------------------
+
+    /**
+     * A Java adapter for float->half nosat (by Float.floatToFloat16: right for rn only), as a jar on --adapter-path: 'how' picks its misbehaviour
+     * (exit, halt, close-hangs, slow-first: its first call outlasts the timeout), marker a file it
+     * writes when called while a call is still running.
+     */
+    private Path javaAdapter() throws Exception {
+        Path src = Files.createDirectories(temp.resolve("adapter-src/faulty"));
+        Files.writeString(src.resolve("Faulty.java"), """
+                package faulty;
+                import convcert.spi.*;
+                import java.nio.file.*;
+                import java.util.*;
+                import java.util.concurrent.atomic.AtomicBoolean;
+                public final class Faulty implements ConverterAdapter {
+                    public static final class Provider implements AdapterProvider {
+                        public String name() { return "faulty"; }
+                        public String description() { return "misbehaves on purpose"; }
+                        public ConverterAdapter create(AdapterContext c, Map<String, String> o) { return new Faulty(o); }
+                    }
+                    private static int made;
+                    private final Map<String, String> options;
+                    private final int instance = ++made;
+                    private final AtomicBoolean busy = new AtomicBoolean();
+                    private int calls;
+                    Faulty(Map<String, String> options) { this.options = options; }
+                    public List<Capability> capabilities() { return List.of(new Capability("float", "half", "*", "nosat")); }
+                    public boolean programsSaturation() { return false; }
+                    public void convert(CaseKey c, long[] in, long[] out, int n) throws AdapterException {
+                        if (!busy.compareAndSet(false, true)) {
+                            try { Files.writeString(Path.of(options.get("marker")), "called while busy"); }
+                            catch (Exception e) { throw new AdapterException(e.toString()); }
+                        }
+                        try {
+                            String how = options.getOrDefault("how", "");
+                            if (how.equals("exit")) { System.exit(0); }
+                            if (how.equals("halt")) { Runtime.getRuntime().halt(0); }
+                            if (how.equals("slow-first") && instance == 1 && calls++ == 0) {
+                                try { Thread.sleep(4000); } catch (InterruptedException e) { }
+                            }
+                            for (int i = 0; i < n; i++) {
+                                out[i] = Float.floatToFloat16(Float.intBitsToFloat((int) in[i])) & 0xFFFF;
+                            }
+                        } finally {
+                            busy.set(false);
+                        }
+                    }
+                    public void close() {
+                        if (options.getOrDefault("how", "").equals("close-hangs")) {
+                            for (;;) { try { Thread.sleep(1000); } catch (InterruptedException e) { } }
+                        }
+                    }
+                }
+                """);
+        Path services = Files.createDirectories(temp.resolve("adapter-src/META-INF/services"));
+        Files.writeString(services.resolve("convcert.spi.AdapterProvider"), "faulty.Faulty$Provider\n");
+        Path classes = Files.createDirectories(temp.resolve("adapter-classes"));
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "--release", "21", "-d", classes.toString(),
+                "-cp", AdapterPathTest.spiOnly().toString(), src.resolve("Faulty.java").toString());
+        assertEquals(0, rc);
+        Path jar = temp.resolve("faulty.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            for (Path root : List.of(classes, temp.resolve("adapter-src"))) {
+                try (Stream<Path> files = Files.walk(root)) {
+                    for (Path f : files.filter(p -> Files.isRegularFile(p) && !p.toString().endsWith(".java")).toList()) {
+                        out.putNextEntry(new JarEntry(root.relativize(f).toString()));
+                        out.write(Files.readAllBytes(f));
+                        out.closeEntry();
+                    }
+                }
+            }
+        }
+        return jar;
+    }
+
+    /** convcert run through its launcher, as users and CI run it: exit code and everything printed. */
+    private MainTest.Run launcher(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(CertifyTest.HOME.resolve("convcert").toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS));
+        return new MainTest.Run(p.exitValue(), text, "");
+    }
+
+    @ParameterizedTest(name = "a Java adapter calling {0}(0)")
+    @CsvSource({"exit", "halt"})
+    void aJavaAdapterEndingTheJvmIsNeverAPass(String how) throws Exception {
+        Path jar = javaAdapter();
+        MainTest.Run r = launcher("certify", "--adapter-path", jar.toString(), "--adapter", "faulty:how=" + how,
+                "--pair", "float:half", "--out", temp.resolve("out").toString());
+        assertEquals(4, r.exit(), r.out());
+        assertTrue(r.out().contains("before convcert reached a verdict"), r.out());
+    }
+
+    @Test
+    void aTimedOutInstanceIsAbandonedAndNeverCalledAgain() throws Exception {
+        Path jar = javaAdapter();
+        Path marker = temp.resolve("called-while-busy");
+        Path out = temp.resolve("out");
+        MainTest.Run r = CertifyTest.certify(out, "--adapter-path", jar.toString(), "--adapter",
+                "faulty:how=slow-first,marker=" + marker, "--timeout-ms", "1000", "--pair", "float:half");
+        assertEquals(3, r.exit(), r.out() + r.err());
+        Thread.sleep(4000); // the abandoned call ends
+        assertFalse(Files.exists(marker), "an instance was called while its timed-out call still ran");
+        assertTrue(CertifyTest.report(out).get("notes").toString().contains("was abandoned"),
+                CertifyTest.report(out).get("notes").toString());
+    }
+
+    @Test
+    void anAdapterWhoseCloseNeverReturnsEndsTheRunAnyway() throws Exception {
+        Path jar = javaAdapter();
+        Path out = temp.resolve("out");
+        long start = System.nanoTime();
+        MainTest.Run r = CertifyTest.certify(out, "--adapter-path", jar.toString(), "--adapter", "faulty:how=close-hangs",
+                "--timeout-ms", "1000", "--pair", "float:half", "--only", "float->half/rn-*");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue((System.nanoTime() - start) / 1e9 < 60);
+        assertTrue(CertifyTest.report(out).get("notes").toString().contains("close() did not return"));
+    }
+
+    @Test
+    void aBrokenProviderJarCostsOnlyItself() throws Exception {
+        Path broken = temp.resolve("broken.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(broken))) {
+            out.putNextEntry(new JarEntry("META-INF/services/convcert.spi.AdapterProvider"));
+            out.write("no.such.Provider\n".getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--adapter-path", broken.toString(), "--pair", "float:half");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        MainTest.Run list = MainTest.run("", "certify", "--adapter-path", broken.toString(), "--list-adapters");
+        assertEquals(0, list.exit(), list.err());
+        assertTrue(list.out().contains("jdk") && list.out().contains("(broken)"), list.out());
+    }
+
+    // ---- devices that would outlive the run -----------------------------------------------------------
+
+    private List<ProcessHandle> running(String marker) {
+        return ProcessHandle.allProcesses().filter(p -> p.info().arguments().map(a -> List.of(a).contains(marker))
+                .orElse(false)).toList();
+    }
+
+    /** A SIGKILL of convcert mid-run: its device dies with it, and the last run's PASS is no longer current. */
+    @Test
+    void aDeviceDiesWithConvcertEvenUnderSigkill() throws Exception {
+        Path out = temp.resolve("out");
+        assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
+        String marker = "convcert-held-" + ProcessHandle.current().pid();
+        Path dev = temp.resolve("hold.py");
+        Files.writeString(dev, """
+                import sys, time
+                sys.stdin.buffer.readline()
+                sys.stdout.write("CAP float half rn nosat\\nREADY\\n"); sys.stdout.flush()
+                sys.stdin.buffer.readline()
+                time.sleep(600)
+                """);
+        List<String> command = List.of(CertifyTest.HOME.resolve("convcert").toString(), "certify", "--adapter",
+                "process:cmd=python3 " + dev + " " + marker, "--timeout-ms", "600000", "--pair", "float:half",
+                "--out", out.toString());
+        Process cli = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (running(marker).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertFalse(running(marker).isEmpty(), "the device started");
+        ProcessHandle java = cli.toHandle().descendants().filter(p -> p.info().command().orElse("").endsWith("java"))
+                .findFirst().orElseThrow();
+        new ProcessBuilder("kill", "-KILL", String.valueOf(java.pid())).start().waitFor();
+        cli.waitFor(30, TimeUnit.SECONDS);
+        Thread.sleep(500);
+        assertEquals(List.of(), running(marker).stream().map(ProcessHandle::pid).toList(), "the device outlived convcert");
+        assertFalse(Files.exists(out.resolve("conformance.json")), "the killed run left the last run's report current");
+        assertTrue(Files.isRegularFile(out.resolve("superseded/conformance.json")), "the last run's report is kept aside");
+    }
+
+    @Test
+    void aGrandchildThatLeavesTheDevicesGroupDoesNotOutliveTheRun() throws Exception {
+        String marker = "convcert-escaped-" + ProcessHandle.current().pid();
+        Path dev = temp.resolve("escape.py");
+        Files.writeString(dev, """
+                import os, sys, struct
+                sys.stdin.buffer.readline()
+                if os.fork() == 0:
+                    os.setsid()
+                    os.execvp("sleep", ["sleep", "120", "%s"])
+                sys.stdout.write("CAP float half rn nosat\\nREADY\\n"); sys.stdout.flush()
+                for line in iter(sys.stdin.buffer.readline, b""):
+                    w = line.split()
+                    if w[0] == b"QUIT": break
+                    n = int(w[-1]); data = sys.stdin.buffer.read(4 * n)
+                    sys.stdout.buffer.write(b"OK %%d\\n" %% n + bytes(2 * n)); sys.stdout.flush()
+                """.formatted(marker));
+        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--adapter", "process:cmd=python3 " + dev,
+                "--pair", "float:half", "--only", "float->half/rn-nosat");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        Thread.sleep(500);
+        assertEquals(List.of(), running(marker).stream().map(ProcessHandle::pid).toList(), "the grandchild outlived the run");
+    }
+}
