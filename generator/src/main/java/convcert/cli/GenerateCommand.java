@@ -10,6 +10,7 @@ import convcert.vectors.Level;
 import convcert.vectors.Progress;
 import convcert.vectors.VectorFormat;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,6 +88,11 @@ public final class GenerateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
         Path destination = check ? Files.createTempDirectory("convcert-drift") : target;
+        // An interrupt (SIGINT, SIGTERM) ends the JVM without the finally below: the hook removes it then.
+        Thread cleanup = new Thread(() -> delete(destination), "convcert-drift-cleanup");
+        if (check) {
+            Runtime.getRuntime().addShutdownHook(cleanup);
+        }
         try {
             Files.createDirectories(destination);
             long start = System.nanoTime();
@@ -112,10 +118,22 @@ public final class GenerateCommand implements Callable<Integer> {
             return 1;
         } finally {
             if (check) {
-                try (Stream<Path> walk = Files.walk(destination)) {
-                    walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                delete(destination);
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanup);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs, and finds nothing left
                 }
             }
+        }
+    }
+
+    /** The regenerated set of --check, all of it. */
+    private static void delete(Path folder) {
+        try (Stream<Path> walk = Files.walk(folder)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // already gone, or going: nothing else to do
         }
     }
 }

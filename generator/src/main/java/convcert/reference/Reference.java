@@ -292,10 +292,17 @@ public final class Reference {
         return new BlockConverter(this, block, mode, toBlock);
     }
 
-    /** Power-on CTRL with these bits changed. */
+    /** Power-on CTRL with these bits changed; a bit ctrl.csv does not list, or a value not 0 or 1, is a usage error. */
     public CtrlState ctrl(Map<Integer, Integer> changed) {
         CtrlState state = tables.powerOnCtrl();
         for (var bit : changed.entrySet()) {
+            if (!state.bits().containsKey(bit.getKey())) {
+                throw new UsageException("CTRL[" + bit.getKey() + "] does not take part in conversions; known bits: "
+                        + state.bits().keySet());
+            }
+            if (bit.getValue() == null || (bit.getValue() != 0 && bit.getValue() != 1)) {
+                throw new UsageException("CTRL[" + bit.getKey() + "]=" + bit.getValue() + ": a bit is 0 or 1");
+            }
             state = state.with(bit.getKey(), bit.getValue());
         }
         return state;

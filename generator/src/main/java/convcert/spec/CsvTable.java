@@ -47,7 +47,28 @@ public final class CsvTable {
         } catch (IOException e) {
             throw new TableException(new Location(file, 0, 0), "unreadable: " + e.getMessage());
         }
-        return read(file, new StringReader(utf8(file, bytes)), requiredColumns);
+        String text = utf8(file, bytes);
+        controlCharacters(file, text);
+        return read(file, new StringReader(text), requiredColumns);
+    }
+
+    /** A table holds text: a NUL or other control character (tab and line ends aside) is named where it is. */
+    private static void controlCharacters(Path file, String text) {
+        long line = 1;
+        int column = 1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                line++;
+                column = 1;
+                continue;
+            }
+            if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
+                throw new TableException(new Location(file, line, column), String.format(
+                        "control character U+%04X in the table; a table holds text", (int) c));
+            }
+            column++;
+        }
     }
 
     /** Strict UTF-8 (a spreadsheet's byte order mark dropped); an invalid byte is named by line and column. */

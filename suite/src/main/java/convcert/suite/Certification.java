@@ -29,6 +29,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -129,7 +130,7 @@ final class Certification {
         ConverterAdapter implementation = Adapters.create(request.adapter(), context, request.adapters());
         SuiteRun run = new SuiteRun(new SuiteRun.Config(reference, request.adapter(), implementation, store, request.pairs(),
                 request.only(), request.exhaustive(), request.shard(), request.shards(), request.waivers(),
-                request.timeoutMillis(), request.first(), LocalDate.now(), err, System.console() != null, request.jobs(),
+                request.timeoutMillis(), request.first(), LocalDate.now(ZoneOffset.UTC), err, System.console() != null, request.jobs(),
                 () -> Adapters.create(request.adapter(), context, request.adapters()),
                 Adapters.computesExpected(implementation, reference)));
         try {

@@ -9,6 +9,7 @@ import convcert.spec.TableException;
 import convcert.suite.model.ExitCode;
 import convcert.suite.model.Provenance;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -61,7 +62,15 @@ public final class Main {
     }
 
     public static int run(String... args) {
-        return commandLine().execute(args);
+        CommandLine cli = commandLine();
+        try {
+            return cli.execute(args);
+        } catch (OutOfMemoryError e) { // an internal error, never an interrupt or a pass
+            cli.getErr().println("convcert: internal error: out of memory (" + e.getMessage()
+                    + "); give convcert more memory: JAVA_TOOL_OPTIONS=-Xmx...");
+            cli.getErr().flush();
+            return ExitCode.INTERNAL.code();
+        }
     }
 
     public static CommandLine commandLine() {
@@ -87,6 +96,10 @@ public final class Main {
                     default -> f.getReason() == null ? f.getClass().getSimpleName() : f.getReason();
                 } + (f.getOtherFile() == null ? "" : " (" + f.getOtherFile() + ")"));
                 return ExitCode.USAGE.code();
+            }
+            if (ex instanceof IOException || ex instanceof UncheckedIOException) { // a full disk, a device error
+                commandLine.getErr().println("convcert: " + ex.getMessage() + " (" + ex.getClass().getSimpleName() + ")");
+                return ExitCode.INTERNAL.code();
             }
             commandLine.getErr().println("convcert: internal error: " + ex);
             ex.printStackTrace(commandLine.getErr());

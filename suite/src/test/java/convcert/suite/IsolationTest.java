@@ -171,11 +171,22 @@ class IsolationTest {
         return jar;
     }
 
+    /**
+     * The command line both launchers (./convcert, bin/convcert) end in: convcert-java running this
+     * build's classes, the JVM as its child.
+     */
+    static List<String> launcherCommand(String... args) {
+        List<String> command = new ArrayList<>(List.of(CertifyTest.HOME.resolve("suite/src/dist/bin/convcert-java").toString(),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xss4m",
+                "--enable-native-access=ALL-UNNAMED", "-Dconvcert.home=" + CertifyTest.HOME, "-cp",
+                System.getProperty("java.class.path"), "convcert.suite.Main"));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     /** convcert run through its launcher, as users and CI run it: exit code and everything printed. */
     private MainTest.Run launcher(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(CertifyTest.HOME.resolve("convcert").toString()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(launcherCommand(args)).directory(temp.toFile()).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS));
         return new MainTest.Run(p.exitValue(), text, "");
@@ -246,23 +257,24 @@ class IsolationTest {
         assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
         String marker = "convcert-held-" + ProcessHandle.current().pid();
         Path dev = temp.resolve("hold.py");
+        Path holding = temp.resolve("holding");
         Files.writeString(dev, """
                 import sys, time
                 sys.stdin.buffer.readline()
                 sys.stdout.write("CAP float half rn nosat\\nREADY\\n"); sys.stdout.flush()
                 sys.stdin.buffer.readline()
+                open(sys.argv[2], "w").close()
                 time.sleep(600)
                 """);
-        List<String> command = List.of(CertifyTest.HOME.resolve("convcert").toString(), "certify", "--adapter",
-                "process:cmd=python3 " + dev + " " + marker, "--timeout-ms", "600000", "--pair", "float:half",
-                "--out", out.toString());
+        List<String> command = launcherCommand("certify", "--adapter", "process:cmd=python3 " + dev + " " + marker + " "
+                + holding, "--timeout-ms", "600000", "--pair", "float:half", "--out", out.toString());
         Process cli = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         long deadline = System.nanoTime() + 120_000_000_000L;
-        while (running(marker).isEmpty() && System.nanoTime() < deadline) {
+        while (!Files.exists(holding) && System.nanoTime() < deadline) { // the device holds a batch, reading nothing
             Thread.sleep(100);
         }
-        assertFalse(running(marker).isEmpty(), "the device started");
+        assertFalse(running(marker).isEmpty(), "the device holds a batch");
         ProcessHandle java = cli.toHandle().descendants().filter(p -> p.info().command().orElse("").endsWith("java"))
                 .findFirst().orElseThrow();
         new ProcessBuilder("kill", "-KILL", String.valueOf(java.pid())).start().waitFor();
@@ -282,7 +294,7 @@ class IsolationTest {
                 sys.stdin.buffer.readline()
                 if os.fork() == 0:
                     os.setsid()
-                    os.execvp("sleep", ["sleep", "120", "%s"])
+                    os.execvp(sys.executable, [sys.executable, "-c", "import time; time.sleep(120)", "%s"])
                 sys.stdout.write("CAP float half rn nosat\\nREADY\\n"); sys.stdout.flush()
                 for line in iter(sys.stdin.buffer.readline, b""):
                     w = line.split()

@@ -97,7 +97,8 @@ class RobustnessTest {
     @Test
     void aDeviceThatDiesLeavesNoProcessBehind() throws Exception {
         String marker = "convcert-orphan-" + ProcessHandle.current().pid();
-        Path dev = device("", "(os.fork() == 0 and os.execvp('sleep', ['sleep', '120', '" + marker + "'])) or os._exit(3)");
+        Path dev = device("", "(os.fork() == 0 and os.execvp(sys.executable, [sys.executable, '-c', 'import time; time.sleep(120)', '"
+                + marker + "'])) or os._exit(3)");
         long start = System.nanoTime();
         Path out = temp.resolve("out");
         MainTest.Run r = CertifyTest.certify(out, "--adapter", "process:cmd=python3 " + dev, "--timeout-ms", "20000",
@@ -158,6 +159,10 @@ class RobustnessTest {
         an unknown rounding mode       | case ascend-c/float-fp8_e4m3fn/rn-nosat: unknown rounding mode 'rq'
         no binary layout               | the vector set has no binary layout
         a manifest that is not JSON    | manifest.json: not a valid manifest
+        a file without its sha256      | rn-nosat.in.bin is listed without its sha256
+        a CTRL bit ctrl.csv lacks      | CTRL[99] does not take part in conversions
+        a CTRL key that is no number   | CTRL 'x=1' is not BIT=0 or BIT=1
+        a case too large for memory    | 700000000 vectors need about
         """)
     void aDamagedVectorFolderIsRefusedBeforeAnyCaseRuns(String damage, String message) throws IOException {
         Path dir = vectors();
@@ -198,6 +203,18 @@ class RobustnessTest {
             case "no binary layout" -> {
                 files.remove(".in.bin");
                 files.remove(".expected.bin");
+            }
+            case "a file without its sha256" -> ((ObjectNode) files.get(".in.bin")).remove("sha256");
+            case "a CTRL bit ctrl.csv lacks" -> ((ObjectNode) entry.withArray("variants").get(0).get("ctrl")).put("99", 0);
+            case "a CTRL key that is no number" -> ((ObjectNode) entry.withArray("variants").get(0).get("ctrl")).put("x", 1);
+            case "a case too large for memory" -> { // sparse files of the sizes the count says: nothing is allocated
+                entry.put("count", 700_000_000);
+                try (var f = new java.io.RandomAccessFile(in.toFile(), "rw")) {
+                    f.setLength(4L * 700_000_000);
+                }
+                try (var f = new java.io.RandomAccessFile(expected.toFile(), "rw")) {
+                    f.setLength(700_000_000L);
+                }
             }
             case "a manifest that is not JSON" -> {
                 Files.writeString(manifest, "{ \"cases\": [");

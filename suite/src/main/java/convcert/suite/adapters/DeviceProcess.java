@@ -4,6 +4,7 @@ import convcert.spi.AdapterException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +71,22 @@ final class DeviceProcess {
                     deadlineMillis);
         } catch (IOException e) {
             throw new AdapterException("cannot start " + String.join(" ", command) + ": " + e.getMessage());
+        }
+    }
+
+    /** A program that cannot be started at all is one usage error, not an adapter failure per case. */
+    static void requireExecutable(String program, Path dir) throws AdapterException {
+        boolean found;
+        if (program.contains("/")) {
+            found = Files.isExecutable(dir.resolve(program)) && !Files.isDirectory(dir.resolve(program));
+        } else {
+            found = Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                    .filter(p -> !p.isEmpty()).map(p -> Path.of(p, program))
+                    .anyMatch(p -> Files.isExecutable(p) && !Files.isDirectory(p));
+        }
+        if (!found) {
+            throw new AdapterException("cannot run '" + program + "': " + (program.contains("/")
+                    ? "no executable file " + dir.resolve(program).normalize() : "no such program on PATH"));
         }
     }
 

@@ -47,9 +47,17 @@ final class Identity {
         return null;
     }
 
+    /** Files larger than this are named by their size, not hashed (a digest must not hold up the run). */
+    static final long HASHED = 64L << 30;
+
+    /** The SHA-256 of a regular file; what else it is, otherwise (a FIFO or device is never read). */
     static String digest(Path file) {
         try {
-            return Sha256.of(file);
+            if (!Files.isRegularFile(file)) {
+                return "not a regular file";
+            }
+            long size = Files.size(file);
+            return size > HASHED ? "not hashed: " + size + " bytes" : Sha256.of(file);
         } catch (IOException e) {
             return "unreadable: " + e.getMessage();
         }

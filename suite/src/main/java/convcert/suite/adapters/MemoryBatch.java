@@ -1,5 +1,6 @@
 package convcert.suite.adapters;
 
+import convcert.spi.AdapterException;
 import convcert.spi.MemoryCase;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -10,8 +11,9 @@ import java.util.IdentityHashMap;
 import java.util.List;
 
 /**
- * A MEMORY batch of the process protocol (suite/ADAPTERS.md), as sent: the header line, the distinct
- * memory images once, then per vector pointer, offset, image index and data, little-endian.
+ * A MEMORY batch of the process protocol (suite/ADAPTERS.md): as sent, the header line, the distinct
+ * memory images once, then per vector pointer, offset, image index and data, little-endian; as
+ * answered, per vector a length and the result's bytes.
  */
 final class MemoryBatch {
 
@@ -46,6 +48,24 @@ final class MemoryBatch {
             le.write(data[i]);
         }
     }
+    }
+
+    /** The answer's results after 'OK count': per vector a length (-1: refused) and that many bytes. */
+    static void read(DeviceProcess device, MemoryCase c, byte[][] results, int count) throws IOException, AdapterException {
+        for (int i = 0; i < count; i++) {
+            byte[] length = device.readBytes(4);
+            if (length.length != 4) {
+                throw device.failure("short payload in the answer to " + c.name());
+            }
+            int n = (length[0] & 0xFF) | (length[1] & 0xFF) << 8 | (length[2] & 0xFF) << 16 | (length[3] & 0xFF) << 24;
+            if (n < -1 || n > (1 << 24)) {
+                throw device.failure("garbage: result length " + n);
+            }
+            results[i] = n < 0 ? null : device.readBytes(n);
+            if (results[i] != null && results[i].length != n) {
+                throw device.failure("short payload in the answer to " + c.name());
+            }
+        }
     }
 
     private static void writeInt(DataOutputStream out, int v) throws IOException {

@@ -14,12 +14,9 @@ import convcert.spi.MemoryOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,7 +45,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         public ConverterAdapter create(AdapterContext context, Map<String, String> options) throws AdapterException {
             List<String> command = List.of(Adapters.required(options, "cmd", "process").split("\\s+"));
             Path dir = options.containsKey("dir") ? Path.of(options.get("dir")) : context.home();
-            requireExecutable(command.getFirst(), dir);
+            DeviceProcess.requireExecutable(command.getFirst(), dir);
             ProcessAdapter adapter = new ProcessAdapter(command, dir, context, null, Identity.ofCommand(command, dir));
             try {
                 adapter.start();
@@ -56,22 +53,6 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                 adapter.startFailure = e.getMessage(); // every case reports it: a broken device is a failed run
             }
             return adapter;
-        }
-    }
-
-    /** A program that cannot be started at all is one usage error, not an adapter failure per case. */
-    private static void requireExecutable(String program, Path dir) throws AdapterException {
-        boolean found;
-        if (program.contains("/")) {
-            found = Files.isExecutable(dir.resolve(program)) && !Files.isDirectory(dir.resolve(program));
-        } else {
-            found = Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                    .filter(p -> !p.isEmpty()).map(p -> Path.of(p, program))
-                    .anyMatch(p -> Files.isExecutable(p) && !Files.isDirectory(p));
-        }
-        if (!found) {
-            throw new AdapterException("cannot run '" + program + "': " + (program.contains("/")
-                    ? "no executable file " + dir.resolve(program).normalize() : "no such program on PATH"));
         }
     }
 
@@ -202,6 +183,11 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
         ensureRunning();
+        if (count == 0) {
+            settle(c, "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form() + " "
+                    + c.ctrlField() + " 0\n");
+            return;
+        }
         int inWidth = context.widthOf(c.from());
         int outWidth = context.widthOf(c.to());
         if (shared != null) {
@@ -244,6 +230,28 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         shared.getOutputs(outputs, count, outBytes);
     }
 
+    /**
+     * The batch of 0 elements convcert sends after a case's last batch: answered 'OK 0' (or 'ERR ...')
+     * with nothing before or after it, it shows the device has nothing pending; anything else the device
+     * sent since its last answer fails the case it belongs to.
+     */
+    private void settle(CaseKey c, String header) throws AdapterException {
+        if (shared != null) {
+            header = "CALL " + header.substring(header.indexOf(' ') + 1).replaceFirst(" 0\n$", " 0 1 1\n");
+        }
+        try {
+            device.write(header);
+            device.flush();
+            String answer = device.readLine();
+            if (!(answer.equals("OK 0") || answer.startsWith("ERR")) || device.available() > 0) {
+                throw failure("bytes after the answer to " + c.name() + ": '" + DeviceProcess.printable(answer) + "'"
+                        + (device.available() > 0 ? " and " + device.available() + " more" : ""));
+            }
+        } catch (IOException e) {
+            throw failure("pipe broke: " + e.getMessage());
+        }
+    }
+
     /** BLOCKS batch (suite/ADAPTERS.md): count blocks, each value in its format's bytes. */
     @Override
     public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
@@ -251,6 +259,10 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             throw new AdapterException("the native ABI (convcert_dut.h) converts values, not blocks");
         }
         ensureRunning();
+        if (count == 0) {
+            settle(c, "BLOCKS " + c.from() + " " + c.to() + " " + c.rounding() + " 0\n");
+            return;
+        }
         BlockConverter block = BlockVectorFiles.converter(SuiteContext.referenceOf(context), c.from(), c.to(), c.rounding());
         BlockLayout in = BlockLayout.of(block, true);
         BlockLayout out = BlockLayout.of(block, false);
@@ -327,20 +339,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             if (!answer.equals("OK " + count)) {
                 throw failure("expected 'OK " + count + "' or 'ERR <message>', got '" + DeviceProcess.printable(answer) + "'");
             }
-            for (int i = 0; i < count; i++) {
-                byte[] length = device.readBytes(4);
-                if (length.length != 4) {
-                    throw failure("short payload in the answer to " + c.name());
-                }
-                int n = (length[0] & 0xFF) | (length[1] & 0xFF) << 8 | (length[2] & 0xFF) << 16 | (length[3] & 0xFF) << 24;
-                if (n < -1 || n > (1 << 24)) {
-                    throw failure("garbage: result length " + n);
-                }
-                results[i] = n < 0 ? null : device.readBytes(n);
-                if (results[i] != null && results[i].length != n) {
-                    throw failure("short payload in the answer to " + c.name());
-                }
-            }
+            MemoryBatch.read(device, c, results, count);
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }

@@ -113,6 +113,10 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
                 String[] fromTo = pair.split("-", 2);
                 int dash = name.indexOf('-');
                 String caseName = fromTo.length == 2 && dash > 0 ? fromTo[0] + "->" + fromTo[1] + "/" + name : null;
+                if (!Files.isRegularFile(p)) {
+                    throw new AdapterException("recording " + p + " is not a regular file (a FIFO, a device or a link to "
+                            + "one is not read)");
+                }
                 if (caseName == null || !known.contains(caseName)) {
                     throw new AdapterException("recording " + p + " names no case of profile " + profile
                             + " (PROFILE/FROM-TO/ROUNDING-STATE.out.bin, e.g. " + profile + "/float-half/rn-nosat.out.bin)");
@@ -170,6 +174,11 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
     private static void checkSizes(Path out, int outWidth, int inWidth, Path vectorInputs)
             throws IOException, AdapterException {
         long size = Files.size(out);
+        long elements = size / VectorBytes.of(outWidth);
+        if (elements * (3 * 8 + VectorBytes.of(outWidth) + VectorBytes.of(inWidth)) > Runtime.getRuntime().maxMemory() / 2) {
+            throw new AdapterException("recording " + out + ": " + elements + " outputs are more than this JVM's memory "
+                    + "can hold to replay (give convcert more memory: JAVA_TOOL_OPTIONS=-Xmx...)");
+        }
         if (size % VectorBytes.of(outWidth) != 0) {
             throw new AdapterException("recording " + out + ": " + size + " bytes is not a whole number of "
                     + outWidth + "-bit elements (" + VectorBytes.of(outWidth) + " bytes each)");
@@ -321,6 +330,15 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
             if (ins.length != outs.length) {
                 throw new AdapterException("the recording " + outFile + " holds " + outs.length + " outputs for "
                         + ins.length + " inputs");
+            }
+            Map<Long, Integer> first = new HashMap<>(ins.length * 2);
+            for (int i = 0; i < ins.length; i++) {
+                Integer before = first.putIfAbsent(ins[i], i);
+                if (before != null && outs[before] != outs[i]) {
+                    throw new AdapterException("the recording " + outFile + " records input 0x" + Long.toHexString(ins[i])
+                            + " twice with different outputs (0x" + Long.toHexString(outs[before]) + " at " + before
+                            + ", 0x" + Long.toHexString(outs[i]) + " at " + i + ")");
+                }
             }
             return new Recording(ins, outs);
         } catch (IOException e) {

@@ -12,6 +12,7 @@ import convcert.suite.runner.VectorStore;
 import convcert.suite.runner.Waivers;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,6 +39,6 @@ final class SystemPropertiesRun {
         }
         ConverterAdapter adapter = Adapters.create(spec, new SuiteContext(Home.path(), vectors, 10_000, reference));
         return new SuiteRun(new SuiteRun.Config(reference, spec, adapter, VectorStore.open(vectors), pairs, null, false, 1, 1,
-                Waivers.none(), 10_000, 10, LocalDate.now(), null, false, 1, null, Adapters.computesExpected(adapter, reference)));
+                Waivers.none(), 10_000, 10, LocalDate.now(ZoneOffset.UTC), null, false, 1, null, Adapters.computesExpected(adapter, reference)));
     }
 }

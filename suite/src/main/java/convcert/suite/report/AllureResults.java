@@ -39,8 +39,7 @@ final class AllureResults {
         values.put("convcert", r.provenance() == null ? "" : r.provenance().convcert() + " " + r.provenance().commit());
         values.put("implementation", r.provenance() == null ? "" : r.provenance().implementation());
         r.decisions().forEach((id, option) -> values.put("decision." + id, option));
-        values.forEach((k, v) -> env.append(k).append('=').append(v == null ? "" : v.replace("\\", "\\\\")
-                .replace("\n", " ")).append('\n'));
+        values.forEach((k, v) -> env.append(Markup.property(k)).append('=').append(Markup.property(v)).append('\n'));
         Files.writeString(results.resolve("environment.properties"), env);
         StringBuilder categories = new StringBuilder("[\n");
         for (MismatchKind kind : r.summary().kinds().keySet()) {

@@ -49,9 +49,9 @@ public final class ConsoleReport {
         if (!r.unmatched().isEmpty()) {
             out.println("warning: " + r.unmatched().size() + " of " + r.declared().size() + " declared capabilities match "
                     + "no case of profile " + r.profile() + " (a misspelt type, rounding or state?):");
-            r.unmatched().forEach(c -> out.println("  " + c));
+            r.unmatched().forEach(c -> out.println("  " + Markup.console(c)));
         }
-        r.notes().forEach(n -> out.println("note: " + n));
+        r.notes().forEach(n -> out.println("note: " + Markup.console(n)));
         if (r.cases().isEmpty()) {
             String selection = Stream.of(only == null ? null : "--only '" + only + "'",
                     pairs.isEmpty() ? null : "--pair " + String.join(" --pair ", pairs)).filter(x -> x != null)
@@ -65,10 +65,10 @@ public final class ConsoleReport {
             out.println(e.status() + " " + e.name() + ReportText.variant(e, false) + (e.mismatches() > 0 ? ": "
                     + e.mismatches() + " of " + e.vectors() + " vectors differ " + e.kinds() : ""));
             if (e.message() != null) {
-                e.message().lines().forEach(line -> out.println("    " + line));
+                Markup.console(e.message()).lines().forEach(line -> out.println("    " + line));
             }
             if (!e.firstMismatches().isEmpty()) {
-                out.println("    first: " + ReportText.line(e.firstMismatches().getFirst()));
+                out.println("    first: " + Markup.console(ReportText.line(e.firstMismatches().getFirst())));
             }
             if (e.diagnosis() != null) {
                 out.println("    diagnosis: " + ReportText.diagnosis(e.diagnosis()));

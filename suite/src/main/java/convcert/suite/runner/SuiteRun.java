@@ -69,6 +69,9 @@ public final class SuiteRun implements AutoCloseable {
         List<CaseKey> space = profileCases();
         this.unmatched = capabilities.stream().filter(c -> space.stream().noneMatch(c::matches))
                 .map(Capability::toString).toList();
+        if (!config.waivers().isEmpty()) {
+            notes.add("waivers judged on " + config.today() + " (UTC): a waiver is live through its expiry date");
+        }
         if (config.outputsAreExpected()) {
             notes.add("the adapter is this run's reference (same tables and decisions): where expected values are "
                     + "computed now (exhaustive, recomputed), its outputs are those values, computed once");
@@ -141,6 +144,9 @@ public final class SuiteRun implements AutoCloseable {
     public Map<String, List<Planned>> plan() {
         Map<String, List<Planned>> kept = new Planner(config, notes).plan();
         planned = kept.values().stream().flatMap(List::stream).map(Planned::key).toList();
+        if (planned.isEmpty() && config.only() != null) {
+            notes.add("--only '" + config.only() + "' selects no case of profile " + config.reference().tables().profile());
+        }
         return kept;
     }
 
@@ -162,6 +168,9 @@ public final class SuiteRun implements AutoCloseable {
         } catch (RuntimeException e) { // unreadable vectors, or a bug of ours: the case fails on its own
             r = CaseResult.without(p.key(), Status.ERROR, "the case could not run: "
                     + (e instanceof UsageException ? e.getMessage() : e.toString()));
+        } catch (OutOfMemoryError e) { // an internal error of the case, never an interrupt
+            r = CaseResult.without(p.key(), Status.ERROR, "the case could not run: out of memory (" + e.getMessage()
+                    + "); give convcert more memory (JAVA_TOOL_OPTIONS=-Xmx...) or split the case");
         }
         if (progress != null) {
             progress.finish();

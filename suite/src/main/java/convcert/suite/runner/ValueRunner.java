@@ -121,6 +121,15 @@ public final class ValueRunner {
         if (vectors == 0) {
             return new Outcome(CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify"), wrong);
         }
+        if (!self) {
+            try { // a batch of none: the adapter shows nothing of this case is still pending
+                adapter.call(a -> a.convert(key, adapterIn, adapterOut, 0), () -> "the batch of 0 after the case");
+            } catch (AdapterException e) {
+                adapter.recover();
+                return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, vectors, mismatches, first, List.of(), kinds,
+                        e.getMessage() + " (after all " + vectors + " vectors)", millis(start)), wrong);
+            }
+        }
         List<String> rules = first.isEmpty() ? List.of() : reference.explain(firstInput).rules();
         return new Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches, first, rules,
                 kinds, null, millis(start)), wrong);

@@ -113,16 +113,32 @@ public final class VectorStore {
                 widths[1] = reference.format(e.to()).width();
                 reference.conversion(e.from(), e.to());
                 Reference.rounding(e.rounding());
-                for (Manifest.Variant v : variants(e)) {
-                    Reference.form(v.form());
+                for (int i = 0; i < variants(e).size(); i++) {
+                    reference.resolve(key(e, i)); // its form offered, its CTRL bits those of ctrl.csv
                 }
             } catch (UsageException x) {
                 throw new UsageException(where + ": " + x.getMessage());
+            }
+            if (readContents.test(e)) {
+                fitsInMemory(e, where, (long) e.count() * (VectorBytes.of(widths[0]) + VectorBytes.of(widths[1]) + 3 * 8));
             }
             for (int i = 0; i < 2 && readContents.test(e); i++) {
                 checkFile(e, i == 0, where, (long) e.count() * VectorBytes.of(widths[i]), e.count() + " elements of "
                         + widths[i] + " bits");
             }
+        }
+    }
+
+    /**
+     * A case is read whole (its inputs and expected values as longs beside the file's bytes): one too
+     * large for the memory this JVM may use is refused before anything is allocated.
+     */
+    private static void fitsInMemory(Manifest.Entry e, String where, long bytes) {
+        long available = Runtime.getRuntime().maxMemory() / 2;
+        if (bytes > available) {
+            throw new UsageException(where + ": " + e.count() + " vectors need about " + bytes / (1 << 20) + " MiB to read, "
+                    + "more than half of the " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB this JVM may use "
+                    + "(split the case, or give convcert more memory: JAVA_TOOL_OPTIONS=-Xmx...)");
         }
     }
 
@@ -137,6 +153,10 @@ public final class VectorStore {
             c = BlockVectorFiles.converter(reference, e.from(), e.to(), e.rounding());
         } catch (UsageException x) {
             throw new UsageException(where + ": " + x.getMessage());
+        }
+        if (contents) {
+            fitsInMemory(e, where, (long) e.count() * (BlockLayout.of(c, true).bytes() + BlockLayout.of(c, false).bytes()
+                    + 8L * (c.inputsPerBlock() + 2 * c.outputsPerBlock())));
         }
         for (int i = 0; i < 2 && contents; i++) {
             int bytes = BlockLayout.of(c, i == 0).bytes();
@@ -153,13 +173,16 @@ public final class VectorStore {
                     + "); generate it with --format bin");
         }
         Path file = inside(folder, ref.path(), where);
+        if (ref.sha256() == null || ref.sha256().isBlank()) {
+            throw new UsageException(where + ": " + ref.path() + " is listed without its sha256");
+        }
         try {
             long size = Files.size(file);
             if (size != want) {
                 throw new UsageException(shown(file) + ": " + size + " bytes; " + Manifest.FILE + " says " + what
                         + " (" + want + " bytes)");
             }
-            if (ref.sha256() != null && !ref.sha256().equals(Sha256.of(file))) {
+            if (!ref.sha256().equals(Sha256.of(file))) {
                 throw new UsageException(shown(file) + ": SHA-256 differs from " + Manifest.FILE
                         + " (the file changed after it was generated)");
             }
@@ -226,7 +249,13 @@ public final class VectorStore {
         Manifest.Variant v = variants(e).get(variant);
         Map<Integer, Integer> ctrl = new TreeMap<>();
         if (v.ctrl() != null) {
-            v.ctrl().forEach((bit, value) -> ctrl.put(Integer.parseInt(bit), value));
+            v.ctrl().forEach((bit, value) -> {
+                if (!bit.matches("[0-9]{1,4}") || value == null) {
+                    throw new UsageException(Manifest.FILE + ": case " + e.name() + ": CTRL '" + bit + "=" + value
+                            + "' is not BIT=0 or BIT=1");
+                }
+                ctrl.put(Integer.parseInt(bit), value);
+            });
         }
         return new CaseKey(e.profile(), e.from(), e.to(), e.rounding(), e.state(), v.form(), ctrl,
                 variant == 0 ? "" : v.label());

@@ -70,6 +70,10 @@ public final class Waivers {
         }
     }
 
+    public boolean isEmpty() {
+        return waivers.isEmpty();
+    }
+
     /** The first waiver matching the case, or null. */
     public Waiver find(CaseKey key) {
         return waivers.stream().filter(w -> w.matches(key)).findFirst().orElse(null);
