@@ -127,6 +127,9 @@ public final class FaultModel {
         };
         FormatCodec src = rn.source();
         FormatCodec dst = rn.destination();
+        // Above the largest finite value the next grid point stands where the format ends: a tie there
+        // (between the largest finite and overflow) is a tie like any other.
+        BigDecimal beyond = dst.isInteger() ? null : Values.exact(false, dst.maxKept() + 1, dst.quantum(dst.maxExponent()));
         return x -> {
             long a = away.apply(x);
             long z = towardZero.apply(x);
@@ -136,11 +139,14 @@ public final class FaultModel {
             Decoded da = dst.decode(a);
             Decoded dz = dst.decode(z);
             Decoded dx = src.decode(x);
-            if (da.kind() == Decoded.Kind.NAN || da.kind() == Decoded.Kind.INFINITE || dx.kind() != Decoded.Kind.FINITE) {
+            // a finite input rounded away past the largest finite value: infinity, or NaN where there is none
+            boolean overflowed = da.kind() == Decoded.Kind.INFINITE || (da.kind() == Decoded.Kind.NAN && !dst.hasInfinity());
+            if (dx.kind() != Decoded.Kind.FINITE || (da.kind() == Decoded.Kind.NAN && !overflowed)
+                    || (overflowed && beyond == null)) {
                 return rn.apply(x);
             }
-            BigDecimal twice = magnitude(dx).multiply(BigDecimal.TWO);
-            boolean tie = twice.compareTo(magnitude(da).add(magnitude(dz))) == 0;
+            BigDecimal up = overflowed ? beyond : magnitude(da);
+            boolean tie = magnitude(dx).multiply(BigDecimal.TWO).compareTo(up.add(magnitude(dz))) == 0;
             return tie ? other.apply(x) : rn.apply(x);
         };
     }

@@ -209,6 +209,52 @@ public final class FormatCodec {
         return unpack(bits, new Unpacked()).toDecoded();
     }
 
+    /**
+     * The position of a (non-NaN) pattern in the format's order of values, both zeros at 0: how many codes
+     * apart two results are is the difference of their ranks. Sign-magnitude and integer layouts rank by
+     * their bits; a tapered one by a table of its values in order.
+     */
+    public long rank(long bits) {
+        bits &= mask;
+        return switch (layout) {
+            case IEEE, IEEE_FN -> (bits & signBit) != 0 ? -(bits & ~signBit) : bits;
+            case EXPONENT -> bits;
+            case TAPERED -> ranks()[(int) bits];
+            default -> format.isSigned() && (bits & signBit) != 0 ? bits - (mask + 1) : bits;
+        };
+    }
+
+    private volatile long[] ranks;
+
+    /** Ranks of every code of a narrow format whose codes are not in value order (NaN codes left at 0). */
+    private long[] ranks() {
+        long[] r = ranks;
+        if (r == null) {
+            int codes = 1 << format.width();
+            double[] values = new double[codes];
+            java.util.TreeSet<Double> distinct = new java.util.TreeSet<>();
+            for (int c = 0; c < codes; c++) {
+                Decoded d = decode(c);
+                values[c] = switch (d.kind()) {
+                    case NAN -> Double.NaN;
+                    case ZERO -> 0.0;
+                    case INFINITE -> d.negative() ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+                    case FINITE -> Math.scalb((double) d.significand(), d.exponent()) * (d.negative() ? -1 : 1);
+                };
+                if (!Double.isNaN(values[c])) {
+                    distinct.add(values[c]);
+                }
+            }
+            int zero = distinct.headSet(0.0).size();
+            r = new long[codes];
+            for (int c = 0; c < codes; c++) {
+                r[c] = Double.isNaN(values[c]) ? 0 : distinct.headSet(values[c]).size() - zero;
+            }
+            ranks = r;
+        }
+        return r;
+    }
+
     /** Decodes into the given scratch (no allocation); returns it. One small method per layout, so the JIT inlines it. */
     Unpacked unpack(long bits, Unpacked u) {
         return switch (layout) {

@@ -167,4 +167,56 @@ class FaultScoreTest {
         });
         assertTrue(Files.readString(report.resolve("conformance.html")).contains("Mismatching inputs per input binade"));
     }
+
+    /**
+     * A float->bfloat16 converter whose nearest rounding sends ties toward zero, recorded and replayed:
+     * the same bug everywhere, at the overflow tie 0x7F7F8000 too, so the diagnosis is complete and every
+     * mismatch is one step (none an overflow).
+     */
+    @Test
+    void tiesTowardZeroAreOneBugUpToTheOverflowTie(@TempDir Path temp) throws IOException {
+        Path report = temp.resolve("report");
+        MainTest.Run r = CertifyTest.certify(report, "--adapter", "replay:dir=" + tiesTowardZero(temp, -1));
+        assertEquals(1, r.exit(), r.out());
+        var c = CertifyTest.find(CertifyTest.report(report), "float->bfloat16/rn-nosat");
+        assertTrue(c.get("diagnosis").asText().matches("all \\d+ mismatches, and none of the \\d+ passes, are explained by: "
+                + "ties-toward-zero .*"), c.get("diagnosis").asText());
+        assertEquals("{\"one step (rounding)\":" + c.get("mismatches").asLong() + "}", c.get("kinds").toString());
+    }
+
+    /** The same converter with one more wrong output elsewhere: the diagnosis is partial and names that input. */
+    @Test
+    void aPartialDiagnosisNamesWhatItDoesNotExplain(@TempDir Path temp) throws IOException {
+        Path report = temp.resolve("report");
+        MainTest.Run r = CertifyTest.certify(report, "--adapter", "replay:dir=" + tiesTowardZero(temp, 0));
+        assertEquals(1, r.exit(), r.out());
+        var c = CertifyTest.find(CertifyTest.report(report), "float->bfloat16/rn-nosat");
+        byte[] in = Files.readAllBytes(CertifyTest.HOME.resolve("vectors/ascend-c/float-bfloat16/rn-nosat.in.bin"));
+        String first = String.format("0x%08X", java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt());
+        assertTrue(c.get("diagnosis").asText().startsWith("best partial explanation: ties-toward-zero"), c.toString());
+        assertTrue(c.get("diagnosisData").get("unexplained").toString().contains(first), c.toString());
+    }
+
+    /** A recording of ties-toward-zero float->bfloat16 rn over the committed inputs; output wrong (index) flipped too. */
+    private static Path tiesTowardZero(Path temp, int wrong) throws IOException {
+        Path pair = Files.createDirectories(temp.resolve("rec/ascend-c/float-bfloat16"));
+        byte[] in = Files.readAllBytes(CertifyTest.HOME.resolve("vectors/ascend-c/float-bfloat16/rn-nosat.in.bin"));
+        java.nio.ByteBuffer inputs = java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(in.length / 2).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        boolean overflowTie = false;
+        while (inputs.hasRemaining()) {
+            int x = inputs.getInt();
+            int magnitude = x & 0x7FFFFFFF;
+            overflowTie |= magnitude == 0x7F7F8000;
+            int h = magnitude > 0x7F800000 ? (x >>> 16) | 0x40 : ((magnitude + 0x7FFF) >>> 16) | ((x >>> 16) & 0x8000);
+            out.putShort((short) h);
+        }
+        assertTrue(overflowTie, "the vectors hold the overflow tie");
+        byte[] outputs = out.array();
+        if (wrong >= 0) {
+            outputs[2 * wrong] ^= 0x03;
+        }
+        Files.write(pair.resolve("rn-nosat.out.bin"), outputs);
+        return temp.resolve("rec");
+    }
 }

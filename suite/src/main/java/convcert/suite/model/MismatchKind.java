@@ -16,6 +16,7 @@ public enum MismatchKind {
     NAN_QUIET("NaN encoding: quiet bit"),
     NAN_PAYLOAD("NaN encoding: payload"),
     NAN_VERSUS_NUMBER("NaN vs number"),
+    NAN_WITHOUT_NAN("NaN to a format without NaN"),
     NAN_TO_INTEGER("NaN to integer"),
     SIGNED_ZERO("sign of zero"),
     SIGN("sign"),
@@ -66,17 +67,83 @@ public enum MismatchKind {
     }
 
     /**
-     * integral: the conversion rounds to integral values (same-type rounding), so one rounding step is
-     * one unit rather than one ulp of the destination.
+     * The kind of a mismatching value conversion, from what the input was and what the two results stand
+     * for. Distances count codes in the destination's value order (FormatCodec.rank), so a result one code
+     * below a power of two is one step; integral: the conversion rounds to integral values (same-type
+     * rounding), where one step is one unit. An input beyond the destination's range (past the midpoint
+     * to the next binade) that meets infinity or the largest finite value is an overflow; one within it
+     * is rounding, even at the top of the range.
      */
     public static MismatchKind classify(FormatCodec source, long input, FormatCodec destination, long expected, long actual,
-                                 boolean integral) {
+                                        boolean integral) {
         if ((actual & ~destination.format().mask()) != 0) {
             return OUT_OF_FORMAT;
         }
-        if (destination.isInteger() && !source.isInteger() && source.decode(input).kind() == Decoded.Kind.NAN) {
+        Decoded in = source.decode(input);
+        if (in.kind() == Decoded.Kind.NAN) {
+            return nanInput(destination, expected, actual);
+        }
+        MismatchKind special = special(destination, expected, actual);
+        if (special != null) {
+            return special;
+        }
+        Decoded e = destination.decode(expected);
+        Decoded a = destination.decode(actual);
+        if (destination.isInteger()) {
+            return integer(destination, e, a, expected, actual);
+        }
+        if (limit(destination, e, a, expected, actual) && beyondRange(destination, in)) {
+            return OVERFLOW;
+        }
+        MismatchKind value = byValue(destination, e, a);
+        if (value != null) {
+            return value;
+        }
+        if (integral) {
+            Decoded at = e.kind() == Decoded.Kind.FINITE ? e : a;
+            BigDecimal step = Values.exact(false, 1, at.exponent()).max(BigDecimal.ONE);
+            return steps(value(e).subtract(value(a)).abs().divide(step));
+        }
+        return steps(BigDecimal.valueOf(Math.abs(destination.rank(expected) - destination.rank(actual))));
+    }
+
+    /**
+     * The kind of a mismatching output whose input is not one value (an element or scale of a block):
+     * from the two results alone, infinity and the largest finite value read as overflow.
+     */
+    public static MismatchKind classify(FormatCodec destination, long expected, long actual) {
+        if ((actual & ~destination.format().mask()) != 0) {
+            return OUT_OF_FORMAT;
+        }
+        MismatchKind special = special(destination, expected, actual);
+        if (special != null) {
+            return special;
+        }
+        Decoded e = destination.decode(expected);
+        Decoded a = destination.decode(actual);
+        if (destination.isInteger()) {
+            return integer(destination, e, a, expected, actual);
+        }
+        if (limit(destination, e, a, expected, actual)) {
+            return OVERFLOW;
+        }
+        MismatchKind value = byValue(destination, e, a);
+        return value != null ? value : steps(BigDecimal.valueOf(Math.abs(destination.rank(expected) - destination.rank(actual))));
+    }
+
+    /** A NaN input: how NaN was handled, whatever the results are. */
+    private static MismatchKind nanInput(FormatCodec destination, long expected, long actual) {
+        if (destination.isInteger()) {
             return NAN_TO_INTEGER;
         }
+        boolean eNan = destination.decode(expected).kind() == Decoded.Kind.NAN;
+        boolean aNan = destination.decode(actual).kind() == Decoded.Kind.NAN;
+        return eNan && aNan ? nanDifference(destination, expected, actual) : eNan || aNan ? NAN_VERSUS_NUMBER
+                : NAN_WITHOUT_NAN;
+    }
+
+    /** NaN results of a number, and zeros of two signs; null for two numbers. */
+    private static MismatchKind special(FormatCodec destination, long expected, long actual) {
         Decoded e = destination.decode(expected);
         Decoded a = destination.decode(actual);
         boolean eNan = e.kind() == Decoded.Kind.NAN;
@@ -84,31 +151,46 @@ public enum MismatchKind {
         if (eNan && aNan) {
             return nanDifference(destination, expected, actual);
         }
-        if ((eNan || aNan) && !source.isInteger() && source.decode(input).kind() == Decoded.Kind.NAN) {
-            return NAN_VERSUS_NUMBER; // a NaN input given a number (or a number for a NaN): how NaN is handled
-        }
-        if (eNan || aNan) { // a finite input: a NaN where the other saturated or overflowed (fp8 e4m3fn has no infinity)
+        if (eNan || aNan) { // a NaN where the other saturated or overflowed (fp8 e4m3fn has no infinity)
             Decoded number = eNan ? a : e;
             long bits = eNan ? actual : expected;
             return number.kind() == Decoded.Kind.INFINITE || (!destination.isInteger()
                     && bits == destination.largestFinite(number.negative())) ? OVERFLOW : NAN_VERSUS_NUMBER;
         }
-        if (e.kind() == Decoded.Kind.ZERO && a.kind() == Decoded.Kind.ZERO) {
-            return SIGNED_ZERO;
+        return e.kind() == Decoded.Kind.ZERO && a.kind() == Decoded.Kind.ZERO ? SIGNED_ZERO : null;
+    }
+
+    private static MismatchKind integer(FormatCodec destination, Decoded e, Decoded a, long expected, long actual) {
+        boolean bound = expected == destination.integerMax() || expected == destination.integerMin()
+                || actual == destination.integerMax() || actual == destination.integerMin();
+        BigDecimal steps = value(e).subtract(value(a)).abs();
+        if (steps.compareTo(BigDecimal.ONE) == 0) {
+            return ONE_STEP;
         }
-        if (destination.isInteger()) {
-            boolean bound = expected == destination.integerMax() || expected == destination.integerMin()
-                    || actual == destination.integerMax() || actual == destination.integerMin();
-            BigDecimal steps = value(e).subtract(value(a)).abs();
-            if (steps.compareTo(BigDecimal.ONE) == 0) {
-                return ONE_STEP;
-            }
-            return bound ? WRAP_VERSUS_SATURATE : steps.compareTo(BigDecimal.valueOf(16)) <= 0 ? FEW_STEPS : OTHER;
+        return bound ? WRAP_VERSUS_SATURATE : steps(steps);
+    }
+
+    /** Whether either result is an infinity or the largest finite value. */
+    private static boolean limit(FormatCodec destination, Decoded e, Decoded a, long expected, long actual) {
+        return e.kind() == Decoded.Kind.INFINITE || a.kind() == Decoded.Kind.INFINITE
+                || expected == destination.largestFinite(e.negative()) || actual == destination.largestFinite(a.negative());
+    }
+
+    /** Whether the input lies beyond the largest finite value plus half its quantum: past rounding, into overflow. */
+    private static boolean beyondRange(FormatCodec destination, Decoded in) {
+        if (in.kind() == Decoded.Kind.INFINITE) {
+            return true;
         }
-        if (e.kind() == Decoded.Kind.INFINITE || a.kind() == Decoded.Kind.INFINITE
-                || expected == destination.largestFinite(e.negative()) || actual == destination.largestFinite(a.negative())) {
-            return OVERFLOW;
+        if (in.kind() != Decoded.Kind.FINITE) {
+            return false;
         }
+        int q = destination.quantum(destination.maxExponent());
+        BigDecimal limit = Values.exact(false, 2 * destination.maxKept() + 1, q - 1);
+        return value(in).abs().compareTo(limit) > 0;
+    }
+
+    /** Sign, and subnormal against zero, from the values; null when it is a matter of distance. */
+    private static MismatchKind byValue(FormatCodec destination, Decoded e, Decoded a) {
         if (e.negative() != a.negative() && value(e).abs().compareTo(value(a).abs()) == 0) {
             return SIGN;
         }
@@ -116,13 +198,10 @@ public enum MismatchKind {
                 && subnormal(destination, e))) {
             return FLUSHED;
         }
-        // Steps on the destination's grid at the expected value (or one unit, rounding to integral values).
-        Decoded at = e.kind() == Decoded.Kind.FINITE ? e : a;
-        BigDecimal step = Values.exact(false, 1, at.exponent());
-        if (integral && step.compareTo(BigDecimal.ONE) < 0) {
-            step = BigDecimal.ONE;
-        }
-        BigDecimal steps = value(e).subtract(value(a)).abs().divide(step);
+        return null;
+    }
+
+    private static MismatchKind steps(BigDecimal steps) {
         if (steps.compareTo(BigDecimal.ONE) == 0) {
             return ONE_STEP;
         }

@@ -47,13 +47,19 @@ public final class ReportText {
         if (d == null) {
             return null;
         }
+        String sampled = !d.sampled() ? "" : " (tried on " + (d.mismatches() < d.mismatchesOf() ? "the first " : "")
+                + d.mismatches() + " of the case's " + d.mismatchesOf() + " mismatches and the first " + d.passes() + " of its "
+                + d.passesOf() + " passes)";
         if (d.complete()) {
             return "all " + d.mismatches() + " mismatches, and none of the " + d.passes() + " passes, are explained by: "
-                    + d.faults().stream().map(h -> h.fault() + " (" + h.description() + ")").collect(Collectors.joining("; or "));
+                    + d.faults().stream().map(h -> h.fault() + " (" + h.description() + ")").collect(Collectors.joining("; or "))
+                    + sampled;
         }
         Diagnosis.Hypothesis h = d.faults().getFirst();
         return "best partial explanation: " + h.fault() + " (" + h.description() + ") explains " + h.explains() + " of "
-                + d.mismatches() + " mismatches and changes " + h.changes() + " of " + d.passes() + " passes";
+                + d.mismatches() + " mismatches and changes " + h.changes() + " of " + d.passes() + " passes" + sampled
+                + (d.unexplained().isEmpty() ? "" : "; not explained: " + String.join(" ", d.unexplained())
+                + (h.explains() + d.unexplained().size() < d.mismatches() ? " ..." : ""));
     }
 
     /** What a failing case is grouped under: the fault ids that explain it, "partial: ID", or "unexplained". */

@@ -45,8 +45,14 @@ final class Diagnoser {
         return Files.isRegularFile(file) ? new Diagnoser(reference, FaultCatalogue.load(file), comparison) : null;
     }
 
-    /** The faults that explain the wrong answers (input -> actual) of a case whose vectors batches reads; null for none. */
-    Diagnosis explain(Converter reference, Supplier<Batches> batches, Map<Long, Long> wrong) {
+    /** Unexplained inputs a partial diagnosis lists. */
+    private static final int LISTED = 10;
+
+    /**
+     * The faults that explain the wrong answers (input -> actual) of a case whose vectors batches reads,
+     * with mismatches and vectors in all; null for none.
+     */
+    Diagnosis explain(Converter reference, Supplier<Batches> batches, Map<Long, Long> wrong, long mismatches, long vectors) {
         if (wrong.isEmpty()) {
             return null;
         }
@@ -65,6 +71,7 @@ final class Diagnoser {
         FormatCodec dst = reference.destination();
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
         Diagnosis.Hypothesis best = null;
+        FaultModel.Implementation bestModel = null;
         long bestScore = 0;
         for (Fault f : catalogue) {
             FaultModel.Implementation w = model.implementation(f, reference.spec());
@@ -79,12 +86,21 @@ final class Diagnoser {
             } else if (explained - broken > bestScore) {
                 bestScore = explained - broken;
                 best = new Diagnosis.Hypothesis(f.id(), f.description(), explained, broken);
+                bestModel = w;
             }
         }
+        long passesOf = vectors - mismatches;
         if (!full.isEmpty()) {
-            return new Diagnosis(wrong.size(), passes.size(), true, full);
+            return new Diagnosis(wrong.size(), passes.size(), true, full, List.of(), mismatches, passesOf);
         }
-        return best == null ? null : new Diagnosis(wrong.size(), passes.size(), false, List.of(best));
+        if (best == null) {
+            return null;
+        }
+        FaultModel.Implementation model = bestModel;
+        List<String> unexplained = wrong.entrySet().stream()
+                .filter(e -> !comparison.same(dst, model.apply(e.getKey()), e.getValue())).limit(LISTED)
+                .map(e -> reference.source().format().hex(e.getKey())).toList();
+        return new Diagnosis(wrong.size(), passes.size(), false, List.of(best), unexplained, mismatches, passesOf);
     }
 
     /** Mismatching inputs per binade of the source ("2^e"; "0", "inf", "NaN"), in value order. */

@@ -186,8 +186,8 @@ public final class SuiteRun implements AutoCloseable {
         if (o.result().status() != Status.FAIL) {
             return o.result();
         }
-        return o.result().diagnosed(diagnoser == null ? null : diagnoser.explain(v.reference(), v.whole(), o.wrong()),
-                Diagnoser.binades(v.reference().source(), o.wrong()));
+        return o.result().diagnosed(diagnoser == null ? null : diagnoser.explain(v.reference(), v.whole(), o.wrong(),
+                o.result().mismatches(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrong()));
     }
 
     /** A failing case with a live waiver is WAIVED; with an expired one it stays FAIL, saying so. */

@@ -33,11 +33,30 @@ class MismatchKindTest {
         a signalling NaN left signalling            | float    | 0x7F800001 | half       | 0x7E00     | 0x7C01     | false | NaN encoding: quiet bit
         NaN to int32 giving INT_MIN                 | float    | 0x7FC00000 | int32      | 0x00000000 | 0x80000000 | false | NaN to integer
         wrapped instead of saturated                | float    | 0x4F800000 | int32      | 0x7FFFFFFF | 0x00000000 | false | wrap vs saturate
+        one code below a power of two               | float    | 0x017F8000 | bfloat16   | 0x0180     | 0x017F     | false | one step (rounding)
+        the overflow tie sent toward zero           | float    | 0x7F7F8000 | bfloat16   | 0x7F80     | 0x7F7F     | false | one step (rounding)
+        saturated where the value overflows         | float    | 0x7F7FFFFF | bfloat16   | 0x7F80     | 0x7F7F     | false | overflow / saturation
+        one code of hifloat8 across a binade        | float    | 0x3F7C0000 | hifloat8   | 0x08       | 0x1F       | false | one step (rounding)
         """)
     void kindsComeFromValues(String what, String from, String input, String to, String expected, String actual,
                              boolean integral, String kind) {
         MismatchKind k = MismatchKind.classify(codec(from), Long.decode(input), codec(to), Long.decode(expected),
                 Long.decode(actual), integral);
         assertEquals(kind, k.label(), what);
+    }
+
+    static final Reference MX = Reference.of(SpecTables.load(Path.of(System.getProperty("convcert.home"))
+            .resolve("spec-tables/ocp-mx")));
+
+    /** A NaN sent to a format that has none is about NaN, whatever the two numbers are (not an overflow). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        NaN to FP4 giving zero, not the largest | fp4_e2m1 | 0x7 | 0x0
+        NaN to FP6 giving the largest negative  | fp6_e2m3 | 0x1F | 0x3F
+        """)
+    void aNanInputIsKindOfNanHandling(String what, String to, String expected, String actual) {
+        MismatchKind k = MismatchKind.classify(MX.codec(MX.format("float")), 0x7FC00000L, MX.codec(MX.format(to)),
+                Long.decode(expected), Long.decode(actual), false);
+        assertEquals("NaN to a format without NaN", k.label(), what);
     }
 }
