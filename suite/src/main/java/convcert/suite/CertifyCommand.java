@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -70,7 +71,8 @@ public final class CertifyCommand implements Callable<Integer> {
                     + "The reference's expected values use every core whatever N is.")
     int jobs;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Report folder (default: reports/<adapter> in the working directory).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Report folder (default, in the working directory: "
+            + "reports/<adapter kind>[-<folder>-<name> of the program, library or recording under test]).")
     Path out;
 
     @Option(names = "--waivers", paramLabel = "CSV", description = "Known deviations: case,reason,expires (ISO date).")
@@ -133,11 +135,37 @@ public final class CertifyCommand implements Callable<Integer> {
             throw new UsageException(jobs < 1 ? "--jobs must be 1 or more, got " + jobs
                     : "--jobs splits the 2^32 inputs of --exhaustive cases; vector cases run on one adapter");
         }
-        String adapterName = adapter.contains(":") ? adapter.substring(0, adapter.indexOf(':')) : adapter;
-        Path report = out != null ? out : Path.of("reports").resolve(adapterName); // relative to the working directory
+        Path report = out != null ? out : Path.of("reports").resolve(defaultFolder(adapter)); // relative to the working directory
         return new Request(reference, adapter, loader, vectors != null ? vectors : Home.vectors(), level, selected, pairs,
                 only, exhaustive, kn[0], kn[1], shard, jobs, report, waivers == null ? Waivers.none() : Waivers.read(waivers),
                 timeoutMillis, first);
+    }
+
+    /**
+     * The default report folder's name: the adapter's kind, and for an implementation named by a file (a
+     * process's program or script, a library, a recording) that file's folder and name, so two
+     * implementations never share a folder: process-ml-dtypes-dut, native-build-libconv, replay-h200-recording.
+     */
+    static String defaultFolder(String spec) {
+        String kind = spec.contains(":") ? spec.substring(0, spec.indexOf(':')) : spec;
+        Map<String, String> options = Adapters.options(spec.contains(":") ? spec.substring(spec.indexOf(':') + 1) : "");
+        String named = switch (kind) {
+            case "process" -> {
+                List<String> words = List.of(options.getOrDefault("cmd", "").split("\\s+"));
+                yield words.reversed().stream().filter(w -> !w.startsWith("-") && (w.contains("/") || w.matches(".+\\.[A-Za-z0-9]+")))
+                        .findFirst().orElse(words.getFirst()); // the script or program file, else the program
+            }
+            case "native" -> options.get("lib");
+            case "replay" -> options.get("dir");
+            default -> null;
+        };
+        if (named == null || named.isBlank()) {
+            return kind;
+        }
+        Path p = Path.of(named).toAbsolutePath().normalize();
+        String name = p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
+        String parent = p.getParent() == null || p.getParent().getFileName() == null ? "" : p.getParent().getFileName() + "-";
+        return (kind + "-" + parent + name).replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
     /** --shard K/N as {K, N}. */

@@ -12,6 +12,7 @@ import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spec.Home;
 import convcert.spec.WorkingDirectory;
+import convcert.suite.model.ExitCode;
 import convcert.suite.report.Markup;
 import convcert.suite.runner.Comparison;
 import convcert.suite.runner.VectorStore;
@@ -39,8 +40,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "score", mixinStandardHelpOptions = true,
         header = "Score a golden-vector set against the fault catalogue.",
         description = "Per fault of the catalogue (spec-tables/faults.csv): caught (by which cases) or escaped; "
-                + "last line 'fault score: CAUGHT/TOTAL'. Exit 0 when every detectable applicable fault is caught, "
-                + "1 otherwise.")
+                + "then 'fault score: CAUGHT/TOTAL'. Exit 0 when every detectable applicable fault is caught, "
+                + "1 otherwise, 5 when nothing was scored (no fault applies to the vector set's cases).")
 public final class ScoreCommand implements Callable<Integer> {
 
     @Mixin
@@ -91,8 +92,16 @@ public final class ScoreCommand implements Callable<Integer> {
         }
         long na = score.faults().stream().filter(o -> o.result().equals("not applicable")).count();
         long undetectable = score.faults().stream().filter(o -> o.result().startsWith("undetectable")).count();
+        String other = store.otherProfiles(name);
+        if (other != null) {
+            stdout.println("note: " + other + " (--profile selects the profile)");
+        }
         stdout.printf("fault score: %d/%d (%d not applicable to this vector set, %d undetectable by design)%n",
                 score.caught(), score.total(), na, undetectable);
+        if (score.total() == 0) {
+            stdout.println("NOTHING SCORED: no fault applies to a case of this vector set");
+            return ExitCode.NOTHING_CERTIFIED.code();
+        }
         return score.caught() == score.total() ? 0 : 1;
     }
 

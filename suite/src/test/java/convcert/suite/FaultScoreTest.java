@@ -219,4 +219,18 @@ class FaultScoreTest {
         Files.write(pair.resolve("rn-nosat.out.bin"), outputs);
         return temp.resolve("rec");
     }
+
+    /** Scoring another profile's vector set scores nothing: exit 5, saying which profile the folder holds. */
+    @Test
+    void anotherProfilesVectorsScoreNothing(@TempDir Path temp) throws IOException {
+        Path dir = temp.resolve("mx");
+        assertEquals(0, MainTest.run("", "generate", "--profile", "ocp-mx", "--level", "quick", "--format", "bin", "--out",
+                dir.toString()).exit());
+        MainTest.Run r = MainTest.run("", "score", "--vectors", dir.toString());
+        assertEquals(5, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("holds vectors of profile ocp-mx, none of profile ascend-c"), r.out());
+        MainTest.Run c = CertifyTest.certify(temp.resolve("report"), "--vectors", dir.toString());
+        assertEquals(5, c.exit());
+        assertTrue(c.out().contains("holds vectors of profile ocp-mx, none of profile ascend-c"), c.out());
+    }
 }

@@ -320,4 +320,35 @@ class HonestGateTest {
         assertTrue(v.out().startsWith("convcert 0.1.0"), v.out());
         assertTrue(v.out().contains("JDK "), v.out());
     }
+
+    /**
+     * A defect every variant of a state shows (form x CTRL) is one finding: listed once on the console and
+     * in the HTML with its variants, and the matrix counts its vectors once, not once per variant.
+     */
+    @Test
+    void oneDefectInEveryVariantIsOneFinding(@TempDir Path out) throws Exception {
+        MainTest.Run r = certify(out, "--adapter", "process:cmd=" + CertifyTest.exampleDevice() + " --fault truncate",
+                "--pair", "float:bfloat16");
+        assertEquals(1, r.exit(), r.out());
+        assertEquals(1, r.out().lines().filter(l -> l.startsWith("FAIL float->bfloat16/rz-nosat")).count(), r.out());
+        assertTrue(r.out().contains("    alike in 4 variants: form nosat, CTRL"), r.out());
+        String html = Files.readString(out.resolve("conformance.html"));
+        assertEquals(1, html.split("<details open id=", -1).length - 1, "one section");
+        assertTrue(html.contains("nosat &times;4 2/3056"), "the chip counts the state's vectors once");
+    }
+
+    /** A waiver naming a state covers all its variants; one naming a variant, that variant alone. */
+    @Test
+    void aWaiverNamingAStateCoversItsVariants(@TempDir Path out) throws Exception {
+        String device = "process:cmd=" + CertifyTest.exampleDevice() + " --fault truncate";
+        Path state = Files.writeString(out.resolve("state.csv"), "case,reason,expires\nfloat->bfloat16/rz-nosat,known,2999-01-01\n");
+        MainTest.Run r = certify(out.resolve("a"), "--adapter", device, "--pair", "float:bfloat16", "--waivers", state.toString());
+        assertEquals(0, r.exit(), r.out());
+        assertEquals(4, report(out.resolve("a")).get("summary").get("waived").asInt());
+        Path one = Files.writeString(out.resolve("one.csv"),
+                "case,reason,expires\n\"float->bfloat16/rz-nosat [nosat 60=0,48=0]\",known,2999-01-01\n");
+        r = certify(out.resolve("b"), "--adapter", device, "--pair", "float:bfloat16", "--waivers", one.toString());
+        assertEquals(1, r.exit(), r.out());
+        assertEquals(1, report(out.resolve("b")).get("summary").get("waived").asInt());
+    }
 }

@@ -1,6 +1,7 @@
 package convcert.suite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -169,5 +170,18 @@ class MainTest {
         assertEquals(2, r.exit());
         assertEquals("convcert: " + convcert.spec.WorkingDirectory.relative(formats) + ":3:8: inf: bad hex '0x7C0Z'\n",
                 r.err());
+    }
+
+    /** Two implementations of one adapter kind never share a default report folder. */
+    @Test
+    void theDefaultReportFolderIsNamedAfterTheImplementation() {
+        assertEquals("jdk", CertifyCommand.defaultFolder("jdk"));
+        assertEquals("native-build-libconv", CertifyCommand.defaultFolder("native:lib=/home/me/build/libconv.so"));
+        String mlDtypes = CertifyCommand.defaultFolder("process:cmd=python3 suite/devices/ml-dtypes/dut.py");
+        String numpy = CertifyCommand.defaultFolder("process:cmd=python3 suite/devices/example-python/dut.py");
+        assertEquals("process-ml-dtypes-dut", mlDtypes);
+        assertFalse(mlDtypes.equals(numpy), numpy);
+        assertEquals("process-bin-dut", CertifyCommand.defaultFolder("process:cmd=/tmp/bin/dut --fault truncate"));
+        assertEquals("replay-nvidia-h200-recording", CertifyCommand.defaultFolder("replay:dir=reports/devices/nvidia-h200/recording"));
     }
 }

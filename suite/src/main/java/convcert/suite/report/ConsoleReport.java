@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 /** What certify and report merge print: the pair matrix, then what a CI log reader acts on, then the verdict. */
 public final class ConsoleReport {
 
-    /** Maximum failing cases the console lists; the reports list them all. */
+    /** Maximum findings (a state's variants that fail alike are one) the console lists; the reports list them all. */
     static final int LISTED_CASES = 20;
 
     private ConsoleReport() {
@@ -61,9 +61,15 @@ public final class ConsoleReport {
                     : selection + " selects no case of profile " + r.profile()));
         }
         List<Entry> bad = r.cases().stream().filter(e -> e.status().finding()).toList();
-        bad.stream().limit(LISTED_CASES).forEach(e -> {
-            out.println(e.status() + " " + e.name() + ReportText.variant(e, false) + (e.mismatches() > 0 ? ": "
-                    + e.mismatches() + " of " + e.vectors() + " vectors differ " + e.kinds() : ""));
+        List<Findings.Finding> findings = Findings.of(r.cases());
+        findings.stream().limit(LISTED_CASES).forEach(f -> {
+            Entry e = f.shown();
+            out.println(e.status() + " " + f.name() + (f.variants().size() > 1 ? "" : ReportText.variant(e, false))
+                    + (e.mismatches() > 0 ? ": " + e.mismatches() + " of " + e.vectors() + " vectors differ " + e.kinds() : ""));
+            if (f.variants().size() > 1) {
+                out.println("    alike in " + f.variants().size() + " variants: " + String.join("; ",
+                        f.variants().stream().map(Findings::variant).toList()));
+            }
             if (e.message() != null) {
                 Markup.console(e.message()).lines().forEach(line -> out.println("    " + line));
             }
@@ -74,8 +80,8 @@ public final class ConsoleReport {
                 out.println("    diagnosis: " + ReportText.diagnosis(e.diagnosis()));
             }
         });
-        if (bad.size() > LISTED_CASES) {
-            out.println("... and " + (bad.size() - LISTED_CASES) + " more cases that did not pass (see the reports)");
+        if (findings.size() > LISTED_CASES) {
+            out.println("... and " + (findings.size() - LISTED_CASES) + " more findings (see the reports)");
         }
         Map<String, Long> byCause = new TreeMap<>();
         for (Entry e : bad) {

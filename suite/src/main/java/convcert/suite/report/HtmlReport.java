@@ -146,10 +146,9 @@ public final class HtmlReport {
                             .orElseThrow();
                     ConformanceReport.Entry shown = variants.stream().filter(e -> e.status() == status).findFirst()
                             .orElseThrow();
-                    long mismatches = variants.stream().mapToLong(ConformanceReport.Entry::mismatches).sum();
-                    long vectors = variants.stream().mapToLong(ConformanceReport.Entry::vectors).sum();
+                    // the worst variant's counts: variants test the same vectors, so their counts do not add up
                     String text = esc(state) + (variants.size() > 1 ? " &times;" + variants.size() : "")
-                            + (status == Status.FAIL || status == Status.WAIVED ? " " + mismatches + "/" + vectors
+                            + (status == Status.FAIL || status == Status.WAIVED ? " " + shown.mismatches() + "/" + shown.vectors()
                             : status == Status.PASS ? " " + shown.vectors() : "");
                     StringBuilder title = new StringBuilder();
                     variants.forEach(e -> title.append(title.isEmpty() ? "" : "\n").append(e.name()).append(": ")
@@ -195,22 +194,23 @@ public final class HtmlReport {
     private static void details(StringBuilder h, ConformanceReport r) {
         h.append("<h2>Cases that did not pass</h2>\n");
         boolean any = false;
-        Map<String, List<ConformanceReport.Entry>> byCause = new TreeMap<>();
-        for (ConformanceReport.Entry e : r.cases()) {
-            if (e.status().finding()) {
-                String cause = e.status() == Status.FAIL ? ReportText.cause(e.diagnosis())
-                        : e.status().name().toLowerCase(Locale.ROOT);
-                byCause.computeIfAbsent(cause, k -> new ArrayList<>()).add(e);
-            }
+        Map<String, List<Findings.Finding>> byCause = new TreeMap<>();
+        for (Findings.Finding f : Findings.of(r.cases())) {
+            ConformanceReport.Entry e = f.shown();
+            String cause = e.status() == Status.FAIL ? ReportText.cause(e.diagnosis())
+                    : e.status().name().toLowerCase(Locale.ROOT);
+            byCause.computeIfAbsent(cause, k -> new ArrayList<>()).add(f);
         }
         for (var group : byCause.entrySet()) {
             if (byCause.size() > 1 || !group.getKey().equals("unexplained")) {
+                long cases = group.getValue().stream().mapToLong(f -> f.variants().size()).sum();
                 h.append("<h3>").append(esc(group.getKey())).append(" (").append(group.getValue().size())
-                        .append(group.getValue().size() == 1 ? " case" : " cases").append(")</h3>\n");
+                        .append(group.getValue().size() == 1 ? " finding" : " findings").append(", ").append(cases)
+                        .append(cases == 1 ? " case" : " cases").append(")</h3>\n");
             }
-            for (ConformanceReport.Entry e : group.getValue()) {
+            for (Findings.Finding f : group.getValue()) {
                 any = true;
-                caseSection(h, e);
+                caseSection(h, f);
             }
         }
         if (!any) {
@@ -243,12 +243,17 @@ public final class HtmlReport {
         h.append("</svg>\n");
     }
 
-    private static void caseSection(StringBuilder h, ConformanceReport.Entry e) {
+    private static void caseSection(StringBuilder h, Findings.Finding f) {
+        ConformanceReport.Entry e = f.shown();
         h.append("<details open id=\"").append(anchor(e.name())).append("\"><summary><span class=\"chip ")
-                .append(e.status()).append("\">").append(esc(e.status().name())).append("</span> <b>").append(esc(e.name()))
-                .append("</b>").append(esc(ReportText.variant(e, true)))
+                .append(e.status()).append("\">").append(esc(e.status().name())).append("</span> <b>").append(esc(f.name()))
+                .append("</b>").append(f.variants().size() > 1 ? "" : esc(ReportText.variant(e, true)))
                 .append(e.vectors() > 0 ? ": " + e.mismatches() + " of " + e.vectors() + " vectors differ " : "")
                 .append(e.kinds().isEmpty() ? "" : esc(e.kinds().toString())).append("</summary>\n");
+        if (f.variants().size() > 1) {
+            h.append("<p>Alike in ").append(f.variants().size()).append(" variants: ").append(esc(String.join("; ",
+                    f.variants().stream().map(Findings::variant).toList()))).append("</p>\n");
+        }
         if (e.message() != null) {
             h.append("<pre>").append(esc(e.message())).append("</pre>\n");
         }

@@ -144,6 +144,10 @@ public final class SuiteRun implements AutoCloseable {
     public Map<String, List<Planned>> plan() {
         Map<String, List<Planned>> kept = new Planner(config, notes).plan();
         planned = kept.values().stream().flatMap(List::stream).map(Planned::key).toList();
+        String other = config.vectors() == null ? null : config.vectors().otherProfiles(config.reference().tables().profile());
+        if (other != null) {
+            notes.add(other);
+        }
         if (planned.isEmpty() && config.only() != null) {
             notes.add("--only '" + config.only() + "' selects no case of profile " + config.reference().tables().profile());
         }

@@ -231,6 +231,18 @@ public final class VectorStore {
         return folder;
     }
 
+    /** The profiles whose cases the folder holds, in order. */
+    public List<String> profiles() {
+        return manifest.cases().stream().map(Manifest.Entry::profile).distinct().sorted().toList();
+    }
+
+    /** Says which profiles the folder holds when it holds none of this one's cases; null when it does. */
+    public String otherProfiles(String profile) {
+        List<String> held = profiles();
+        return held.contains(profile) ? null : shown(folder) + " holds vectors of " + (held.isEmpty() ? "no profile"
+                : "profile " + String.join(", ", held)) + ", none of profile " + profile;
+    }
+
     public List<Manifest.Entry> cases() {
         return manifest.cases();
     }

@@ -12,15 +12,21 @@ import java.util.List;
 
 /**
  * Known deviations a CI gate accepts until a date: a CSV with columns case, reason, expires.
- * 'case' is a case name (float->half/rn-nosat) where '*' matches anything; 'expires' is an ISO date.
+ * 'case' is a state's name (float->half/rn-nosat: every variant of it), or one variant's
+ * ("float->half/rn-sat [sat 60=1,48=0]"), where '*' matches anything; 'expires' is an ISO date.
  * A failing case with a live waiver is reported as waived; an expired waiver fails the case.
  */
 public final class Waivers {
 
     public record Waiver(String pattern, String reason, LocalDate expires, String location) {
 
+        /**
+         * A pattern names states (float->half/rn-sat) and so covers each of their variants; one that names
+         * a variant ("float->half/rn-sat [sat 60=1,48=0]") covers that variant alone.
+         */
         boolean matches(CaseKey key) {
-            return key.nameMatches(pattern);
+            return key.nameMatches(pattern) || (!pattern.contains(" [") && new CaseKey(key.profile(), key.from(), key.to(),
+                    key.rounding(), key.state(), key.form(), key.ctrl()).nameMatches(pattern));
         }
 
         /** "board bug 1234 (waivers.csv:2, until 2027-01-31)" for reports. */
