@@ -16,7 +16,9 @@ extern "C" {
 const char *convcert_capabilities(void);
 
 /* Converts count elements. in and out are packed little-endian elements of the source's and the
-   destination's widths (1, 2, 4 or 8 bytes). form is "nosat" or "sat"; ctrl is "60=0,59=0,50=0,48=1".
+   destination's widths (1, 2, 4 or 8 bytes). form is "nosat" (no _sat suffix), "sat" (_sat) or "implicit" (a C++
+   implicit conversion); ctrl is "60=0,59=0,50=0,48=1", or "-" under a profile without CTRL bits. count may be 0:
+   convcert calls once with 0 after each case; return 0 and write nothing.
    Returns 0 on success; otherwise nonzero, and convcert_last_error() says why. */
 int convcert_convert(const char *from, const char *to, const char *rounding, const char *state,
                      const char *form, const char *ctrl, const void *in, void *out, uint64_t count);

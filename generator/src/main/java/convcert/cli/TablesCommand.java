@@ -49,8 +49,9 @@ public final class TablesCommand {
                     t.conversions().size(), modes, cases);
             out.printf("  rounding     %d modes (%s)%n", t.roundingModes().size(), String.join(" ",
                     t.roundingModes().stream().map(Rounding::suffix).toList()));
-            out.printf("  saturation   %d groups, %d rules, CTRL bits %s (power-on %s)%n", t.groups().size(),
-                    t.saturationRules().size(), t.ctrlBits().keySet(), t.powerOnCtrl());
+            out.printf("  saturation   %d groups, %d rules, %s%n", t.groups().size(), t.saturationRules().size(),
+                    t.ctrlBits().isEmpty() ? "no CTRL bits" : "CTRL bits " + t.ctrlBits().keySet() + " (power-on "
+                    + t.powerOnCtrl() + ")");
             out.printf("  examples     %d (%d marked erratum)%n", t.examples().size(), errata);
             out.printf("  decisions    %d (selectable: %s)%n", t.decisions().size(), reference.semantics());
             OpenClTables memory = OpenClTables.attachedTo(t);

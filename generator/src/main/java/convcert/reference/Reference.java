@@ -66,7 +66,9 @@ public final class Reference {
         }
         if (f == null) {
             throw new UsageException("unknown type '" + nameOrAlias + "'; known types: "
-                    + tables.formats().stream().map(Format::name).collect(Collectors.joining(" ")));
+                    + tables.formats().stream().map(Format::name).collect(Collectors.joining(" ")) + "; and their aliases: "
+                    + tables.formats().stream().map(t -> t.name() + "=" + String.join("|", t.aliases()))
+                    .collect(Collectors.joining(" ")));
         }
         return f;
     }

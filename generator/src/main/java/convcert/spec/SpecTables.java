@@ -87,6 +87,10 @@ public final class SpecTables {
         if (!Files.isDirectory(directory)) {
             throw new TableException(new Location(directory, 0, 0), "no such spec-table folder");
         }
+        if (!Files.isRegularFile(directory.resolve("profile.csv"))) {
+            throw new TableException(new Location(directory, 0, 0), "this folder holds no profile's tables (no profile.csv); "
+                    + "a profile is a folder like spec-tables/ascend-c");
+        }
         return new SpecTables(directory);
     }
 

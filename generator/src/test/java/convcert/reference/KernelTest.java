@@ -9,6 +9,7 @@ import convcert.spec.Rounding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -200,11 +201,17 @@ class KernelTest {
                         Converter converter = r.converter(r.saturationStates(c, mode).getFirst());
                         assertTrue(converter.hasKernel());
                         AtomicReference<String> first = new AtomicReference<>();
+                        AtomicInteger done = new AtomicInteger();
+                        long start = System.nanoTime();
                         IntStream.range(0, 256).parallel().forEach(chunk -> {
                             long[] in = new long[1 << 24];
                             String mismatch = compareConsecutive(converter, (long) chunk << 24, in);
                             if (mismatch != null) {
                                 first.compareAndSet(null, mismatch);
+                            }
+                            if (done.incrementAndGet() % 64 == 0) { // a CI log is never silent for minutes
+                                System.out.printf("KernelTest float->%s %s: %d%% of 2^32 inputs, %.0f s%n", to,
+                                        mode.suffix(), done.get() * 100 / 256, (System.nanoTime() - start) / 1e9);
                             }
                         });
                         assertEquals(null, first.get());

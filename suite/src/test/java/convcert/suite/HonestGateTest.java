@@ -351,4 +351,14 @@ class HonestGateTest {
         assertEquals(1, r.exit(), r.out());
         assertEquals(1, report(out.resolve("b")).get("summary").get("waived").asInt());
     }
+
+    @Test
+    void anExpiredWaiverIsNamedOnTheLastLine(@TempDir Path out) throws Exception {
+        Path old = Files.writeString(out.resolve("old.csv"), "case,reason,expires\nfloat->bfloat16/rz-nosat,known,2001-01-01\n");
+        MainTest.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=" + CertifyTest.exampleDevice() + " --fault truncate",
+                "--pair", "float:bfloat16", "--waivers", old.toString());
+        assertEquals(1, r.exit(), r.out());
+        String last = r.out().strip().lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.contains("the waiver of float->bfloat16/rz-nosat has expired"), last);
+    }
 }

@@ -1,5 +1,6 @@
 package convcert.suite;
 
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -183,5 +185,28 @@ class MainTest {
         assertFalse(mlDtypes.equals(numpy), numpy);
         assertEquals("process-bin-dut", CertifyCommand.defaultFolder("process:cmd=/tmp/bin/dut --fault truncate"));
         assertEquals("replay-nvidia-h200-recording", CertifyCommand.defaultFolder("replay:dir=reports/devices/nvidia-h200/recording"));
+    }
+
+    /** ml_dtypes' names are aliases in every profile that has the format; an unknown type's error lists the aliases. */
+    @Test
+    void typeAliasesAreTheSameAcrossProfiles() {
+        for (String profile : List.of("ascend-c", "cuda", "ocp-mx")) {
+            Run r = run("", "convert", "--profile", profile, "--from", "float32", "--to", "float8_e4m3fn", "--rounding", "rn",
+                    "--saturation", "sat", "0x3F800000");
+            assertEquals("0x38\n", r.out(), profile + ": " + r.err());
+            assertEquals(0, run("", "convert", "--profile", profile, "--from", "float", "--to", "float8_e5m2", "--rounding",
+                    "rn", "--saturation", "sat", "0x3F800000").exit(), profile);
+        }
+        Run unknown = run("", "convert", "--from", "float", "--to", "fp99", "1");
+        assertTrue(unknown.err().contains("fp8_e4m3fn=fp8_e4m3fn_t|e4m3fn|e4m3|float8_e4m3fn"), unknown.err());
+    }
+
+    @Test
+    void tablesCheckSpeaksPlainlyOfWhatIsNotThere(@TempDir Path empty) {
+        Run cuda = run("", "tables", "check", "--profile", "cuda");
+        assertTrue(cuda.out().contains("no CTRL bits") && !cuda.out().contains("power-on )"), cuda.out());
+        Run none = run("", "tables", "check", "--tables", empty.toString());
+        assertEquals(2, none.exit());
+        assertTrue(none.err().contains(empty + ": this folder holds no profile's tables"), none.err());
     }
 }

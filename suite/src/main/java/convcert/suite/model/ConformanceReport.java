@@ -119,8 +119,13 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
                     + (s.failed() > 0 ? " and " + s.failed() + " cases have mismatches" : "") + "; " + certified + waived);
         }
         if (s.failed() > 0) {
+            List<String> expired = cases.stream().filter(e -> e.status() == Status.FAIL && e.waiver() != null)
+                    .map(Entry::name).toList();
+            String expiredText = expired.isEmpty() ? "" : "; the waiver of " + expired.getFirst() + " has expired"
+                    + (expired.size() > 1 ? " (and " + (expired.size() - 1) + " more)" : "");
             return new Verdict(ExitCode.MISMATCHES, head + String.format(Locale.ROOT,
-                    "FAIL: %d cases with mismatches (%,d vectors differ); ", s.failed(), s.mismatches()) + certified + waived);
+                    "FAIL: %d cases with mismatches (%,d vectors differ); ", s.failed(), s.mismatches()) + certified + waived
+                    + expiredText);
         }
         if (s.passed() == 0) {
             String why = s.cases() == 0 ? "no case was selected"

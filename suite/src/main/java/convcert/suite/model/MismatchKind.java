@@ -136,8 +136,13 @@ public enum MismatchKind {
         if (destination.isInteger()) {
             return NAN_TO_INTEGER;
         }
-        boolean eNan = destination.decode(expected).kind() == Decoded.Kind.NAN;
-        boolean aNan = destination.decode(actual).kind() == Decoded.Kind.NAN;
+        Decoded e = destination.decode(expected);
+        Decoded a = destination.decode(actual);
+        boolean eNan = e.kind() == Decoded.Kind.NAN;
+        boolean aNan = a.kind() == Decoded.Kind.NAN;
+        if (e.kind() == Decoded.Kind.ZERO && a.kind() == Decoded.Kind.ZERO) {
+            return SIGNED_ZERO; // a NaN given zero (a format without NaN), with the other sign
+        }
         return eNan && aNan ? nanDifference(destination, expected, actual) : eNan || aNan ? NAN_VERSUS_NUMBER
                 : NAN_WITHOUT_NAN;
     }
