@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ml_dtypes as a device under test, speaking convcert's batch protocol (suite/ADAPTERS.md).
+"""ml_dtypes as a device under test, written with the convcert-device helper (suite/python).
 
 Certifies the casts of ml_dtypes (pip install ml_dtypes) between float32 and the OCP MX element and
 scale types, against the ocp-mx profile:
@@ -8,10 +8,17 @@ ml_dtypes casts round to nearest even; FP8 overflows to NaN or infinity (non-sat
 have no infinity and clamp (saturating), E8M0 overflows to NaN. Elements narrower than a byte
 travel one per byte, as numpy stores them.
 """
+import pathlib
 import sys
 
 import ml_dtypes
 import numpy as np
+
+try:
+    from convcert_device import Device
+except ImportError:  # not installed (pip install ./suite/python): the checkout's copy
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python"))
+    from convcert_device import Device
 
 TYPES = {
     "fp8_e4m3fn": (ml_dtypes.float8_e4m3fn, "nosat"),
@@ -22,36 +29,12 @@ TYPES = {
     "e8m0": (ml_dtypes.float8_e8m0fnu, "nosat"),
 }
 
+device = Device()
 
-def main():
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    if not stdin.readline().startswith(b"CONVCERT 1"):
-        sys.exit("bad hello")
-    for name, (_, state) in TYPES.items():
-        stdout.write(("CAP float %s rn %s\nCAP %s float rn nosat\n" % (name, state, name)).encode())
-    stdout.write(b"READY\n")
-    stdout.flush()
-    for line in iter(stdin.readline, b""):
-        words = line.decode().split()
-        if words[0] == "QUIT":
-            return
-        count = int(words[-1])
-        if words[0] != "BATCH":
-            stdout.write(b"ERR only BATCH\n")
-            stdout.flush()
-            continue
-        src, dst = words[1], words[2]
-        with np.errstate(all="ignore"):
-            if src == "float":
-                data = np.frombuffer(stdin.read(4 * count), dtype="<u4").view(np.float32)
-                result = data.astype(TYPES[dst][0]).view(np.uint8)
-            else:
-                data = np.frombuffer(stdin.read(count), dtype=np.uint8).view(TYPES[src][0])
-                result = data.astype(np.float32).view("<u4")
-        stdout.write(b"OK %d\n" % count)
-        stdout.write(result.tobytes())
-        stdout.flush()
-
+for name, (dtype, state) in TYPES.items():
+    device.convert("float", name, "rn", state)(lambda x, t=dtype: x.view(np.float32).astype(t).view(np.uint8))
+    device.convert(name, "float", "rn", "nosat")(lambda x, t=dtype: x.astype(np.uint8).view(t).astype(np.float32)
+                                                 .view(np.uint32))
 
 if __name__ == "__main__":
-    main()
+    device.run()

@@ -1,0 +1,181 @@
+"""The process protocol of convcert (suite/ADAPTERS.md): handshake, BATCH, BLOCKS and MEMORY batches."""
+import inspect
+import struct
+import sys
+
+import numpy as np
+
+# Bytes per element of the formats convcert's profiles name (the width column of formats.csv, rounded up).
+WIDTHS = {
+    "float": 4, "half": 2, "bfloat16": 2, "double": 8, "hifloat8": 1, "fp8_e4m3fn": 1, "fp8_e5m2": 1,
+    "fp6_e2m3": 1, "fp6_e3m2": 1, "fp4_e2m1": 1, "e8m0": 1,
+    "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
+}
+UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+BLOCK = 32  # elements per OCP MX block
+
+
+def _vector(type_, n):
+    return type_ + ("" if n == 1 else str(n))
+
+
+def _memory_name(case):
+    """The case's name as MEM lines give it (MemoryCase.name): "vload4 int4", "vstore_half3_rtz float3"."""
+    if case["function"] == "as_type":
+        function = "as_" + _vector(case["to_type"], case["to_n"])
+    else:
+        function = case["function"] + ("" if case["n"] == 1 else str(case["n"])) + (
+            "_" + case["rounding"] if case["rounding"] else "")
+    return function + " " + _vector(case["type"], case["n"])
+
+
+def _wants_key(fn):
+    """Whether a conversion function takes the case as a second argument (one without a default)."""
+    required = [p for p in inspect.signature(fn).parameters.values() if p.default is p.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(required) >= 2
+
+
+def _matches(pattern, value):
+    return pattern == "*" or pattern == value
+
+
+class Device:
+    """Collects what the device implements, then serves convcert on stdin/stdout (run)."""
+
+    def __init__(self, checks_alignment=False):
+        self.checks_alignment = checks_alignment
+        self._values = []   # (from, to, rounding, state, in_bytes, out_bytes, fn)
+        self._blocks = []   # (from, to, rounding, fn)
+        self._memory = {}   # case name -> fn
+
+    def convert(self, src, dst, rounding, state, in_bytes=None, out_bytes=None):
+        """Declares a value conversion; the decorated function maps an input array to an output array."""
+        def register(fn):
+            self._values.append((src, dst, rounding, state, in_bytes, out_bytes, fn))
+            return fn
+        return register
+
+    def blocks(self, src, dst, rounding):
+        """Declares a block conversion (values <-> a block-scaled format such as mxfp4_e2m1)."""
+        def register(fn):
+            self._blocks.append((src, dst, rounding, fn))
+            return fn
+        return register
+
+    def memory(self, case):
+        """Declares an OpenCL memory case ("vload4 int4", "as_float4 int4", ...)."""
+        def register(fn):
+            self._memory[case] = fn
+            return fn
+        return register
+
+    # ---- serving -----------------------------------------------------------------------------------
+
+    def run(self, stdin=None, stdout=None):
+        """Serves convcert until QUIT or the end of input."""
+        self._in = stdin or sys.stdin.buffer
+        self._out = stdout or sys.stdout.buffer
+        if not self._in.readline().startswith(b"CONVCERT 1"):
+            sys.exit("convcert-device: expected the hello 'CONVCERT 1'")
+        lines = ["CAP %s %s %s %s" % v[:4] for v in self._values]
+        lines += ["CAP %s %s %s block" % b[:3] for b in self._blocks]
+        lines += ["MEM " + case for case in self._memory]
+        if self.checks_alignment:
+            lines.append("ALIGNMENT checked")
+        self._out.write(("\n".join(lines + ["READY"]) + "\n").encode())
+        self._out.flush()
+        for line in iter(self._in.readline, b""):
+            words = line.decode("ascii", "replace").split()
+            if not words or words[0] == "QUIT":
+                return
+            try:
+                answer = {"BATCH": self._batch, "BLOCKS": self._block_batch, "MEMORY": self._memory_batch}[words[0]](words)
+            except KeyError:
+                answer = b"ERR unknown request " + words[0].encode()[:40] + b"\n"
+            self._out.write(answer)
+            self._out.flush()
+
+    def _read(self, n):
+        data = self._in.read(n)
+        if len(data) != n:
+            sys.exit("convcert-device: the batch ended early")
+        return data
+
+    @staticmethod
+    def _error(e):
+        return ("ERR %s: %s\n" % (type(e).__name__, " ".join(str(e).split()))[:500]).encode()
+
+    def _batch(self, words):
+        src, dst, rounding, state, form, ctrl, count = words[1:8]
+        count = int(count)
+        found = next((v for v in self._values if _matches(v[0], src) and _matches(v[1], dst)
+                      and _matches(v[2], rounding) and _matches(v[3], state)), None)
+        in_bytes = (found and found[4]) or WIDTHS.get(src)
+        out_bytes = (found and found[5]) or WIDTHS.get(dst)
+        if in_bytes is None or out_bytes is None:
+            return b"ERR unknown width of %s or %s\n" % (src.encode(), dst.encode())
+        data = self._read(count * in_bytes)  # the payload is read whatever happens, so the stream stays in step
+        if count == 0:
+            return b"OK 0\n"
+        if found is None:
+            return b"ERR not implemented: %s->%s %s %s\n" % (src.encode(), dst.encode(), rounding.encode(), state.encode())
+        fn = found[6]
+        x = np.frombuffer(data, dtype=np.dtype(UNSIGNED[in_bytes]).newbyteorder("<")).astype(UNSIGNED[in_bytes])
+        key = {"from": src, "to": dst, "rounding": rounding, "state": state, "form": form, "ctrl": ctrl}
+        try:
+            with np.errstate(all="ignore"):
+                y = fn(x, key) if _wants_key(fn) else fn(x)
+            y = np.asarray(y).astype(UNSIGNED[out_bytes]).reshape(-1)
+            if y.size != count:
+                raise ValueError("returned %d values for %d inputs" % (y.size, count))
+        except Exception as e:  # the case fails with the message; the next one goes on
+            return self._error(e)
+        return b"OK %d\n" % count + y.astype(np.dtype(UNSIGNED[out_bytes]).newbyteorder("<")).tobytes()
+
+    def _block_batch(self, words):
+        src, dst, rounding, count = words[1], words[2], words[3], int(words[4])
+        to_block = src == "float"
+        in_size, out_size = (4 * BLOCK, 1 + BLOCK) if to_block else (1 + BLOCK, 4 * BLOCK)
+        data = self._read(count * in_size)
+        if count == 0:
+            return b"OK 0\n"
+        found = next((b for b in self._blocks if _matches(b[0], src) and _matches(b[1], dst) and _matches(b[2], rounding)),
+                     None)
+        if found is None:
+            return b"ERR not implemented: %s->%s %s block\n" % (src.encode(), dst.encode(), rounding.encode())
+        x = (np.frombuffer(data, dtype="<f4").reshape(count, BLOCK) if to_block
+             else np.frombuffer(data, dtype=np.uint8).reshape(count, 1 + BLOCK))
+        try:
+            with np.errstate(all="ignore"):
+                y = np.asarray(found[3](x))
+            y = y.astype(np.uint8 if to_block else "<f4").reshape(count, out_size if to_block else BLOCK)
+        except Exception as e:
+            return self._error(e)
+        return b"OK %d\n" % count + y.tobytes()
+
+    def _memory_batch(self, words):
+        function, type_, n, rnd, to_type, to_n, count = words[1:8]
+        count = int(count)
+        images = [self._read(length) for length in (struct.unpack("<I", self._read(4))[0]
+                                                    for _ in range(struct.unpack("<I", self._read(4))[0]))]
+        vectors = []
+        for _ in range(count):
+            pointer, offset, image, length = struct.unpack("<qqiI", self._read(24))
+            vectors.append((pointer, offset, images[image] if image >= 0 else None, self._read(length)))
+        case = {"function": function, "type": type_, "n": int(n), "rounding": "" if rnd == "-" else rnd,
+                "to_type": "" if to_type == "-" else to_type, "to_n": int(to_n)}
+        case["name"] = _memory_name(case)
+        if count == 0:
+            return b"OK 0\n"
+        fn = self._memory.get(case["name"])
+        if fn is None:
+            return b"ERR not implemented: " + case["name"].encode() + b"\n"
+        answer = [b"OK %d\n" % count]
+        try:
+            for pointer, offset, memory, data in vectors:
+                result = fn(case, pointer, offset, memory, data)
+                answer.append(struct.pack("<i", -1) if result is None else struct.pack("<i", len(result)) + bytes(result))
+        except Exception as e:
+            return self._error(e)
+        return b"".join(answer)
