@@ -80,4 +80,17 @@ class DistributionIT {
         assertEquals(0, r.exit(), r.output());
         assertTrue(r.output().contains("convcert"), r.output());
     }
+
+    /** The tarball carries every document README links, and an installed convcert names its commit. */
+    @Test
+    void theDistributionHasItsDocumentsAndItsCommit() throws Exception {
+        for (String doc : List.of("README.md", "ARCHITECTURE.md", "docs/ci/README.md", "reports/README.md",
+                "generator/COVERAGE.md", "spi/README.md", "suite/ADAPTERS.md", "suite/python/README.md",
+                "vectors/README.md", "spec-tables/README.md", "docs/performance.md")) {
+            assertTrue(Files.isRegularFile(DIST.resolve(doc)), "the distribution lacks " + doc);
+        }
+        Result r = run(linkTo(DIST.resolve("bin/convcert"), "dist-bin"), "--version");
+        assertEquals(0, r.exit(), r.output());
+        assertTrue(r.output().matches("(?s)convcert 0\\.1\\.0 \\(commit [0-9a-f]{40}\\).*"), r.output());
+    }
 }

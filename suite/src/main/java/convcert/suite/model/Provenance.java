@@ -2,11 +2,13 @@ package convcert.suite.model;
 
 import convcert.spec.Home;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Properties;
 
 /**
  * Where a report comes from: when (UTC), which convcert (version and git commit), on which JDK, OS
@@ -33,13 +35,13 @@ public record Provenance(String date, String convcert, String commit, String jdk
 
     /**
      * The commit of the checkout convcert runs from (convcert.home), read from .git without running
-     * git; null outside a checkout.
+     * git; outside a checkout (an installed convcert) the commit it was built from; null if neither.
      */
     public static String gitCommit() {
         Path git = Home.path().resolve(".git");
         try {
             if (!Files.isDirectory(git)) {
-                return null;
+                return builtFrom();
             }
             String head = Files.readString(git.resolve("HEAD")).strip();
             if (!head.startsWith("ref: ")) {
@@ -62,6 +64,21 @@ public record Provenance(String date, String convcert, String commit, String jdk
             return null;
         }
         return null;
+    }
+
+    /** The commit the build was made from (convcert/git.properties, written by the build), or null. */
+    private static String builtFrom() {
+        try (InputStream in = Provenance.class.getResourceAsStream("/convcert/git.properties")) {
+            if (in == null) {
+                return null;
+            }
+            Properties p = new Properties();
+            p.load(in);
+            String commit = p.getProperty("git.commit.id");
+            return commit == null || commit.isBlank() ? null : commit;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private static String hostName() {
