@@ -333,8 +333,11 @@ class HonestGateTest {
         assertEquals(1, r.out().lines().filter(l -> l.startsWith("FAIL float->bfloat16/rz-nosat")).count(), r.out());
         assertTrue(r.out().contains("    alike in 4 variants: form nosat, CTRL"), r.out());
         String html = Files.readString(out.resolve("conformance.html"));
-        assertEquals(1, html.split("<details open id=", -1).length - 1, "one section");
+        assertEquals(1, html.split("<details class=\"finding\"", -1).length - 1, "one section");
         assertTrue(html.contains("nosat &times;4 2/3056"), "the chip counts the state's vectors once");
+        assertEquals(1, html.split("<tr class=\"finding\"", -1).length - 1, "one row in the findings table");
+        assertTrue(html.contains("<tr class=\"finding\" data-pair=\"float-&gt;bfloat16\""), "the row filters by pair");
+        assertTrue(html.contains("<option value=\"float-&gt;bfloat16\">"), "the pair filter offers the pair");
     }
 
     /** A waiver naming a state covers all its variants; one naming a variant, that variant alone. */

@@ -12,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -40,23 +39,26 @@ public final class HtmlReport {
         return Markup.escape(s, true);
     }
 
-    private static String anchor(String name) {
+    static String anchor(String name) {
         return "case-" + name.replaceAll("[^A-Za-z0-9]", "_");
     }
 
     static String render(ConformanceReport r) {
         ConformanceReport.Summary s = r.summary();
         StringBuilder h = new StringBuilder();
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>convcert: ")
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>convcert: ")
                 .append(esc(r.adapter())).append(" against ").append(esc(r.profile())).append("</title>\n<style>\n")
-                .append("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.4em}")
+                .append("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.4em;overflow-wrap:anywhere}")
                 .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}")
                 .append("th{background:#f4f4f4;text-align:left}.chip{display:inline-block;border-radius:3px;padding:1px 5px;")
                 .append("margin:1px;font-size:12px;color:#fff;text-decoration:none}.PASS{background:#2e7d32}")
                 .append(".FAIL{background:#c62828}.NOT_APPLICABLE{background:#9e9e9e}.ADAPTER_ERROR{background:#6a1b9a}")
                 .append(".WAIVED{background:#ef6c00}.ERROR{background:#4e342e}.NOT_RUN{background:#455a64}.warn{color:#b71c1c}code,pre{font:12px ui-monospace,monospace}pre{background:#f7f7f7;")
                 .append("padding:6px;overflow-x:auto}.num{text-align:right}")
-                .append(".matrix tr:first-child th{position:sticky;top:0;z-index:1}\n</style></head><body>\n");
+                .append(".matrix tr:first-child th{position:sticky;top:0;z-index:1}summary{cursor:pointer}")
+                .append("details.finding{margin:.4em 0}#filters select{margin-right:.5em}")
+                // On a phone a wide table scrolls by itself instead of widening the page.
+                .append("@media (max-width:700px){body{margin:.6em}table{display:block;overflow-x:auto}}\n</style></head><body>\n");
         ConformanceReport.Verdict verdict = r.verdict();
         h.append("<h1>").append(esc(r.adapter())).append(" certified against profile ").append(esc(r.profile()))
                 .append("</h1>\n<p class=\"gate\">Gate (exit ").append(verdict.exitCode()).append("): <b>")
@@ -86,7 +88,7 @@ public final class HtmlReport {
                 .append("<span class=\"chip ERROR\">error</span><span class=\"chip WAIVED\">waived</span>")
                 .append("<span class=\"chip NOT_RUN\">not run</span>, one per saturation state; &times;N: the state was ")
                 .append("certified through N forms and CTRL settings (variants), the worst of them shown.</p>\n");
-        details(h, r); // what failed first: the reason a reader opens the page
+        HtmlFindings.write(h, r); // what failed first: the reason a reader opens the page
         matrix(h, r);
         kinds(h, s.kinds());
         h.append("</body></html>\n");
@@ -131,7 +133,8 @@ public final class HtmlReport {
         List<String> undeclared = grid.entrySet().stream().filter(x -> x.getValue().values().stream().flatMap(List::stream)
                 .allMatch(e -> e.status() == Status.NOT_APPLICABLE)).map(Map.Entry::getKey).toList();
         undeclared.forEach(grid::remove);
-        h.append("<h2>Matrix</h2>\n<table class=\"matrix\"><tr><th>pair</th>");
+        h.append("<h2>Matrix</h2>\n<details open><summary>").append(grid.size()).append(" pairs by rounding mode, a chip per "
+                + "saturation state</summary>\n<table class=\"matrix\"><tr><th>pair</th>");
         modes.forEach(m -> h.append("<th>").append(esc(m)).append("</th>"));
         h.append("</tr>\n");
         grid.forEach((pair, byMode) -> {
@@ -167,7 +170,7 @@ public final class HtmlReport {
                     .append(" pairs not declared by the adapter (every case not applicable)</summary><code>")
                     .append(esc(String.join(" ", undeclared))).append("</code></details></td></tr>\n");
         }
-        h.append("</table>\n");
+        h.append("</table>\n</details>\n");
     }
 
     private static void kinds(StringBuilder h, Map<MismatchKind, Long> kinds) {
@@ -189,91 +192,5 @@ public final class HtmlReport {
                     .append("\" font-size=\"12\">").append(k.getValue()).append("</text>\n");
         }
         h.append("</svg>\n");
-    }
-
-    private static void details(StringBuilder h, ConformanceReport r) {
-        h.append("<h2>Cases that did not pass</h2>\n");
-        boolean any = false;
-        Map<String, List<Findings.Finding>> byCause = new TreeMap<>();
-        for (Findings.Finding f : Findings.of(r.cases())) {
-            ConformanceReport.Entry e = f.shown();
-            String cause = e.status() == Status.FAIL ? ReportText.cause(e.diagnosis())
-                    : e.status().name().toLowerCase(Locale.ROOT);
-            byCause.computeIfAbsent(cause, k -> new ArrayList<>()).add(f);
-        }
-        for (var group : byCause.entrySet()) {
-            if (byCause.size() > 1 || !group.getKey().equals("unexplained")) {
-                long cases = group.getValue().stream().mapToLong(f -> f.variants().size()).sum();
-                h.append("<h3>").append(esc(group.getKey())).append(" (").append(group.getValue().size())
-                        .append(group.getValue().size() == 1 ? " finding" : " findings").append(", ").append(cases)
-                        .append(cases == 1 ? " case" : " cases").append(")</h3>\n");
-            }
-            for (Findings.Finding f : group.getValue()) {
-                any = true;
-                caseSection(h, f);
-            }
-        }
-        if (!any) {
-            h.append("<p>None.</p>\n");
-        }
-        long notApplicable = ConformanceReport.count(r.cases(), Status.NOT_APPLICABLE);
-        h.append("<p>").append(notApplicable).append(" cases are not applicable: the adapter does not declare them.</p>\n");
-    }
-
-    /** Where the mismatches fall: a bar per input binade (inline SVG, no scripts). */
-    private static void where(StringBuilder h, Map<String, Long> bins) {
-        long max = bins.values().stream().mapToLong(Long::longValue).max().orElse(1);
-        int bar = Math.max(6, Math.min(24, 600 / bins.size()));
-        int width = bins.size() * bar + 40;
-        h.append("<p>Mismatching inputs per input binade:</p><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-                .append(width).append("\" height=\"110\" role=\"img\" aria-label=\"mismatches per input binade\">");
-        int i = 0;
-        for (var b : bins.entrySet()) {
-            long height = Math.max(1, 70 * b.getValue() / max);
-            int x = 20 + i * bar;
-            h.append("<rect x=\"").append(x).append("\" y=\"").append(80 - height).append("\" width=\"").append(bar - 2)
-                    .append("\" height=\"").append(height).append("\" fill=\"#c62828\"><title>").append(esc(b.getKey()))
-                    .append(": ").append(b.getValue()).append("</title></rect>");
-            if (i == 0 || i == bins.size() - 1 || i % Math.max(1, bins.size() / 6) == 0) {
-                h.append("<text x=\"").append(x).append("\" y=\"98\" font-size=\"10\">").append(esc(b.getKey()))
-                        .append("</text>");
-            }
-            i++;
-        }
-        h.append("</svg>\n");
-    }
-
-    private static void caseSection(StringBuilder h, Findings.Finding f) {
-        ConformanceReport.Entry e = f.shown();
-        h.append("<details open id=\"").append(anchor(e.name())).append("\"><summary><span class=\"chip ")
-                .append(e.status()).append("\">").append(esc(e.status().name())).append("</span> <b>").append(esc(f.name()))
-                .append("</b>").append(f.variants().size() > 1 ? "" : esc(ReportText.variant(e, true)))
-                .append(e.vectors() > 0 ? ": " + e.mismatches() + " of " + e.vectors() + " vectors differ " : "")
-                .append(e.kinds().isEmpty() ? "" : esc(e.kinds().toString())).append("</summary>\n");
-        if (f.variants().size() > 1) {
-            h.append("<p>Alike in ").append(f.variants().size()).append(" variants: ").append(esc(String.join("; ",
-                    f.variants().stream().map(Findings::variant).toList()))).append("</p>\n");
-        }
-        if (e.message() != null) {
-            h.append("<pre>").append(esc(e.message())).append("</pre>\n");
-        }
-        if (e.waiver() != null) {
-            h.append("<p>Waiver: ").append(esc(e.waiver())).append("</p>\n");
-        }
-        if (e.diagnosis() != null) {
-            h.append("<p class=\"diagnosis\"><b>Diagnosis:</b> ").append(esc(ReportText.diagnosis(e.diagnosis())))
-                    .append("</p>\n");
-        }
-        if (!e.where().isEmpty()) {
-            where(h, e.where());
-        }
-        if (!e.firstMismatches().isEmpty()) {
-            h.append("<pre>").append(esc(String.join("\n", ReportText.lines(e.firstMismatches())))).append("</pre>\n");
-        }
-        if (!e.rules().isEmpty()) {
-            h.append("<p>The expected value of the first mismatch is decided by:</p><pre>")
-                    .append(esc(String.join("\n", e.rules()))).append("</pre>\n");
-        }
-        h.append("</details>\n");
     }
 }
