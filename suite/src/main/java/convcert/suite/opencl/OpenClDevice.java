@@ -103,16 +103,22 @@ public final class OpenClDevice implements AutoCloseable {
             return k;
         }
         cl_program program = clCreateProgramWithSource(context, 1, new String[] {source}, null, null);
-        try {
-            clBuildProgram(program, 0, null, null, null, null);
-        } catch (CLException e) {
+        CompilerStderr.Caught build = CompilerStderr.during(() -> clBuildProgram(program, 0, null, null, null, null));
+        if (build.failure() instanceof CLException) {
             long[] size = new long[1];
             clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, null, size);
             byte[] log = new byte[(int) size[0]];
             clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
             // The compiler names its temporary files under the user's home: reports show '~' instead.
-            String text = new String(log).strip().replace(System.getProperty("user.home") + "/", "~/");
+            String text = (new String(log).strip() + (build.stderr().isEmpty() ? "" : "\n" + build.stderr()))
+                    .replace(System.getProperty("user.home") + "/", "~/");
             throw new AdapterException("kernel does not build: " + text + "\n" + source);
+        } else if (build.failure() != null) {
+            throw build.failure();
+        }
+        // A build that succeeded keeps its warnings where the user sees them.
+        if (!build.stderr().isEmpty()) {
+            System.err.println(build.stderr());
         }
         k = clCreateKernel(program, "k", null);
         kernels.put(source, k);
