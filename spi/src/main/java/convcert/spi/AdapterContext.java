@@ -8,7 +8,11 @@ import java.nio.file.Path;
  */
 public interface AdapterContext {
 
-    /** The convcert installation (or checkout): the base of relative paths an adapter is given. */
+    /**
+     * The convcert installation (or checkout), where its tables, vectors and helpers lie. Relative
+     * paths in an adapter's options are the user's: the built-in adapters resolve them against the
+     * folder convcert runs in, not against this.
+     */
     Path home();
 
     /** The golden-vector folder of this run (a replaying adapter finds recorded inputs beside it). */

@@ -136,7 +136,7 @@ class CertifyTest {
     void thePythonDevicePasses(@TempDir Path out) throws Exception {
         Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
         assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
-        MainTest.Run r = certify(out, "--adapter", "process:cmd=python3 suite/devices/example-python/dut.py");
+        MainTest.Run r = certify(out, "--adapter", "process:cmd=python3 " + HOME.resolve("suite/devices/example-python/dut.py"));
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode summary = report(out).get("summary");
         assertEquals(summary.get("cases").asInt() - summary.get("notApplicable").asInt(), summary.get("passed").asInt());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import convcert.suite.model.Provenance;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ class CiExamplesTest {
         for (int k = 1; k <= shards; k++) {
             for (String line : certify) {
                 List<String> args = words(line.replace(shardVariable, String.valueOf(k)));
-                assertEquals("./convcert", args.getFirst(), line);
+                assertEquals("convcert", args.getFirst(), line);
                 args = args.subList(1, args.size());
                 Main.commandLine().parseArgs(args.toArray(String[]::new)); // throws on an unknown option
                 outs.add(args.get(args.indexOf("--out") + 1));
@@ -86,12 +87,15 @@ class CiExamplesTest {
         assertEquals(outs, merged, "the merge reads every shard's report folder, and only those");
     }
 
+    /** The lines of the steps' shell scripts that run the installed convcert. */
     static List<String> convcertLines(JsonNode steps, String field) {
         List<String> lines = new ArrayList<>();
         for (JsonNode step : steps) {
             JsonNode run = field.isEmpty() ? step : step.get(field);
-            if (run != null && run.asText().contains("./convcert")) {
-                lines.add(run.asText().strip());
+            for (String line : run == null ? new String[0] : run.asText().split("\n")) {
+                if (line.strip().startsWith("convcert ")) {
+                    lines.add(line.strip());
+                }
             }
         }
         return lines;
@@ -105,6 +109,7 @@ class CiExamplesTest {
         assertFalse(certify.isEmpty());
         check(certify, "${{ matrix.shard }}", shards, convcertLines(jobs.get("merge").get("steps"), "run"));
         assertEquals("always()", jobs.get("merge").get("if").asText(), "the merge runs when a shard failed");
+        assertEquals(Provenance.VERSION, yaml("github-actions.yml").get("env").get("CONVCERT_VERSION").asText());
     }
 
     @Test
@@ -114,5 +119,8 @@ class CiExamplesTest {
         check(convcertLines(pipeline.get("certify").get("script"), ""), "${CI_NODE_INDEX}", shards,
                 convcertLines(pipeline.get("merge").get("script"), ""));
         assertEquals("always", pipeline.get("merge").get("when").asText());
+        assertEquals(Provenance.VERSION, pipeline.get("variables").get("CONVCERT_VERSION").asText());
+        assertEquals("reports/shard-*/junit/*.xml", pipeline.get("certify").get("artifacts").get("reports").get("junit").asText(),
+                "GitLab's test view reads every shard's JUnit files");
     }
 }

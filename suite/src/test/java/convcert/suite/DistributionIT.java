@@ -59,6 +59,19 @@ class DistributionIT {
         assertEquals(0, tables.exit(), tables.output());
     }
 
+    /** A device named by a relative path runs from the folder convcert was started in, as a user's CI step expects. */
+    @Test
+    void aRelativeDeviceCommandRunsWhereConvcertRuns() throws Exception {
+        Path work = Files.createDirectories(temp.resolve("work"));
+        Process cc = new ProcessBuilder("cc", "-O2", "-o", "dut", HOME.resolve("suite/devices/example-c/dut.c").toString(), "-lm")
+                .directory(work.toFile()).inheritIO().start();
+        assertEquals(0, cc.waitFor(), "cc builds the example C device");
+        Result r = run(linkTo(DIST.resolve("bin/convcert"), "dist-bin"), "certify", "--adapter", "process:cmd=./dut",
+                "--pair", "float:half");
+        assertEquals(0, r.exit(), r.output());
+        assertTrue(r.output().contains("PASS"), r.output());
+    }
+
     /** A user's adapter, compiled against the distribution's SPI jar alone, certified by the distribution. */
     @Test
     void anAdapterBuiltAgainstTheShippedSpiJarIsCertified() throws Exception {

@@ -236,7 +236,7 @@ class HonestGateTest {
         Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
         assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
         r = certify(out.resolve("py"), "--profile", profile, "--level", "quick", "--pair", "float:half",
-                "--adapter", "process:cmd=python3 suite/devices/example-python/dut.py");
+                "--adapter", "process:cmd=python3 " + CertifyTest.HOME.resolve("suite/devices/example-python/dut.py"));
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(report(out.resolve("py")).get("summary").get("passed").asInt() >= 1, r.out());
     }

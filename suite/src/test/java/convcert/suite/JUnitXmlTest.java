@@ -43,6 +43,25 @@ class JUnitXmlTest {
         assertTrue(text.contains("<skipped message=\"not applicable") && text.contains("<failure type=\"mismatch\""));
     }
 
+    /** The shard jobs of a pipeline publish into one test view: their test names and files must differ. */
+    @Test
+    void shardsNameTheirTestsAndFilesAfterTheShard() throws IOException, SAXException {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String shard : java.util.List.of("1023/1024", "1024/1024")) {
+            Path out = temp.resolve(shard.replace('/', '-'));
+            MainTest.Run r = CertifyTest.certify(out, "--adapter", "reference", "--exhaustive", "--pair", "float:fp8_e5m2",
+                    "--only", "float->fp8_e5m2/rn-sat", "--shard", shard);
+            assertEquals(0, r.exit(), r.out() + r.err());
+            Path xml = out.resolve("junit/TEST-convcert-reference-shard-" + shard.replace("/", "-of-") + ".xml");
+            validate(xml);
+            var cases = java.util.regex.Pattern.compile("<testcase classname=\"([^\"]*)\" name=\"([^\"]*)\"")
+                    .matcher(Files.readString(xml)).results().map(m -> m.group(1) + "/" + m.group(2)).toList();
+            assertEquals(java.util.List.of("ascend-c.float->fp8_e5m2/rn-sat [shard " + shard + "]"), cases);
+            names.addAll(cases);
+        }
+        assertEquals(2, names.size(), "no two shards' cases share a name");
+    }
+
     @Test
     void aBrokenFileIsRefusedByTheSchema() throws IOException {
         Path bad = temp.resolve("bad.xml");

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Any executable that speaks the batch protocol of suite/ADAPTERS.md on stdin/stdout: a text
  * handshake that states capabilities, then per batch a text header and little-endian payloads.
  * A crash, hang, garbage answer or wrong count fails the case; the process is restarted for the next.
- * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: the repository).
+ * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: where convcert runs).
  */
 public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         BlockOperations {
@@ -44,7 +44,9 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         @Override
         public ConverterAdapter create(AdapterContext context, Map<String, String> options) throws AdapterException {
             List<String> command = List.of(Adapters.required(options, "cmd", "process").split("\\s+"));
-            Path dir = options.containsKey("dir") ? Path.of(options.get("dir")) : context.home();
+            // A relative command means what it means in the user's shell: the default directory is where
+            // convcert runs, not convcert's own tree (an installed convcert lives elsewhere).
+            Path dir = Path.of(options.getOrDefault("dir", "")).toAbsolutePath();
             DeviceProcess.requireExecutable(command.getFirst(), dir);
             ProcessAdapter adapter = new ProcessAdapter(command, dir, context, null, Identity.ofCommand(command, dir));
             try {

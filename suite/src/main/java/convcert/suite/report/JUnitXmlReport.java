@@ -16,7 +16,8 @@ import java.util.Map;
  * JUnit XML (the Ant/Surefire schema CI systems read): one testsuite per pair, one testcase per
  * (rounding, saturation state). Failures are mismatches, errors adapter failures, skipped the cases
  * that do not apply or are waived. Written from the results rather than by the Platform's legacy
- * listener, whose names for dynamic tests ("conformance()[3][1]") say nothing on a dashboard.
+ * listener, whose names for dynamic tests ("conformance()[3][1]") say nothing on a dashboard. A
+ * shard's test names end in " [shard K/N]".
  */
 public final class JUnitXmlReport {
 
@@ -25,7 +26,11 @@ public final class JUnitXmlReport {
 
     public static Path write(ConformanceReport r, Path folder) throws IOException {
         Files.createDirectories(folder);
-        String name = "TEST-convcert-" + r.adapter().replaceAll("[^A-Za-z0-9._-]", "_") + ".xml";
+        // A shard's cases carry the shard in their names and file: CI test views collect the XML of every
+        // shard job of a pipeline into one list, where equal names would collide or be counted once.
+        String shard = r.shard() == null ? "" : " [shard " + r.shard() + "]";
+        String name = "TEST-convcert-" + r.adapter().replaceAll("[^A-Za-z0-9._-]", "_")
+                + (r.shard() == null ? "" : "-shard-" + r.shard().replace("/", "-of-")) + ".xml";
         StringBuilder x = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         var s = r.summary();
         x.append(String.format(Locale.ROOT, "<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\">%n",
@@ -34,14 +39,14 @@ public final class JUnitXmlReport {
         for (String pair : r.cases().stream().map(ConformanceReport.Entry::pair).distinct().sorted().toList()) {
             List<ConformanceReport.Entry> cases = r.cases().stream().filter(e -> e.pair().equals(pair)).toList();
             x.append(String.format(Locale.ROOT, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">%n",
-                    esc(r.profile() + "." + pair), cases.size(), count(cases, Status.FAIL),
+                    esc(r.profile() + "." + pair + shard), cases.size(), count(cases, Status.FAIL),
                     count(cases, Status.ADAPTER_ERROR) + count(cases, Status.ERROR) + count(cases, Status.NOT_RUN),
                     count(cases, Status.NOT_APPLICABLE) + count(cases, Status.WAIVED),
                     cases.stream().mapToLong(ConformanceReport.Entry::millis).sum() / 1000.0));
             x.append(properties(r));
             for (ConformanceReport.Entry e : cases) {
                 x.append(String.format(Locale.ROOT, "    <testcase classname=\"%s\" name=\"%s\" time=\"%.3f\"",
-                        esc(r.profile() + "." + pair), esc(e.name().substring(pair.length() + 1)), e.millis() / 1000.0));
+                        esc(r.profile() + "." + pair), esc(e.name().substring(pair.length() + 1) + shard), e.millis() / 1000.0));
                 switch (e.status()) {
                     case PASS -> x.append("/>\n");
                     case FAIL -> x.append(">\n      <failure type=\"mismatch\" message=\"").append(esc(e.mismatches()
