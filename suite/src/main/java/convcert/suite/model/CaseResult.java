@@ -11,15 +11,16 @@ import java.util.Map;
  * the table rows that decide the expected value of the first, a message for errors, waivers and
  * cases that do not apply, the waiver (its reason, file:line and date) that accepted the case or
  * has expired, for a failing case the faults of the catalogue that explain its mismatches, and where
- * its mismatching inputs fall (per input binade: "2^e", or "0", "inf", "NaN").
+ * its mismatching inputs fall (per input binade: "2^e", or "0", "inf", "NaN", of the inputs kept for the
+ * diagnosis; and for an exhaustive case, every mismatch in its {@link InputMap}, null otherwise).
  */
 public record CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<FirstMismatch> firstMismatches,
                          List<String> rules, Map<MismatchKind, Long> kinds, String message, String waiver, long millis,
-                         Diagnosis diagnosis, Map<String, Long> where) {
+                         Diagnosis diagnosis, Map<String, Long> where, InputMap inputMap) {
 
     public CaseResult(CaseKey key, Status status, long vectors, long mismatches, List<FirstMismatch> firstMismatches,
                       List<String> rules, Map<MismatchKind, Long> kinds, String message, long millis) {
-        this(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, null, millis, null, Map.of());
+        this(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, null, millis, null, Map.of(), null);
     }
 
     /** A case that ran no vector: not applicable, could not run, or was cut by an interrupt. */
@@ -40,6 +41,7 @@ public record CaseResult(CaseKey key, Status status, long vectors, long mismatch
         Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
         CaseResult broken = null;
         int brokenPart = 0;
+        InputMap map = null;
         for (int j = 0; j < parts.size(); j++) {
             CaseResult p = parts.get(j);
             vectors += p.vectors;
@@ -47,6 +49,7 @@ public record CaseResult(CaseKey key, Status status, long vectors, long mismatch
             first.addAll(p.firstMismatches.subList(0, Math.min(p.firstMismatches.size(), firstMismatches - first.size())));
             rules = rules.isEmpty() ? p.rules : rules;
             p.kinds.forEach((kind, n) -> kinds.merge(kind, n, Long::sum));
+            map = p.inputMap == null ? map : p.inputMap.plus(map);
             if (broken == null && p.status != Status.PASS && p.status != Status.FAIL) {
                 broken = p;
                 brokenPart = j + 1;
@@ -54,17 +57,24 @@ public record CaseResult(CaseKey key, Status status, long vectors, long mismatch
         }
         Status status = broken != null ? broken.status : mismatches == 0 ? Status.PASS : Status.FAIL;
         String message = broken == null ? null : "part " + brokenPart + " of " + parts.size() + " (--jobs): " + broken.message;
-        return new CaseResult(key, status, vectors, mismatches, first, rules, kinds, message, millis);
+        return new CaseResult(key, status, vectors, mismatches, first, rules, kinds, message, null, millis, null, Map.of(),
+                map);
     }
 
     public CaseResult judged(Status newStatus, String newMessage, String newWaiver) {
         return new CaseResult(key, newStatus, vectors, mismatches, firstMismatches, rules, kinds, newMessage, newWaiver,
-                millis, diagnosis, where);
+                millis, diagnosis, where, inputMap);
     }
 
     /** The same result with the fault catalogue's explanation of its mismatches (null: none) and where they fall. */
     public CaseResult diagnosed(Diagnosis explanation, Map<String, Long> binades) {
         return new CaseResult(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, waiver, millis,
-                explanation, binades);
+                explanation, binades, inputMap);
+    }
+
+    /** The same result without its input map (a case whose inputs were not all of the source's). */
+    public CaseResult withoutInputMap() {
+        return new CaseResult(key, status, vectors, mismatches, firstMismatches, rules, kinds, message, waiver, millis,
+                diagnosis, where, null);
     }
 }

@@ -41,7 +41,7 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
     public record Entry(String name, String pair, String from, String to, String rounding, String state, String form,
                         String ctrl, Status status, long vectors, long mismatches, Map<MismatchKind, Long> kinds,
                         List<FirstMismatch> firstMismatches, List<String> rules, String message, String waiver, long millis,
-                        Diagnosis diagnosis, Map<String, Long> where) {
+                        Diagnosis diagnosis, Map<String, Long> where, InputMap inputMap) {
 
         public Entry {
             where = where == null ? Map.of() : where;
@@ -60,7 +60,7 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
         return new Entry(r.key().name(), r.key().pair(), r.key().from(), r.key().to(), r.key().rounding(),
                 r.key().state(), r.key().form(), r.key().ctrlText(), r.status(), r.vectors(), r.mismatches(),
                 r.kinds(), r.firstMismatches(), r.rules(), r.message(), r.waiver(), r.millis(), r.diagnosis(),
-                r.where());
+                r.where(), r.inputMap());
     }
 
     /** The same report with these cases, sorted by name, and their summary. */

@@ -133,8 +133,10 @@ final class HtmlFindings {
             h.append("<p class=\"diagnosis\"><b>Diagnosis:</b> ").append(esc(ReportText.diagnosis(e.diagnosis())))
                     .append("</p>\n");
         }
-        if (!e.where().isEmpty()) {
-            where(h, e.where());
+        if (e.inputMap() != null) {
+            HtmlInputMap.render(h, e.inputMap());
+        } else if (!e.where().isEmpty()) {
+            where(h, e.where(), e.mismatches());
         }
         if (!e.firstMismatches().isEmpty()) {
             h.append("<pre>").append(esc(String.join("\n", ReportText.lines(e.firstMismatches())))).append("</pre>\n");
@@ -147,12 +149,15 @@ final class HtmlFindings {
     }
 
     /** Where the mismatches fall: a bar per input binade (inline SVG), labels at least 48 px apart. */
-    private static void where(StringBuilder h, Map<String, Long> bins) {
+    private static void where(StringBuilder h, Map<String, Long> bins, long mismatches) {
+        long kept = bins.values().stream().mapToLong(Long::longValue).sum();
         long max = bins.values().stream().mapToLong(Long::longValue).max().orElse(1);
         int bar = Math.max(6, Math.min(24, 600 / bins.size()));
         int every = Math.max(1, (48 + bar - 1) / bar);
         int width = Math.max(120, bins.size() * bar + 60);
-        h.append("<p>Mismatching inputs per input binade:</p><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+        h.append("<p>Mismatching inputs per input binade").append(kept < mismatches
+                ? String.format(java.util.Locale.ROOT, " (the %,d of %,d kept for the diagnosis, lowest inputs first)", kept, mismatches)
+                : "").append(":</p><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
                 .append(width).append("\" height=\"110\" role=\"img\" aria-label=\"mismatches per input binade\">");
         int i = 0;
         for (var b : bins.entrySet()) {

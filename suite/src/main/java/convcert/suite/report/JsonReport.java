@@ -14,6 +14,7 @@ import convcert.suite.model.ConformanceReport.Summary;
 import convcert.suite.model.ConformanceReport;
 import convcert.suite.model.Diagnosis;
 import convcert.suite.model.FirstMismatch;
+import convcert.suite.model.InputMap;
 import convcert.suite.model.MismatchKind;
 import convcert.suite.model.Provenance;
 import convcert.suite.model.Status;
@@ -55,7 +56,8 @@ public final class JsonReport {
                 Status status, long vectors, long mismatches, Map<MismatchKind, Long> kinds, List<String> firstMismatches,
                 List<String> rules, String message, String waiver, long millis, String diagnosis, Map<String, Long> where,
                 @JsonInclude(JsonInclude.Include.NON_EMPTY) List<FirstMismatch> firstMismatchData,
-                @JsonInclude(JsonInclude.Include.NON_NULL) Diagnosis diagnosisData) {
+                @JsonInclude(JsonInclude.Include.NON_NULL) Diagnosis diagnosisData,
+                @JsonInclude(JsonInclude.Include.NON_NULL) InputMap inputMap) {
     }
 
     /** How the sealed FirstMismatch is told apart in the file: a "type" field. */
@@ -91,7 +93,8 @@ public final class JsonReport {
                 r.partial(), r.declared(), r.unmatched(), r.notes(), r.summary(), r.cases().stream().map(e -> new Case(
                 e.name(), e.pair(), e.from(), e.to(), e.rounding(), e.state(), e.form(), e.ctrl(), e.status(), e.vectors(),
                 e.mismatches(), e.kinds(), ReportText.lines(e.firstMismatches()), e.rules(), e.message(), e.waiver(),
-                e.millis(), ReportText.diagnosis(e.diagnosis()), e.where(), e.firstMismatches(), e.diagnosis())).toList(),
+                e.millis(), ReportText.diagnosis(e.diagnosis()), e.where(), e.firstMismatches(), e.diagnosis(),
+                e.inputMap())).toList(),
                 UNSIGNED);
     }
 
@@ -135,6 +138,7 @@ public final class JsonReport {
         }
         return new Entry(c.name(), c.pair(), c.from(), c.to(), c.rounding(), c.state(), c.form(), c.ctrl(), c.status(),
                 c.vectors(), c.mismatches(), c.kinds() == null ? Map.of() : c.kinds(), first,
-                c.rules() == null ? List.of() : c.rules(), c.message(), c.waiver(), c.millis(), c.diagnosisData(), c.where());
+                c.rules() == null ? List.of() : c.rules(), c.message(), c.waiver(), c.millis(), c.diagnosisData(), c.where(),
+                c.inputMap());
     }
 }

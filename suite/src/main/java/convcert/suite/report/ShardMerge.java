@@ -189,6 +189,18 @@ public final class ShardMerge {
         return sum;
     }
 
+    /** The binades of two shards in value order again ("0", then 2^e by e, "inf", "NaN"), as one run lists them. */
+    static Map<String, Long> binadeOrder(Map<String, Long> where) {
+        Map<String, Long> ordered = new LinkedHashMap<>();
+        where.entrySet().stream().sorted(java.util.Comparator.comparingInt(e -> switch (e.getKey()) {
+            case "0" -> Integer.MIN_VALUE;
+            case "inf" -> Integer.MAX_VALUE - 1;
+            case "NaN" -> Integer.MAX_VALUE;
+            default -> e.getKey().matches("2\\^-?\\d{1,6}") ? Integer.parseInt(e.getKey().substring(2)) : 0;
+        })).forEach(e -> ordered.put(e.getKey(), e.getValue()));
+        return ordered;
+    }
+
     private static ConformanceReport.Entry combine(ConformanceReport.Entry a, ConformanceReport.Entry b) {
         Map<MismatchKind, Long> kinds = mergeCounts(a.kinds(), b.kinds());
         List<FirstMismatch> first = new ArrayList<>(a.firstMismatches());
@@ -197,6 +209,7 @@ public final class ShardMerge {
                 a.ctrl(), Status.worse(a.status(), b.status()), a.vectors() + b.vectors(), a.mismatches() + b.mismatches(),
                 kinds, first.subList(0, Math.min(first.size(), 20)), a.rules().isEmpty() ? b.rules() : a.rules(),
                 a.message() != null ? a.message() : b.message(), a.waiver() != null ? a.waiver() : b.waiver(),
-                a.millis() + b.millis(), a.diagnosis() != null ? a.diagnosis() : b.diagnosis(), mergeCounts(a.where(), b.where()));
+                a.millis() + b.millis(), a.diagnosis() != null ? a.diagnosis() : b.diagnosis(), binadeOrder(mergeCounts(a.where(), b.where())),
+                a.inputMap() == null ? b.inputMap() : a.inputMap().plus(b.inputMap()));
     }
 }

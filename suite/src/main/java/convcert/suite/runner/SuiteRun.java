@@ -190,7 +190,9 @@ public final class SuiteRun implements AutoCloseable {
         if (o.result().status() != Status.FAIL) {
             return o.result();
         }
-        return o.result().diagnosed(diagnoser == null ? null : diagnoser.explain(v.reference(), v.whole(), o.wrong(),
+        // A map of golden vectors would picture where the vectors are, not where the defect is.
+        CaseResult r = config.exhaustive() ? o.result() : o.result().withoutInputMap();
+        return r.diagnosed(diagnoser == null ? null : diagnoser.explain(v.reference(), v.whole(), o.wrong(),
                 o.result().mismatches(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrong()));
     }
 

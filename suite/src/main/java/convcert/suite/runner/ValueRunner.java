@@ -8,6 +8,7 @@ import convcert.spi.CaseKey;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.FirstMismatch.Shown;
 import convcert.suite.model.FirstMismatch;
+import convcert.suite.model.InputMap;
 import convcert.suite.model.MismatchKind;
 import convcert.suite.model.Status;
 import convcert.vectors.Progress;
@@ -71,6 +72,7 @@ public final class ValueRunner {
         long mismatches = 0;
         List<FirstMismatch> first = new ArrayList<>();
         Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
+        InputMap.Counter where = InputMap.Counter.of(source.format());
         long firstInput = 0;
         boolean self = outputsAreExpected && batches.computed();
         int n;
@@ -103,6 +105,9 @@ public final class ValueRunner {
                         if (wrong.size() < DIAGNOSED) {
                             wrong.put(in[i], actual[i]);
                         }
+                        if (where != null) {
+                            where.add(in[i]);
+                        }
                         MismatchKind kind = MismatchKind.classify(source, in[i], destination, expected[i], actual[i], integral);
                         kinds.merge(kind, 1L, Long::sum);
                         if (first.size() < firstMismatches) {
@@ -132,7 +137,7 @@ public final class ValueRunner {
         }
         List<String> rules = first.isEmpty() ? List.of() : reference.explain(firstInput).rules();
         return new Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches, first, rules,
-                kinds, null, millis(start)), wrong);
+                kinds, null, null, millis(start), null, Map.of(), mismatches == 0 || where == null ? null : where.map()), wrong);
     }
 
     static long millis(long start) {
