@@ -61,7 +61,7 @@ public final class FaultModel {
     }
 
     /** The applies words: modes, states and kinds of conversion, each category a disjunction. */
-    boolean applies(Fault f, Case c) {
+    public boolean applies(Fault f, Case c) {
         Conversion conv = c.conversion();
         List<String> words = f.applies();
         if (!f.modes().isEmpty() && !f.modes().contains(c.rounding())) {
@@ -213,6 +213,23 @@ public final class FaultModel {
                 conv.api(), conv.source(), conv.location());
         Converter then = reference.converter(new Case(second, c.rounding(), c.form(), c.ctrl(), c.rule()));
         return x -> then.apply(first.apply(x));
+    }
+
+    /**
+     * Why a fault that its applies words admit changes nothing in this profile: a decision the
+     * profile does not have or already takes, or a mechanism that has no effect on these cases.
+     */
+    public String whyInert(Fault f) {
+        if (f.mechanism().equals("decision")) {
+            String[] kv = f.parameter().split("=", 2);
+            String chosen = reference.semantics().choices().get(kv[0]);
+            return chosen == null ? "the profile has no decision " + kv[0]
+                    : "the profile's decision " + kv[0] + " is " + chosen + (chosen.equals(kv[1]) ? " already" : "");
+        }
+        if (f.mechanism().equals("via")) {
+            return "no case rounds through " + f.parameter() + " (it must be narrower than the source and wider than the destination)";
+        }
+        return "its mechanism (" + f.mechanism() + " " + f.parameter() + ") has no effect on the cases it applies to";
     }
 
     private Implementation decision(Case c, String p) {

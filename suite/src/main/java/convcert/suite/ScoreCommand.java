@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,9 +60,12 @@ public final class ScoreCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** One fault's outcome: caught by which cases, or escaped, or not applicable to this set. */
+    /**
+     * One fault's outcome: caught by which cases, or escaped, or not applicable to this set (why: the
+     * cases its catalogue row applies to, none of which the set has).
+     */
     public record Outcome(String id, String family, String description, boolean detectable, String result,
-                          List<String> caughtBy, int casesTried) {
+                          List<String> caughtBy, int casesTried, String why) {
     }
 
     public record Score(String profile, String vectors, int caught, int total, List<Outcome> faults) {
@@ -81,9 +85,9 @@ public final class ScoreCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.printf("%-28s %-22s %-15s %s%n", "fault", "family", "result", "caught by");
         for (Outcome o : score.faults()) {
-            stdout.printf("%-28s %-22s %-15s %s%n", o.id(), o.family(), o.result(), o.caughtBy().isEmpty() ? ""
-                    : o.caughtBy().size() + " cases, e.g. " + String.join(", ", o.caughtBy().subList(0,
-                    Math.min(3, o.caughtBy().size()))));
+            stdout.printf("%-28s %-22s %-15s %s%n", o.id(), o.family(), o.result(), o.caughtBy().isEmpty()
+                    ? Objects.requireNonNullElse(o.why(), "") : o.caughtBy().size() + " cases, e.g. "
+                    + String.join(", ", o.caughtBy().subList(0, Math.min(3, o.caughtBy().size()))));
         }
         if (out != null) {
             Files.createDirectories(out);
@@ -121,7 +125,7 @@ public final class ScoreCommand implements Callable<Integer> {
                     .append("</td><td class=\"").append(css).append("\">").append(esc(o.result())).append("</td><td>")
                     .append(o.caughtBy().size() > 0 ? o.caughtBy().size() + " cases: " + esc(String.join(", ",
                             o.caughtBy().subList(0, Math.min(5, o.caughtBy().size())))) + (o.caughtBy().size() > 5 ? ", ..." : "")
-                            : "").append("</td><td>").append(esc(o.description())).append("</td></tr>\n");
+                            : esc(o.why())).append("</td><td>").append(esc(o.description())).append("</td></tr>\n");
         }
         return h.append("</table>\n</body></html>\n").toString();
     }
@@ -140,11 +144,13 @@ public final class ScoreCommand implements Callable<Integer> {
         for (Fault f : catalogue) {
             List<String> by = new ArrayList<>();
             int tried = 0;
+            boolean admitted = false;
             for (Manifest.Entry e : entries) {
                 Conversion c = reference.conversion(e.from(), e.to());
                 List<Manifest.Variant> variants = VectorStore.variants(e);
                 for (int i = 0; i < (f.mechanism().equals("control") ? variants.size() : 1); i++) {
                     Case state = reference.resolve(VectorStore.key(e, i));
+                    admitted |= model.applies(f, state);
                     FaultModel.Implementation wrong = model.implementation(f, state);
                     if (wrong == null) {
                         continue;
@@ -160,8 +166,11 @@ public final class ScoreCommand implements Callable<Integer> {
                 }
             }
             String result;
+            String why = null;
             if (tried == 0) {
                 result = "not applicable";
+                why = admitted ? model.whyInert(f) + " (" + f.location() + ")"
+                        : "applies to " + String.join(" ", f.applies()) + " cases (" + f.location() + "); this set has none";
             } else if (!by.isEmpty()) {
                 result = "caught";
             } else {
@@ -171,7 +180,7 @@ public final class ScoreCommand implements Callable<Integer> {
                 total++;
                 caught += by.isEmpty() ? 0 : 1;
             }
-            outcomes.add(new Outcome(f.id(), f.family(), f.description(), f.detectable(), result, by, tried));
+            outcomes.add(new Outcome(f.id(), f.family(), f.description(), f.detectable(), result, by, tried, why));
         }
         return new Score(reference.tables().profile(), WorkingDirectory.relative(store.folder()).toString(), caught,
                 total, outcomes);

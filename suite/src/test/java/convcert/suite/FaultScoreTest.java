@@ -81,18 +81,52 @@ class FaultScoreTest {
         return ctrl;
     }
 
-    @Test
-    void theOcpMxCiSetCatchesItsFaults(@TempDir Path temp) throws IOException {
-        Path vectors = temp.resolve("mx");
-        assertEquals(0, MainTest.run("", "generate", "--profile", "ocp-mx", "--format", "bin", "--out", vectors.toString())
-                .exit());
-        MainTest.Run r = MainTest.run("", "score", "--profile", "ocp-mx", "--vectors", vectors.toString(), "--out",
+    /**
+     * Each profile's ci set, generated as a user choosing the profile would, catches every detectable
+     * fault that applies to it; README's table of scores says the same. A fault that applies to no
+     * case is "not applicable" with the reason.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} {1}/{1}")
+    @org.junit.jupiter.params.provider.CsvSource({"ascend-c, 37", "cuda, 23", "opencl, 21", "ocp-mx, 18"})
+    void everyProfilesCiSetScoresInFull(String profile, int faults, @TempDir Path temp) throws IOException {
+        Path vectors = temp.resolve(profile);
+        assertEquals(0, MainTest.run("", "generate", "--profile", profile, "--level", "ci", "--format", "bin", "--out",
+                vectors.toString()).exit());
+        MainTest.Run r = MainTest.run("", "score", "--profile", profile, "--vectors", vectors.toString(), "--out",
                 temp.resolve("score").toString());
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("finite-nan-zero") && r.out().contains("unsigned-negative-nan"), r.out());
-        assertTrue(r.out().strip().lines().reduce((a, b) -> b).orElseThrow().matches("fault score: (\\d+)/\\1 .*"), r.out());
+        String last = r.out().strip().lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.startsWith("fault score: " + faults + "/" + faults + " "), r.out());
+        assertTrue(README.contains("| " + profile + " | " + faults + "/" + faults + " |"), "README's table says " + profile
+                + " scores " + faults + "/" + faults);
+        for (String line : r.out().lines().toList()) {
+            if (line.contains(" not applicable ") && !line.startsWith("fault score")) {
+                assertTrue(line.matches(".* not applicable +(applies to .* cases \\(.*faults\\.csv:\\d+(:\\d+)?\\); this set has none"
+                        + "|the profile has no decision .*|the profile's decision .* already .*|no case rounds through .*)"), line);
+            }
+        }
+        if (profile.equals("opencl")) { // no saturating floating destination: a non-saturating one cannot occur
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith("never-saturate") && l.contains("not applicable")), r.out());
+        }
+        if (profile.equals("ascend-c")) { // a decision of the MX elements, which Ascend C does not make
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith("finite-nan-zero") && l.contains("no decision finite-nan")),
+                    r.out());
+        }
+        if (profile.equals("ocp-mx")) {
+            assertTrue(r.out().contains("finite-nan-zero") && r.out().contains("unsigned-negative-nan"), r.out());
+        }
         assertTrue(Files.isRegularFile(temp.resolve("score/score.json")));
         assertTrue(Files.readString(temp.resolve("score/score.html")).contains("<h1>Fault score "));
+    }
+
+    static final String README;
+
+    static {
+        try {
+            README = Files.readString(CertifyTest.HOME.resolve("README.md"));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
