@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * The conversion between a block of values and a block-scaled format (OCP MX v1.0 section 6.3):
  * value -> block finds the largest magnitude, derives the shared scale from it (decision mx-scale;
- * NaN and infinity by mx-nan), and converts each value divided by the scale to an element, exactly
+ * NaN by mx-nan, infinity by mx-infinity), and converts each value divided by the scale to an element, exactly
  * and saturating normal numbers; block -> value multiplies each element by the scale, exactly, then
  * rounds rn into the value format (only overflow can round). A NaN scale makes every value of the
  * block NaN whatever its elements (OCP MX v1.0 section 5), so those elements are not compared.
@@ -133,10 +133,17 @@ public final class BlockConverter {
                 case ZERO -> { }
             }
         }
-        if (infinite || (nan && (semantics.get(Semantics.MX_NAN) == Semantics.MxNan.NAN_SCALE || nans == block.size()))) {
-            if (notes != null) notes.add((infinite ? "an infinite value" : "a NaN value") + " makes the scale NaN"
-                    + (infinite ? "" : " (decision mx-nan=" + Semantics.optionName(semantics.get(Semantics.MX_NAN)) + ")"));
+        if (nan && (semantics.get(Semantics.MX_NAN) == Semantics.MxNan.NAN_SCALE || nans == block.size())) {
+            if (notes != null) notes.add("a NaN value makes the scale NaN (decision mx-nan="
+                    + Semantics.optionName(semantics.get(Semantics.MX_NAN)) + ")");
             return null;
+        }
+        if (infinite) {
+            boolean nanScale = semantics.get(Semantics.MX_INFINITY) == Semantics.MxInfinity.NAN_SCALE;
+            if (notes != null) notes.add("an infinite value " + (nanScale ? "makes the scale NaN" : "gives the largest scale 2^"
+                    + largestScale + " and saturates") + " (decision mx-infinity="
+                    + Semantics.optionName(semantics.get(Semantics.MX_INFINITY)) + ")");
+            return nanScale ? null : largestScale;
         }
         if (max == null) {
             if (notes != null) notes.add("every value is zero" + (nan ? " or NaN" : "") + ": the smallest scale 2^"

@@ -37,6 +37,7 @@ public final class Converter {
     private final int maxExponent;
     private final long maxKept;
     private final int roundingTable;
+    private final boolean evenCodeTies;
     private final boolean floatToHalfFast;
     private final Kernel kernel;
 
@@ -60,8 +61,15 @@ public final class Converter {
         this.maxExponent = dst.maxExponent();
         this.maxKept = dst.maxKept();
         this.roundingTable = mode == Rounding.RH ? 0 : Rounder.table(mode);
+        this.evenCodeTies = evenCodeTies(spec, semantics);
         this.floatToHalfFast = FloatToHalfFastPath.covers(spec, semantics);
         this.kernel = floatToHalfFast ? null : Kernel.of(spec, semantics, this);
+    }
+
+    /** Whether an rn tie into an exponent-only format goes to the even code rather than up (decision exponent-ties). */
+    static boolean evenCodeTies(Case spec, Semantics semantics) {
+        return spec.rounding() == Rounding.RN && spec.conversion().to().layout() == convcert.spec.Layout.EXPONENT
+                && semantics.get(Semantics.EXPONENT_TIES) == Semantics.ExponentTies.EVEN_CODE;
     }
 
     public Case spec() {
@@ -309,8 +317,13 @@ public final class Converter {
         if (directedToInfinity && e == maxExponent && (kept > maxKept || (kept == maxKept && guard != 0))) {
             return directedInfinity(negative, t);
         }
+        // Without mantissa bits every value keeps 1: the last bit that ties to even is the code's (exponent-ties).
+        long last = evenCodeTies && kept == 1 ? q + dst.format().bias() : kept;
+        if (t != null && evenCodeTies && kept == 1 && guard == Rounder.HALF) {
+            t.note("a tie: to the neighbour with the even code (decision exponent-ties=even-code)");
+        }
         boolean up = hybrid != null ? hybridRoundsUp(e, kept, guard, significand, shift, inputBits, t)
-                : (roundingTable >>> Rounder.index(negative, kept, guard) & 1) != 0;
+                : (roundingTable >>> Rounder.index(negative, last, guard) & 1) != 0;
         long rounded = up ? kept + 1 : kept;
         if (rounded == 0 || e == maxExponent || flushSubnormals) {
             return edgeOfRange(negative, e, kept, guard, rounded, q, t);

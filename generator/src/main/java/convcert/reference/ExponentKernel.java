@@ -6,7 +6,7 @@ import convcert.spec.Layout;
 /**
  * Fast path for an IEEE format to an exponent-only one (float -> E8M0) in rn, rna, rz, ru, rd, ro:
  * the magnitude rounded to a power of two by the mode's decision table on the bits below its leading
- * one; below the smallest power the smallest code, above the largest the generic path's overflow
+ * one (an rn tie by decision exponent-ties); below the smallest power the smallest code, above the largest the generic path's overflow
  * result; a negative value and a zero by their decisions (unsigned-negative, exponent-zero); NaN and
  * infinity take the generic path. KernelTest checks it.
  */
@@ -21,6 +21,7 @@ final class ExponentKernel implements Kernel {
     private final long zeroCode;
     private final long overflowCode;
     private final boolean negativeIsNan;
+    private final boolean evenCodeTies;
 
     private ExponentKernel(Format src, Format dst, Case c, Semantics s, Converter generic) {
         this.src = IeeeFields.of(src);
@@ -31,6 +32,7 @@ final class ExponentKernel implements Kernel {
         this.negativeIsNan = s.get(Semantics.UNSIGNED_NEGATIVE) == Semantics.UnsignedNegative.NAN;
         this.negativeCode = dst.nan();
         this.zeroCode = s.get(Semantics.EXPONENT_ZERO) == Semantics.ExponentZero.NAN ? dst.nan() : 0;
+        this.evenCodeTies = Converter.evenCodeTies(c, s);
         this.overflowCode = generic.overflowCodes()[0][0]; // the magnitude overflows, with the sign set aside
     }
 
@@ -66,7 +68,8 @@ final class ExponentKernel implements Kernel {
             return 0; // below the smallest power of two: it, whichever way the rounding goes
         }
         int guard = Rounder.guard(significand, top);
-        int up = roundingTable >>> Rounder.index(false, 1, guard) & 1; // the magnitude, kept = 1 (odd)
+        // the magnitude keeps 1 (odd), or under exponent-ties=even-code the code's last bit decides a tie
+        int up = roundingTable >>> Rounder.index(false, evenCodeTies ? binade + dstBias : 1, guard) & 1;
         int result = binade + up;
         return result > largest ? overflowCode : result + dstBias;
     }

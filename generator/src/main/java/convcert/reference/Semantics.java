@@ -115,6 +115,20 @@ public final class Semantics {
 
     public static final Switch<MxNan> MX_NAN = declare("mx-nan", MxNan.class, Semantics::scaledBlocks);
 
+    /**
+     * An rn tie of a format without mantissa bits (OCP E8M0: 1.5 x 2^e between 2^e and 2^(e+1)): to the
+     * larger power of two, or to the neighbour whose code is even (the code's last bit read as the last bit).
+     */
+    public enum ExponentTies { UP, EVEN_CODE }
+
+    public static final Switch<ExponentTies> EXPONENT_TIES = declare("exponent-ties", ExponentTies.class,
+            t -> t.conversions().stream().anyMatch(c -> c.to().layout() == Layout.EXPONENT && c.modes().contains(Rounding.RN)));
+
+    /** An infinite value of a block: the scale becomes NaN, or the largest scale with the infinity saturated. */
+    public enum MxInfinity { NAN_SCALE, LARGEST_SCALE }
+
+    public static final Switch<MxInfinity> MX_INFINITY = declare("mx-infinity", MxInfinity.class, Semantics::scaledBlocks);
+
     private static boolean offers(SpecTables t, Rounding mode) {
         return t.conversions().stream().anyMatch(c -> c.modes().contains(mode));
     }

@@ -20,6 +20,30 @@ class DecisionsTest {
         return r.converter(r.resolve(from, to, mode, form, r.ctrl(ctrl))).apply(bits);
     }
 
+    /**
+     * E8M0 rn ties. 0x00600000 is 1.5 x 2^-127, halfway between 2^-127 (code 0x00) and 2^-126 (0x01);
+     * 0x01400000 is 1.5 x 2^-125, between codes 0x02 and 0x03; 1.5 (0x3FC00000) between 0x7F and 0x80.
+     * up takes the larger power; even-code the even code (gfloat's reading): they differ where the
+     * lower code is even. Off a tie (one more ulp) both round up.
+     */
+    @Test
+    void exponentTies() {
+        Reference mx = TestProfile.reference("ocp-mx");
+        Reference even = new Reference(mx.tables(), Semantics.of(mx.tables(), Map.of("exponent-ties", "even-code")));
+        long[][] cases = {{0x00600000, 0x01, 0x00}, {0x01400000, 0x03, 0x02}, {0x3FC00000, 0x80, 0x80},
+            {0x01400001, 0x03, 0x03}, {0x013FFFFF, 0x02, 0x02}, {0xBF400000L, 0x7F, 0x7E}};
+        for (String form : new String[] {"nosat", "sat"}) {
+            for (long[] c : cases) {
+                assertEquals(c[1], mx.converter(mx.resolve("float", "e8m0", "rn", form, mx.ctrl(""))).apply(c[0]),
+                        "up " + Long.toHexString(c[0]));
+                assertEquals(c[2], even.converter(even.resolve("float", "e8m0", "rn", form, even.ctrl(""))).apply(c[0]),
+                        "even-code " + Long.toHexString(c[0]));
+            }
+        }
+        // Only rn has ties to break: ru of 1.5 x 2^-125 is 0x03 under both.
+        assertEquals(0x03, even.converter(even.resolve("float", "e8m0", "ru", "nosat", even.ctrl(""))).apply(0x01400000));
+    }
+
     @Test
     void directedOverflow() {
         // 65519.996 (0x477FEFFF) lies between 65504 and 65520.

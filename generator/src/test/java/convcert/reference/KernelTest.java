@@ -176,6 +176,7 @@ class KernelTest {
                 new Reading("ascend-c", java.util.Map.of("nan-encoding", "canonical")),
                 new Reading("ascend-c", java.util.Map.of("hr-exact", "keep", "hr-band", "ta-threshold")),
                 new Reading("ocp-mx", java.util.Map.of("unsigned-negative", "nan", "exponent-zero", "nan")),
+                new Reading("ocp-mx", java.util.Map.of("exponent-ties", "even-code")),
                 new Reading("ocp-mx", java.util.Map.of("finite-nan", "zero", "directed-overflow", "infinity")))
                 .map(reading -> DynamicTest.dynamicTest(reading.toString(), () -> {
                     Reference base = TestProfile.reference(reading.profile());

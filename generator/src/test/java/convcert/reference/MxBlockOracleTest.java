@@ -63,14 +63,19 @@ class MxBlockOracleTest {
 
     /** The shared scale's exponent by the decision's text, or null for NaN. */
     static Integer scale(float[] block, Element el, String rule, boolean ignoreNan) {
+        return scale(block, el, rule, ignoreNan, false);
+    }
+
+    /** infinityLargest: decision mx-infinity=largest-scale, where an infinity clips the scale to 2^127 unless NaN decides. */
+    static Integer scale(float[] block, Element el, String rule, boolean ignoreNan, boolean infinityLargest) {
         double amax = 0;
         boolean nan = false;
+        boolean infinite = false;
         int nans = 0;
         for (float x : block) {
             if (Float.isInfinite(x)) {
-                return null;
-            }
-            if (Float.isNaN(x)) {
+                infinite = true;
+            } else if (Float.isNaN(x)) {
                 nan = true;
                 nans++;
             } else {
@@ -79,6 +84,9 @@ class MxBlockOracleTest {
         }
         if (nan && (!ignoreNan || nans == block.length)) {
             return null;
+        }
+        if (infinite) {
+            return infinityLargest ? 127 : null;
         }
         if (amax == 0) {
             return -127;
@@ -168,6 +176,11 @@ class MxBlockOracleTest {
     }
 
     static void check(Reference reference, Element el, String mode, String rule, boolean ignoreNan, List<float[]> blocks) {
+        check(reference, el, mode, rule, ignoreNan, false, blocks);
+    }
+
+    static void check(Reference reference, Element el, String mode, String rule, boolean ignoreNan, boolean infinityLargest,
+                      List<float[]> blocks) {
         BlockFormat format = reference.tables().blocks().get(el.block());
         BlockConverter c = reference.blockConverter(format, Rounding.parse(mode), true);
         List<String> wrong = new ArrayList<>();
@@ -175,7 +188,7 @@ class MxBlockOracleTest {
         for (float[] block : blocks) {
             long[] in = bits(block);
             c.apply(in, 0, out, 0, 1);
-            Integer s = scale(block, el, rule, ignoreNan);
+            Integer s = scale(block, el, rule, ignoreNan, infinityLargest);
             long wantScale = s == null ? 0xFF : s + 127;
             if (out[0] != wantScale) {
                 wrong.add("scale: oracle 0x" + Long.toHexString(wantScale) + ", reference 0x" + Long.toHexString(out[0])
@@ -214,24 +227,28 @@ class MxBlockOracleTest {
 
     @TestFactory
     Stream<DynamicTest> nanAndInfinityBlocks() {
-        return Stream.of("nan-scale", "ignore-nan").flatMap(option -> ELEMENTS.stream().map(el -> DynamicTest.dynamicTest(
-                "mx-nan=" + option + " float->" + el.block(), () -> {
-                    Reference r = new Reference(MX.tables(), Semantics.of(MX.tables(), Map.of("mx-nan", option)));
+        return Stream.of("nan-scale", "ignore-nan").flatMap(option -> Stream.of("nan-scale", "largest-scale").flatMap(inf ->
+                ELEMENTS.stream().map(el -> DynamicTest.dynamicTest(
+                "mx-nan=" + option + " mx-infinity=" + inf + " float->" + el.block(), () -> {
+                    Reference r = new Reference(MX.tables(), Semantics.of(MX.tables(), Map.of("mx-nan", option,
+                            "mx-infinity", inf)));
                     SplittableRandom random = new SplittableRandom(3);
                     List<float[]> blocks = new ArrayList<>();
                     for (int i = 0; i < 400; i++) {
                         float[] block = randomBlock(random, el);
                         int specials = 1 + random.nextInt(i % 50 == 0 ? 32 : 3);
                         for (int k = 0; k < specials; k++) {
-                            block[random.nextInt(32)] = i % 7 == 0 ? Float.NEGATIVE_INFINITY : Float.NaN;
+                            // infinities alone, NaNs alone, and every 11th block both (NaN decides first)
+                            block[random.nextInt(32)] = i % 7 == 0 ? Float.NEGATIVE_INFINITY
+                                    : i % 11 == 0 && k == 0 ? Float.POSITIVE_INFINITY : Float.NaN;
                         }
                         blocks.add(block);
                     }
                     float[] allNan = new float[32];
                     java.util.Arrays.fill(allNan, Float.NaN);
                     blocks.add(allNan);
-                    check(r, el, "rn", "floor", option.equals("ignore-nan"), blocks);
-                })));
+                    check(r, el, "rn", "floor", option.equals("ignore-nan"), inf.equals("largest-scale"), blocks);
+                }))));
     }
 
     @TestFactory
