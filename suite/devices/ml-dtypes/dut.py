@@ -2,9 +2,12 @@
 """ml_dtypes as a device under test, written with the convcert-device helper (suite/python).
 
 Certifies the casts of ml_dtypes (pip install ml_dtypes) between float32 and the OCP MX element and
-scale types, against the ocp-mx profile:
+scale types, against the ocp-mx profile, and between float32 and AMD's FNUZ FP8 types (with OCP's
+FP8 again) against the rocm profile:
     convcert certify --profile ocp-mx --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
-ml_dtypes casts round to nearest even; FP8 overflows to NaN or infinity (non-saturating), FP6/FP4
+    convcert certify --profile rocm --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
+Each profile has only some of the types: the others' capabilities match no case there (a warning).
+ml_dtypes casts round to nearest even; FP8 overflows to NaN or infinity (non-saturating; FNUZ: 0x80), FP6/FP4
 have no infinity and clamp (saturating), E8M0 overflows to NaN. Elements narrower than a byte
 travel one per byte, as numpy stores them.
 """
@@ -21,6 +24,8 @@ except ImportError:  # not installed (pip install ./suite/python): the checkout'
     from convcert_device import Device
 
 TYPES = {
+    "fp8_e4m3fnuz": (ml_dtypes.float8_e4m3fnuz, "nosat"),
+    "fp8_e5m2fnuz": (ml_dtypes.float8_e5m2fnuz, "nosat"),
     "fp8_e4m3fn": (ml_dtypes.float8_e4m3fn, "nosat"),
     "fp8_e5m2": (ml_dtypes.float8_e5m2, "nosat"),
     "fp6_e2m3": (ml_dtypes.float6_e2m3fn, "sat"),

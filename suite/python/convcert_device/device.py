@@ -8,7 +8,7 @@ import numpy as np
 # Bytes per element of the formats convcert's profiles name (the width column of formats.csv, rounded up).
 WIDTHS = {
     "float": 4, "half": 2, "bfloat16": 2, "double": 8, "hifloat8": 1, "fp8_e4m3fn": 1, "fp8_e5m2": 1,
-    "fp6_e2m3": 1, "fp6_e3m2": 1, "fp4_e2m1": 1, "e8m0": 1,
+    "fp8_e4m3fnuz": 1, "fp8_e5m2fnuz": 1, "fp6_e2m3": 1, "fp6_e3m2": 1, "fp4_e2m1": 1, "e8m0": 1,
     "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
 }
 UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}

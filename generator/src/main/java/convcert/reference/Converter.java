@@ -261,9 +261,12 @@ public final class Converter {
                     + " value (Table 3; decision float-to-int-ctrl59)");
             return negative ? dst.integerMin() : dst.integerMax();
         }
-        if (saturating) {
+        if (saturating && semantics.get(Semantics.SAT_INFINITY) == Semantics.SatInfinity.LARGEST_FINITE) {
             if (t != null) t.note("saturating: infinity gives the largest finite value (Table 3)");
             return dst.largestFinite(negative);
+        }
+        if (saturating && t != null) {
+            t.note("saturation clamps finite values only: infinity converts as without it (decision sat-infinity=propagate)");
         }
         return infinity(negative, t);
     }

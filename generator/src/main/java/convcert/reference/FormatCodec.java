@@ -26,6 +26,7 @@ public final class FormatCodec {
     private final int mantissaBits;
     private final int exponentFieldMax;
     private final long mantissaMask;
+    private final boolean nanAtNegativeZero;
     private final int bias;
     // the grid, indexed by E - minExponent
     private final int minExponent;
@@ -47,6 +48,8 @@ public final class FormatCodec {
         this.mantissaBits = format.mantissaBits();
         this.exponentFieldMax = (1 << format.exponentBits()) - 1;
         this.mantissaMask = (1L << mantissaBits) - 1;
+        // FNUZ (AMD FP8): the one NaN takes the code of -0, and the all-ones exponent holds numbers.
+        this.nanAtNegativeZero = layout == Layout.IEEE_FN && format.nan() != null && format.nan() == signBit;
         this.bias = format.bias();
         int top; // the grid spans binades minExponent..top
         switch (layout) {
@@ -280,14 +283,17 @@ public final class FormatCodec {
     /** Zeros, subnormals, and the all-ones exponent (infinity and NaN, or finite values of ieee-fn). */
     private Unpacked unpackIeeeEdge(boolean negative, int e, long m, Unpacked u) {
         if (e == 0) {
-            return m == 0 ? u.set(Decoded.Kind.ZERO, negative, 0, 0, 0)
-                    : u.set(Decoded.Kind.FINITE, negative, m, minExponent - mantissaBits, 0);
+            if (m == 0) {
+                return negative && nanAtNegativeZero ? u.set(Decoded.Kind.NAN, false, 0, 0, 1L << 63) // unsigned: the only NaN
+                        : u.set(Decoded.Kind.ZERO, negative, 0, 0, 0);
+            }
+            return u.set(Decoded.Kind.FINITE, negative, m, minExponent - mantissaBits, 0);
         }
         if (layout == Layout.IEEE) {
             return m == 0 ? u.set(Decoded.Kind.INFINITE, negative, 0, 0, 0)
                     : u.set(Decoded.Kind.NAN, negative, 0, 0, m << (64 - mantissaBits));
         }
-        if (m == mantissaMask && format.nan() != null) { // finite-only formats (no NaN row) have a number here
+        if (m == mantissaMask && format.nan() != null && !nanAtNegativeZero) { // finite-only and FNUZ: a number here
             return u.set(Decoded.Kind.NAN, negative, 0, 0, 1L << 63);
         }
         return u.set(Decoded.Kind.FINITE, negative, m | (1L << mantissaBits), e - bias - mantissaBits, 0);
@@ -347,7 +353,7 @@ public final class FormatCodec {
         return switch (layout) {
             case IEEE -> (negative ? signBit : 0) | format.inf() | (payload >>> (64 - mantissaBits))
                     | (1L << (mantissaBits - 1));
-            case IEEE_FN -> (negative ? signBit : 0) | format.nan();
+            case IEEE_FN -> nanAtNegativeZero ? format.nan() : (negative ? signBit : 0) | format.nan();
             default -> format.nan();
         };
     }

@@ -124,6 +124,16 @@ public final class Semantics {
     public static final Switch<ExponentTies> EXPONENT_TIES = declare("exponent-ties", ExponentTies.class,
             t -> t.conversions().stream().anyMatch(c -> c.to().layout() == Layout.EXPONENT && c.modes().contains(Rounding.RN)));
 
+    /**
+     * An infinite input under saturation: the largest finite value of its sign (what every profile but
+     * rocm reads), or left alone, converted as without saturation (HIP's __HIP_SATFINITE clamps finite
+     * values only: infinity, or NaN where the format has none). Optional: a profile without the row
+     * keeps the first option.
+     */
+    public enum SatInfinity { LARGEST_FINITE, PROPAGATE }
+
+    public static final Switch<SatInfinity> SAT_INFINITY = declare("sat-infinity", SatInfinity.class, t -> false);
+
     /** An infinite value of a block: the scale becomes NaN, or the largest scale with the infinity saturated. */
     public enum MxInfinity { NAN_SCALE, LARGEST_SCALE }
 

@@ -146,9 +146,18 @@ final class FormatTable {
                 throw row.error("max_finite", "the largest value of a finite-only ieee-fn layout is all ones below "
                         + "the sign: " + f.hex(expAllOnes | mantissaMask));
             }
+        } else if (f.nan() == 1L << (f.width() - 1)) { // FNUZ: the NaN is the -0 code; every other code a number
+            if (f.negativeZero()) {
+                throw row.error("negative_zero", "an ieee-fn format whose NaN is the -0 code has no -0: no");
+            }
+            if (f.maxFinite() != (expAllOnes | mantissaMask)) {
+                throw row.error("max_finite", "with the NaN at the -0 code the largest value is all ones below the "
+                        + "sign: " + f.hex(expAllOnes | mantissaMask));
+            }
         } else {
             if (f.nan() != (expAllOnes | mantissaMask)) {
-                throw row.error("nan", "the ieee-fn NaN is all ones below the sign: " + f.hex(expAllOnes | mantissaMask));
+                throw row.error("nan", "the ieee-fn NaN is all ones below the sign (" + f.hex(expAllOnes | mantissaMask)
+                        + "), or the -0 code (" + f.hex(1L << (f.width() - 1)) + ": FNUZ)");
             }
             if (f.maxFinite() != (expAllOnes | mantissaMask) - 1) {
                 throw row.error("max_finite", "the largest finite ieee-fn value is "

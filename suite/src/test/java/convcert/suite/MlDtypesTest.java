@@ -36,11 +36,15 @@ class MlDtypesTest {
     }
 
     private void sameVerdicts(String folder, List<String> decisions) throws IOException {
+        sameVerdicts(folder, "ocp-mx", 1, decisions);
+    }
+
+    private void sameVerdicts(String folder, String profile, int exit, List<String> decisions) throws IOException {
         assumeTrue(installed(), "ml_dtypes is not installed here (pip install ml_dtypes; .ci/run installs it)");
-        List<String> args = new java.util.ArrayList<>(List.of("--profile", "ocp-mx", "--level", "ci", "--adapter", DEVICE));
+        List<String> args = new java.util.ArrayList<>(List.of("--profile", profile, "--level", "ci", "--adapter", DEVICE));
         decisions.forEach(d -> args.addAll(List.of("--decision", d)));
         MainTest.Run r = CertifyTest.certify(temp.resolve(folder), args.toArray(String[]::new));
-        assertEquals(1, r.exit(), r.out() + r.err());
+        assertEquals(exit, r.exit(), r.out() + r.err());
         JsonNode now = CertifyTest.report(temp.resolve(folder));
         JsonNode committed = CertifyTest.report(REPORTS.resolve(folder));
         assertEquals(verdicts(committed), verdicts(now));
@@ -59,6 +63,12 @@ class MlDtypesTest {
     @Test
     void underTheProfilesDefaultsMlDtypesDiffersOnNanZeroAndNegativeScales() throws IOException {
         sameVerdicts("default", List.of());
+    }
+
+    /** AMD's FNUZ types and OCP's FP8 under HIP's rules: ml_dtypes agrees on every applicable case. */
+    @Test
+    void theFnuzCastsPassTheRocmProfile() throws IOException {
+        sameVerdicts("rocm", "rocm", 0, List.of());
     }
 
     @Test
