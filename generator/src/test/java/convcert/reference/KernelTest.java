@@ -191,7 +191,7 @@ class KernelTest {
      * float -> half in the 5 modes beside rn (rn has its own fast path, FastPathTest) and float ->
      * hifloat8 in each of its modes (rh's threshold reads the input's low 14 bits: only all inputs show it all).
      */
-    @Tag("slow") // 7 x 2^32 inputs through the generic path and both kernel paths: about 5 minutes on 2 cores
+    @Tag("slow") // 7 x 2^32 inputs through the generic path and both kernel paths: about 10 minutes on 2 cores
     @TestFactory
     Stream<DynamicTest> all2pow32FloatInputs() {
         Reference r = TestProfile.reference();
