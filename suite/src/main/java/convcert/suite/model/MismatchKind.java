@@ -83,6 +83,22 @@ public enum MismatchKind {
         if (in.kind() == Decoded.Kind.NAN) {
             return nanInput(destination, expected, actual);
         }
+        return judged(destination, expected, actual, in, integral);
+    }
+
+    /**
+     * The kind of a mismatching output whose input is not one value (an element or scale of a block):
+     * from the two results alone, infinity and the largest finite value read as overflow.
+     */
+    public static MismatchKind classify(FormatCodec destination, long expected, long actual) {
+        if ((actual & ~destination.format().mask()) != 0) {
+            return OUT_OF_FORMAT;
+        }
+        return judged(destination, expected, actual, null, false);
+    }
+
+    /** Both classifications from the results on: in is the input, or null where there is no one input. */
+    private static MismatchKind judged(FormatCodec destination, long expected, long actual, Decoded in, boolean integral) {
         MismatchKind special = special(destination, expected, actual);
         if (special != null) {
             return special;
@@ -92,7 +108,7 @@ public enum MismatchKind {
         if (destination.isInteger()) {
             return integer(destination, e, a, expected, actual);
         }
-        if (limit(destination, e, a, expected, actual) && beyondRange(destination, in)) {
+        if (limit(destination, e, a, expected, actual) && (in == null || beyondRange(destination, in))) {
             return OVERFLOW;
         }
         MismatchKind value = byValue(destination, e, a);
@@ -105,30 +121,6 @@ public enum MismatchKind {
             return steps(value(e).subtract(value(a)).abs().divide(step));
         }
         return steps(BigDecimal.valueOf(Math.abs(destination.rank(expected) - destination.rank(actual))));
-    }
-
-    /**
-     * The kind of a mismatching output whose input is not one value (an element or scale of a block):
-     * from the two results alone, infinity and the largest finite value read as overflow.
-     */
-    public static MismatchKind classify(FormatCodec destination, long expected, long actual) {
-        if ((actual & ~destination.format().mask()) != 0) {
-            return OUT_OF_FORMAT;
-        }
-        MismatchKind special = special(destination, expected, actual);
-        if (special != null) {
-            return special;
-        }
-        Decoded e = destination.decode(expected);
-        Decoded a = destination.decode(actual);
-        if (destination.isInteger()) {
-            return integer(destination, e, a, expected, actual);
-        }
-        if (limit(destination, e, a, expected, actual)) {
-            return OVERFLOW;
-        }
-        MismatchKind value = byValue(destination, e, a);
-        return value != null ? value : steps(BigDecimal.valueOf(Math.abs(destination.rank(expected) - destination.rank(actual))));
     }
 
     /** A NaN input: how NaN was handled, whatever the results are. */
