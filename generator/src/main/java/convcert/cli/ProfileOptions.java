@@ -56,7 +56,7 @@ public final class ProfileOptions {
         return map;
     }
 
-    /** --pair FROM:TO arguments as conversions of the profile. */
+    /** --pair FROM:TO arguments as conversions of the profile, each once however often it is named. */
     public static List<Conversion> pairs(Reference reference, List<String> pairs) {
         List<Conversion> selected = new ArrayList<>();
         for (String p : pairs) {
@@ -64,7 +64,10 @@ public final class ProfileOptions {
             if (parts.length != 2) {
                 throw new UsageException("bad --pair '" + p + "'; expected FROM:TO, e.g. float:half");
             }
-            selected.add(reference.conversion(parts[0].strip(), parts[1].strip()));
+            Conversion c = reference.conversion(parts[0].strip(), parts[1].strip());
+            if (!selected.contains(c)) {
+                selected.add(c);
+            }
         }
         return selected;
     }

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +38,11 @@ public final class Generator {
     /** extensions: cases beside the conversions (ExtensionCases), e.g. the OpenCL memory functions. */
     public record Options(Reference reference, List<Conversion> pairs, Level level, long seed,
                           Set<VectorFormat> formats, Path out, List<ExtensionCases> extensions) {
+
+        /** A pair named twice is generated once: two threads writing one pair's files would race. */
+        public Options {
+            pairs = List.copyOf(new LinkedHashSet<>(pairs));
+        }
 
         public Options(Reference reference, List<Conversion> pairs, Level level, long seed, Set<VectorFormat> formats,
                        Path out) {

@@ -71,6 +71,17 @@ class GenerateCommandTest {
     }
 
     @Test
+    void aPairNamedTwiceIsGeneratedOnce(@TempDir Path dir) throws Exception {
+        // Once raced: two threads wrote the same .partial file and one found it moved away.
+        convcert.reference.Reference reference = convcert.TestProfile.reference();
+        var half = reference.conversion("float", "half");
+        Generator.Result r = new Generator(new Generator.Options(reference, List.of(half, half, half), Level.QUICK, 1,
+                java.util.Set.of(VectorFormat.BIN), dir), Progress.silent()).run();
+        assertEquals(12, r.entries().size(), "float->half: 6 modes x (nosat, sat), each once");
+        assertEquals(12, Manifest.readIn(dir).cases().size());
+    }
+
+    @Test
     void checkReportsChangedFilesAndRows(@TempDir Path dir) throws Exception {
         assertEquals(0, generate("--pair", "float:fp8_e4m3fn", "--level", "quick", "--out", dir.toString()).exit());
         assertEquals(0, generate("--pair", "float:fp8_e4m3fn", "--level", "quick", "--out", dir.toString(), "--check").exit());
