@@ -60,7 +60,17 @@ struct Op { const char *name; int in_bytes, out_bytes; unsigned long long canoni
   X(f2e3m2_rn, 4, 1, 0) X(f2e3m2_rz, 4, 1, 0) X(e2m1_2f, 1, 4, 0) X(e2m3_2f, 1, 4, 0) X(e3m2_2f, 1, 4, 0) \
   X(f2e8m0_rz_nosat, 4, 1, 0) X(f2e8m0_rz_sat, 4, 1, 0) X(f2e8m0_ru_nosat, 4, 1, 0) X(f2e8m0_ru_sat, 4, 1, 0) \
   X(e8m0_2f, 1, 4, 0) \
-  X(f2e2m1x2_rn, 8, 1, 0) X(f2e2m1x2_rz, 8, 1, 0) X(e2m1x2_2f, 1, 8, 0)
+  X(f2e2m1x2_rn, 8, 1, 0) X(f2e2m1x2_rz, 8, 1, 0) X(e2m1x2_2f, 1, 8, 0) \
+  X(d2f_rn, 8, 4, 0) X(d2f_rz, 8, 4, 0) X(d2f_rd, 8, 4, 0) X(d2f_ru, 8, 4, 0) X(f2d, 4, 8, 0) \
+  X(d2h_rn, 8, 2, 0) X(d2bf_rn, 8, 2, 0) \
+  X(d2e4m3_nosat, 8, 1, 0) X(d2e4m3_sat, 8, 1, 0) X(d2e5m2_nosat, 8, 1, 0) X(d2e5m2_sat, 8, 1, 0) \
+  X(d2i_rn, 8, 4, 0) X(d2i_rz, 8, 4, 0) X(d2i_rd, 8, 4, 0) X(d2i_ru, 8, 4, 0) \
+  X(d2u_rn, 8, 4, 0) X(d2u_rz, 8, 4, 0) X(d2u_rd, 8, 4, 0) X(d2u_ru, 8, 4, 0) \
+  X(d2ll_rn, 8, 8, 0) X(d2ll_rz, 8, 8, 0) X(d2ll_rd, 8, 8, 0) X(d2ll_ru, 8, 8, 0) \
+  X(d2ull_rn, 8, 8, 0) X(d2ull_rz, 8, 8, 0) X(d2ull_rd, 8, 8, 0) X(d2ull_ru, 8, 8, 0) \
+  X(d2e2m1_rn, 8, 1, 0) X(d2e2m1_rz, 8, 1, 0) X(d2e2m3_rn, 8, 1, 0) X(d2e2m3_rz, 8, 1, 0) \
+  X(d2e3m2_rn, 8, 1, 0) X(d2e3m2_rz, 8, 1, 0) \
+  X(d2e8m0_rz_nosat, 8, 1, 0) X(d2e8m0_rz_sat, 8, 1, 0) X(d2e8m0_ru_nosat, 8, 1, 0) X(d2e8m0_ru_sat, 8, 1, 0)
 
 enum OpId {
 #define AS_ENUM(n, i, o, c) OP_##n,
@@ -80,6 +90,8 @@ __device__ __forceinline__ __half h16(uint64_t x) { return __ushort_as_half((uns
 __device__ __forceinline__ uint64_t bits(__half h) { return __half_as_ushort(h); }
 __device__ __forceinline__ __nv_bfloat16 b16(uint64_t x) { return __ushort_as_bfloat16((unsigned short)x); }
 __device__ __forceinline__ uint64_t bits(__nv_bfloat16 b) { return __bfloat16_as_ushort(b); }
+__device__ __forceinline__ double f64(uint64_t x) { return __longlong_as_double((long long)x); }
+__device__ __forceinline__ uint64_t bits(double d) { return (uint64_t)__double_as_longlong(d); }
 __device__ __forceinline__ uint64_t u32(unsigned v) { return v; }
 __device__ __forceinline__ uint64_t s32(int v) { return (uint32_t)v; }
 
@@ -241,6 +253,44 @@ __device__ uint64_t convert(int op, uint64_t x) {
       float2 f = __half22float2(__half2(__nv_cvt_fp4x2_to_halfraw2((__nv_fp4x2_storage_t)x, __NV_E2M1)));
       return bits(f.x) | bits(f.y) << 32;
     }
+    // 64-bit sources: double precision intrinsics and the cuda_fp8/fp6/fp4 double entry points.
+    case OP_d2f_rn: return bits(__double2float_rn(f64(x)));
+    case OP_d2f_rz: return bits(__double2float_rz(f64(x)));
+    case OP_d2f_rd: return bits(__double2float_rd(f64(x)));
+    case OP_d2f_ru: return bits(__double2float_ru(f64(x)));
+    case OP_f2d: return bits((double)f32(x));
+    case OP_d2h_rn: return bits(__double2half(f64(x)));
+    case OP_d2bf_rn: return bits(__double2bfloat16(f64(x)));
+    case OP_d2e4m3_nosat: return __nv_cvt_double_to_fp8(f64(x), __NV_NOSAT, __NV_E4M3);
+    case OP_d2e4m3_sat: return __nv_cvt_double_to_fp8(f64(x), __NV_SATFINITE, __NV_E4M3);
+    case OP_d2e5m2_nosat: return __nv_cvt_double_to_fp8(f64(x), __NV_NOSAT, __NV_E5M2);
+    case OP_d2e5m2_sat: return __nv_cvt_double_to_fp8(f64(x), __NV_SATFINITE, __NV_E5M2);
+    case OP_d2i_rn: return s32(__double2int_rn(f64(x)));
+    case OP_d2i_rz: return s32(__double2int_rz(f64(x)));
+    case OP_d2i_rd: return s32(__double2int_rd(f64(x)));
+    case OP_d2i_ru: return s32(__double2int_ru(f64(x)));
+    case OP_d2u_rn: return u32(__double2uint_rn(f64(x)));
+    case OP_d2u_rz: return u32(__double2uint_rz(f64(x)));
+    case OP_d2u_rd: return u32(__double2uint_rd(f64(x)));
+    case OP_d2u_ru: return u32(__double2uint_ru(f64(x)));
+    case OP_d2ll_rn: return (uint64_t)__double2ll_rn(f64(x));
+    case OP_d2ll_rz: return (uint64_t)__double2ll_rz(f64(x));
+    case OP_d2ll_rd: return (uint64_t)__double2ll_rd(f64(x));
+    case OP_d2ll_ru: return (uint64_t)__double2ll_ru(f64(x));
+    case OP_d2ull_rn: return __double2ull_rn(f64(x));
+    case OP_d2ull_rz: return __double2ull_rz(f64(x));
+    case OP_d2ull_rd: return __double2ull_rd(f64(x));
+    case OP_d2ull_ru: return __double2ull_ru(f64(x));
+    case OP_d2e2m1_rn: return __nv_cvt_double_to_fp4(f64(x), __NV_E2M1, cudaRoundNearest);
+    case OP_d2e2m1_rz: return __nv_cvt_double_to_fp4(f64(x), __NV_E2M1, cudaRoundZero);
+    case OP_d2e2m3_rn: return __nv_cvt_double_to_fp6(f64(x), __NV_E2M3, cudaRoundNearest);
+    case OP_d2e2m3_rz: return __nv_cvt_double_to_fp6(f64(x), __NV_E2M3, cudaRoundZero);
+    case OP_d2e3m2_rn: return __nv_cvt_double_to_fp6(f64(x), __NV_E3M2, cudaRoundNearest);
+    case OP_d2e3m2_rz: return __nv_cvt_double_to_fp6(f64(x), __NV_E3M2, cudaRoundZero);
+    case OP_d2e8m0_rz_nosat: return __nv_cvt_double_to_e8m0(f64(x), __NV_NOSAT, cudaRoundZero);
+    case OP_d2e8m0_rz_sat: return __nv_cvt_double_to_e8m0(f64(x), __NV_SATFINITE, cudaRoundZero);
+    case OP_d2e8m0_ru_nosat: return __nv_cvt_double_to_e8m0(f64(x), __NV_NOSAT, cudaRoundPosInf);
+    case OP_d2e8m0_ru_sat: return __nv_cvt_double_to_e8m0(f64(x), __NV_SATFINITE, cudaRoundPosInf);
   }
   return 0;
 }

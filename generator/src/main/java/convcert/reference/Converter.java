@@ -279,9 +279,10 @@ public final class Converter {
             return zero ? dst.zero(false) : dst.largestFinite(false);
         }
         if (integerDestination) {
-            if (t != null) t.note("NaN to an integer gives " + dst.format().hex(dst.format().fromNan())
-                    + " (formats.csv from_nan)");
-            return dst.format().fromNan();
+            long bits = spec.conversion().integerNan();
+            if (t != null) t.note("NaN to an integer gives " + dst.format().hex(bits) + (spec.conversion().nanResult() != null
+                    ? " (conversions.csv nan_result)" : " (formats.csv from_nan)"));
+            return bits;
         }
         if (saturating && !nanUnderSaturation) {
             if (t != null) t.note("saturating: NaN gives 0 (Table 3; decision sat-nan-zero)");

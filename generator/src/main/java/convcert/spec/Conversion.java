@@ -2,9 +2,24 @@ package convcert.spec;
 
 import java.util.Set;
 
-/** One row of conversions.csv: a (source, destination) pair the API offers. */
+/**
+ * One row of conversions.csv: a (source, destination) pair the API offers.
+ *
+ * @param nanResult integer destinations: what a NaN input gives where this pair differs from the
+ *                  destination's from_nan (the optional nan_result column); null otherwise
+ */
 public record Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
-                         Rounding implicitRounding, String api, String source, Location location) {
+                         Rounding implicitRounding, String api, String source, Location location, Long nanResult) {
+
+    public Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
+                      Rounding implicitRounding, String api, String source, Location location) {
+        this(from, to, modes, forms, group, implicitRounding, api, source, location, null);
+    }
+
+    /** The bits a NaN input gives an integer destination. */
+    public long integerNan() {
+        return nanResult != null ? nanResult : to.fromNan();
+    }
 
     public String pairName() {
         return from.name() + "->" + to.name();

@@ -15,6 +15,9 @@ import java.util.Set;
  */
 final class ConversionTable {
 
+    /** Optional column: what a NaN gives an integer destination where the pair differs from from_nan. */
+    static final String NAN_RESULT = "nan_result";
+
     private ConversionTable() {
     }
 
@@ -60,8 +63,13 @@ final class ConversionTable {
                     throw row.error("modes", "rh needs a hybrid-rounding.csv row for " + from.name());
                 }
             }
+            Long nanResult = table.columnNames().contains(NAN_RESULT) ? row.optionalHex(NAN_RESULT) : null;
+            if (nanResult != null && (!to.isInteger() || (to.width() < 64 && nanResult >>> to.width() != 0))) {
+                throw row.error(NAN_RESULT, to.isInteger() ? "does not fit in " + to.width() + " bits"
+                        : "only for integer destinations (a floating one has formats.csv nan and sat_nan)");
+            }
             Conversion c = new Conversion(from, to, Set.copyOf(modes), Set.copyOf(forms), group, implicit,
-                    row.required("api"), row.required("source"), row.location());
+                    row.required("api"), row.required("source"), row.location(), nanResult);
             if (conversions.putIfAbsent(key(from, to), c) != null) {
                 throw row.error("to", "duplicate pair " + c.pairName());
             }

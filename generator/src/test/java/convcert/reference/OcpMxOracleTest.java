@@ -68,18 +68,16 @@ class OcpMxOracleTest {
         assertEquals(0, e3m2.value(0b000100).compareTo(new BigDecimal("0.25")));
     }
 
-    /** float -> element by nearest-value search (rn: ties to the even code) or truncation (rz). */
-    static long oracle(Element el, int floatBits, boolean nearest) {
-        float x = Float.intBitsToFloat(floatBits);
-        if (Float.isNaN(x)) {
+    /** float or double -> element by nearest-value search (rn: ties to the even code) or truncation (rz). */
+    static long oracle(Element el, double x, boolean nearest) {
+        if (Double.isNaN(x)) {
             return el.maxCode(); // cuda_fp4.h / cuda_fp6.h: NaN gives positive MAXNORM (decision finite-nan)
         }
-        boolean negative = floatBits < 0;
-        int signBit = negative ? 1 << (el.width() - 1) : 0;
-        if (Float.isInfinite(x)) {
+        int signBit = Double.doubleToRawLongBits(x) < 0 ? 1 << (el.width() - 1) : 0;
+        if (Double.isInfinite(x)) {
             return signBit | el.maxCode();
         }
-        BigDecimal magnitude = new BigDecimal(Math.abs((double) x));
+        BigDecimal magnitude = new BigDecimal(Math.abs(x));
         int best = 0;
         for (int code = 0; code <= el.maxCode(); code++) {
             BigDecimal v = el.value(code);
@@ -126,7 +124,7 @@ class OcpMxOracleTest {
                     Converter c = MX.converter(MX.resolve("float", el.name(), mode, "sat", MX.ctrl("")));
                     List<String> wrong = new ArrayList<>();
                     for (int x : inputs(el)) {
-                        long want = oracle(el, x, mode.equals("rn"));
+                        long want = oracle(el, Float.intBitsToFloat(x), mode.equals("rn"));
                         long got = c.apply(x & 0xFFFFFFFFL);
                         if (got != want && wrong.size() < 5) {
                             wrong.add(String.format("0x%08X: oracle 0x%X, reference 0x%X", x, want, got));
@@ -149,23 +147,22 @@ class OcpMxOracleTest {
     }
 
     /**
-     * float -> E8M0 by the CUDA header's description: the magnitude rounded to a power of two toward
-     * zero or up (or, for ml_dtypes' rn, to the nearer of the two, 1.5 x 2^e going up), clipped to
+     * float or double -> E8M0 by the CUDA header's description: the magnitude rounded to a power of two
+     * toward zero or up (or, for ml_dtypes' rn, to the nearer of the two, 1.5 x 2^e going up), clipped to
      * 2^-127 below, to 2^127 (SATFINITE) or NaN (NOSAT) above; NaN gives 0xFF.
      */
-    static long e8m0(int floatBits, String mode, boolean satfinite) {
-        float x = Math.abs(Float.intBitsToFloat(floatBits));
-        if (Float.isNaN(x)) {
+    static long e8m0(double value, String mode, boolean satfinite) {
+        double x = Math.abs(value);
+        if (Double.isNaN(x)) {
             return 0xFF;
         }
-        if (Float.isInfinite(x)) {
+        if (Double.isInfinite(x)) {
             return satfinite ? 0xFE : 0xFF;
         }
         if (x == 0) {
             return 0x00;
         }
-        int magnitude = floatBits & 0x7FFFFFFF; // 2^e <= |x| < 2^(e+1), from the JDK (subnormals by their top bit)
-        int e = magnitude >= 0x00800000 ? Math.getExponent(x) : 31 - Integer.numberOfLeadingZeros(magnitude) - 149;
+        int e = Math.getExponent(x); // 2^e <= |x| < 2^(e+1) from the JDK; a float subnormal is a normal double
         boolean up = mode.equals("ru") ? Math.scalb(1.0, e) != x : mode.equals("rn") && x >= 1.5 * Math.scalb(1.0, e);
         if (up) {
             e++;
@@ -188,7 +185,7 @@ class OcpMxOracleTest {
                     Converter c = MX.converter(MX.resolve("float", "e8m0", s[0], s[1], MX.ctrl("")));
                     for (int[] set : new int[][] {inputs, edges}) {
                         for (int x : set) {
-                            long want = e8m0(x, s[0], s[1].equals("sat"));
+                            long want = e8m0(Float.intBitsToFloat(x), s[0], s[1].equals("sat"));
                             assertEquals(Long.toHexString(want), Long.toHexString(c.apply(x & 0xFFFFFFFFL)),
                                     String.format("0x%08X %s", x, spec));
                         }

@@ -87,6 +87,32 @@ class SpecTablesTest {
     }
 
     @Test
+    void aNanResultOnlyForIntegerDestinationsThatHoldIt() throws IOException {
+        Path dir = copyProfile();
+        Path file = dir.resolve("conversions.csv");
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        for (int i = 0; i < lines.size(); i++) {
+            lines.set(i, lines.get(i) + (i == 0 ? ",nan_result" : i == 2 ? ",0x1" : ","));
+        }
+        Files.write(file, lines);
+        TableException e = assertThrows(TableException.class, () -> SpecTables.load(dir));
+        assertTrue(e.getMessage().endsWith("ascend-c/conversions.csv:3:9: nan_result: only for integer destinations "
+                + "(a floating one has formats.csv nan and sat_nan)"), e.getMessage());
+        int int8 = lines.indexOf(lines.stream().filter(l -> l.startsWith("half,int8,")).findFirst().orElseThrow());
+        lines.set(2, lines.get(2).replace(",0x1", ","));
+        lines.set(int8, lines.get(int8).replaceFirst(",$", ",0x100"));
+        Files.write(file, lines);
+        e = assertThrows(TableException.class, () -> SpecTables.load(dir));
+        assertTrue(e.getMessage().endsWith("ascend-c/conversions.csv:" + (int8 + 1) + ":9: nan_result: does not fit in 8 bits"),
+                e.getMessage());
+        lines.set(int8, lines.get(int8).replace(",0x100", ",0x80"));
+        Files.write(file, lines);
+        SpecTables t = SpecTables.load(dir);
+        assertEquals(0x80, t.conversions().stream().filter(c -> c.pairName().equals("half->int8")).findFirst().orElseThrow()
+                .integerNan());
+    }
+
+    @Test
     void anIncompleteSaturationTableIsAnError() throws IOException {
         Path dir = copyProfile();
         Path file = dir.resolve("saturation.csv");
