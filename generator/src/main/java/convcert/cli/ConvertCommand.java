@@ -2,16 +2,21 @@ package convcert.cli;
 
 import convcert.reference.Case;
 import convcert.reference.Converter;
+import convcert.reference.Flags;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.Format;
+import convcert.spec.Home;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,6 +37,11 @@ public final class ConvertCommand implements Callable<Integer> {
     @Option(names = "--explain", description = "Explain each result: decoded input, exact value, candidates, rules.")
     boolean explain;
 
+    @Option(names = "--flags", description = "Print the exception flags beside each result: RESULT FLAGS, the flags as "
+            + "two hex digits in SoftFloat's bits (01 inexact, 02 underflow, 04 overflow, 08 infinite, 10 invalid); "
+            + "for profiles with flags.csv.")
+    boolean flags;
+
     @Mixin
     ProfileOptions profile;
 
@@ -46,6 +56,11 @@ public final class ConvertCommand implements Callable<Integer> {
         Reference reference = profile.reference();
         Case c = conversion.resolve(reference);
         Converter converter = reference.converter(c);
+        if (flags && !reference.tables().hasFlags()) {
+            throw new UsageException("--flags: profile " + reference.tables().profile() + " declares no exception flags "
+                    + "(no flags.csv); profiles with flags: " + String.join(" ", profilesWithFlags()));
+        }
+        Flags lane = flags ? converter.flags() : null;
         Format source = c.conversion().from();
         Format destination = c.conversion().to();
         PrintWriter out = spec.commandLine().getOut();
@@ -56,7 +71,7 @@ public final class ConvertCommand implements Callable<Integer> {
         if (!values.isEmpty()) {
             for (int i = 0; i < values.size(); i++) {
                 long bits = parseHex(values.get(i), source, "argument " + (i + 1));
-                emit(out, converter, destination, bits);
+                emit(out, converter, lane, destination, bits);
             }
         } else {
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
@@ -76,7 +91,7 @@ public final class ConvertCommand implements Callable<Integer> {
                     if (i > start) {
                         long bits = parseHex(line.substring(start, i), source,
                                 "stdin line " + lineNumber + ", column " + (start + 1));
-                        emit(out, converter, destination, bits);
+                        emit(out, converter, lane, destination, bits);
                     }
                 }
             }
@@ -85,12 +100,27 @@ public final class ConvertCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void emit(PrintWriter out, Converter converter, Format destination, long bits) {
+    private void emit(PrintWriter out, Converter converter, Flags lane, Format destination, long bits) {
+        long result = converter.apply(bits);
         if (explain) {
             out.println();
             out.print(converter.explain(bits).render());
+            if (lane != null) {
+                int raised = lane.of(bits, result);
+                out.printf("flags    %02x (%s)%n", raised, Flags.describe(raised));
+            }
+        } else if (lane != null) {
+            out.printf("%s %02x%n", destination.hex(result), lane.of(bits, result));
         } else {
-            out.println(destination.hex(converter.apply(bits)));
+            out.println(destination.hex(result));
+        }
+    }
+
+    /** The repository's profiles that have flags.csv. */
+    private static List<String> profilesWithFlags() throws IOException {
+        try (Stream<Path> folders = Files.list(Home.specTables())) {
+            return folders.filter(d -> Files.isRegularFile(d.resolve("flags.csv"))).map(d -> d.getFileName().toString())
+                    .sorted().toList();
         }
     }
 

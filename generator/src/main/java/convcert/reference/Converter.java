@@ -93,6 +93,11 @@ public final class Converter {
         return dst;
     }
 
+    /** The exception flags of this case's conversions (a second lane beside the result). */
+    public Flags flags() {
+        return new Flags(spec, semantics, src, dst);
+    }
+
     /** Converts one bit pattern of the source format; returns the destination's bit pattern. */
     public long apply(long bits) {
         return convert(bits, 0, new Unpacked(), null);

@@ -139,6 +139,26 @@ public final class Semantics {
 
     public static final Switch<MxInfinity> MX_INFINITY = declare("mx-infinity", MxInfinity.class, Semantics::scaledBlocks);
 
+    /** When a result is tiny, for the underflow flag: rounded to the precision with an unbounded exponent, or before. */
+    public enum Tininess { AFTER_ROUNDING, BEFORE_ROUNDING }
+
+    public static final Switch<Tininess> TININESS = declare("tininess", Tininess.class, SpecTables::hasFlags);
+
+    /** Whether a tiny result raises underflow only when it is also inexact (IEEE 754's default) or always. */
+    public enum UnderflowFlag { WHEN_INEXACT, WHEN_TINY }
+
+    public static final Switch<UnderflowFlag> UNDERFLOW_FLAG = declare("underflow-flag", UnderflowFlag.class,
+            SpecTables::hasFlags);
+
+    /**
+     * When a finite value raises overflow: its rounding to the precision with an unbounded exponent
+     * exceeds the largest finite value (IEEE 754 7.4), or the value itself does (x86 F16C's vcvtps2ph).
+     */
+    public enum OverflowFlag { AFTER_ROUNDING, BEFORE_ROUNDING }
+
+    public static final Switch<OverflowFlag> OVERFLOW_FLAG = declare("overflow-flag", OverflowFlag.class,
+            SpecTables::hasFlags);
+
     private static boolean offers(SpecTables t, Rounding mode) {
         return t.conversions().stream().anyMatch(c -> c.modes().contains(mode));
     }

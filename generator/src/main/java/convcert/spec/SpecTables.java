@@ -26,7 +26,7 @@ public final class SpecTables {
     /** The core tables, in load order; their bytes (with profile.csv's and the extensions') make up {@link #digest()}. */
     public static final List<String> FILES = List.of("formats.csv", "tapered.csv", "rounding.csv",
             "hybrid-rounding.csv", "saturation-groups.csv", "saturation.csv", "ctrl.csv", "conversions.csv",
-            "decisions.csv", "examples.csv", "blocks.csv");
+            "decisions.csv", "examples.csv", "blocks.csv", "flags.csv");
 
     /** What a profile holds: profile.csv lists each table with its part (core, or an extension). */
     public static final String PROFILE_FILE = "profile.csv";
@@ -48,6 +48,7 @@ public final class SpecTables {
     private final Map<String, Conversion> conversions;
     private final Map<String, Decision> decisions;
     private final Map<String, BlockFormat> blocks;
+    private final Map<String, String> flags;
     private final Map<String, Example> examples;
     private final String digest;
 
@@ -77,6 +78,7 @@ public final class SpecTables {
                 "source"));
         this.blocks = BlockTable.load(readOptional("blocks.csv", BlockTable.COLUMNS.toArray(String[]::new)),
                 this::findFormat, castNames.keySet());
+        this.flags = FlagTable.load(readOptional("flags.csv", "flag", "name", "source"));
         this.examples = ExampleTable.load(read("examples.csv", "id", "table", "from", "to", "input", "rounding", "form",
                 "ctrl", "expected", "status", "document_says", "note"), formats, conversions, ctrlBits);
         this.digest = computeDigest();
@@ -100,7 +102,7 @@ public final class SpecTables {
 
     /** Core tables a profile may leave out when it has nothing to say. */
     public static final List<String> OPTIONAL_FILES = List.of("tapered.csv", "hybrid-rounding.csv", "ctrl.csv",
-            "blocks.csv");
+            "blocks.csv", "flags.csv");
 
     /** A table profile.csv declares, or an empty one (an optional table the profile does not have). */
     private CsvTable readOptional(String name, String... columns) {
@@ -132,6 +134,16 @@ public final class SpecTables {
 
     public String profile() {
         return profile;
+    }
+
+    /** flags.csv: the exception flags the hardware raises (SoftFloat name -> its own), empty without the table. */
+    public Map<String, String> flags() {
+        return flags;
+    }
+
+    /** Whether the profile's conversions have a flags lane (it has flags.csv). */
+    public boolean hasFlags() {
+        return !flags.isEmpty();
     }
 
     public Path directory() {

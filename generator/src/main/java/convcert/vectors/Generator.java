@@ -2,6 +2,7 @@ package convcert.vectors;
 
 import convcert.reference.Case;
 import convcert.reference.Converter;
+import convcert.reference.Flags;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spec.Form;
@@ -151,10 +152,12 @@ public final class Generator {
                 String label = Reference.stateLabel(state);
                 String name = profile + "/" + caseName(state, label);
                 Path base = options.out().resolve(name);
+                byte[] flags = reference.tables().hasFlags() ? flags(converter, inputs, expected) : null;
                 Map<String, Manifest.FileRef> files = new LinkedHashMap<>();
                 for (VectorFormat format : VectorFormat.values()) {
                     if (options.formats().contains(format)) {
-                        VectorFiles.write(base, format, converter.source(), converter.destination(), inputs, expected, tags)
+                        VectorFiles.write(base, format, converter.source(), converter.destination(), inputs, expected, flags,
+                                tags)
                                 .forEach((suffix, sha) -> files.put(suffix, new Manifest.FileRef(name + suffix, sha)));
                     }
                 }
@@ -170,6 +173,16 @@ public final class Generator {
             }
         }
         return new PairSummary(c.pairName(), cases, inputs.length, (long) cases * inputs.length, tagged.counts());
+    }
+
+    /** Each vector's exception flags, the flags lane of a profile with flags.csv. */
+    private static byte[] flags(Converter converter, long[] inputs, long[] expected) {
+        Flags lane = converter.flags();
+        byte[] flags = new byte[inputs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            flags[i] = (byte) lane.of(inputs[i], expected[i]);
+        }
+        return flags;
     }
 
     /** Where the previous manifest waits while a generation runs (see run). */

@@ -27,20 +27,32 @@ public final class VectorFiles {
     private VectorFiles() {
     }
 
+    /** flags: each vector's exception flags (a profile with flags.csv), else null: a flags lane beside expected. */
     static Map<String, String> write(Path base, VectorFormat format, FormatCodec source, FormatCodec destination,
-                                     long[] inputs, long[] expected, String[] tags) throws IOException {
+                                     long[] inputs, long[] expected, byte[] flags, String[] tags) throws IOException {
         Map<String, String> digests = new LinkedHashMap<>();
         switch (format) {
-            case CSV -> digests.put(".csv", atomically(base, ".csv", out -> csv(out, source, destination, inputs, expected, tags)));
+            case CSV -> digests.put(".csv", atomically(base, ".csv",
+                    out -> csv(out, source, destination, inputs, expected, flags, tags)));
             case BIN -> {
                 digests.put(".in.bin", atomically(base, ".in.bin", out -> binary(out, inputs, source.format().width())));
                 digests.put(".expected.bin", atomically(base, ".expected.bin",
                         out -> binary(out, expected, destination.format().width())));
+                if (flags != null) {
+                    digests.put(".flags.bin", atomically(base, ".flags.bin", out -> out.write(flags)));
+                }
             }
             case MEMH -> {
                 digests.put(".in.memh", atomically(base, ".in.memh", out -> memh(out, inputs, source.format().width())));
                 digests.put(".expected.memh", atomically(base, ".expected.memh",
                         out -> memh(out, expected, destination.format().width())));
+                if (flags != null) {
+                    long[] widened = new long[flags.length];
+                    for (int i = 0; i < flags.length; i++) {
+                        widened[i] = flags[i] & 0xFF;
+                    }
+                    digests.put(".flags.memh", atomically(base, ".flags.memh", out -> memh(out, widened, 8)));
+                }
             }
         }
         return digests;
@@ -77,9 +89,10 @@ public final class VectorFiles {
 
     static final String CSV_HEADER = "input,expected,input_value,expected_value,coverage\n";
 
+    /** With a flags lane the header ends ",flags" and each row with the flags as two hex digits. */
     private static void csv(OutputStream out, FormatCodec source, FormatCodec destination, long[] inputs,
-                            long[] expected, String[] tags) throws IOException {
-        out.write(CSV_HEADER.getBytes(StandardCharsets.US_ASCII));
+                            long[] expected, byte[] flags, String[] tags) throws IOException {
+        out.write((flags == null ? CSV_HEADER : CSV_HEADER.replace("\n", ",flags\n")).getBytes(StandardCharsets.US_ASCII));
         StringBuilder line = new StringBuilder(96);
         for (int i = 0; i < inputs.length; i++) {
             line.setLength(0);
@@ -87,7 +100,11 @@ public final class VectorFiles {
             hex(line.append(",0x"), expected[i], destination.format().width());
             line.append(',').append(Values.decimal(source, inputs[i]));
             line.append(',').append(Values.decimal(destination, expected[i]));
-            line.append(',').append(tags[i]).append('\n');
+            line.append(',').append(tags[i]);
+            if (flags != null) {
+                hex(line.append(','), flags[i] & 0xFF, 8);
+            }
+            line.append('\n');
             for (int k = 0; k < line.length(); k++) {
                 out.write(line.charAt(k));
             }

@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * applied by their definitions (nearest neighbour below and above, ties by rule), overflow by IEEE 754
  * (rounded with an unbounded exponent, then compared with the largest finite value) and Table 3 for
  * specials. Destinations up to 16 bits are searched in the sorted set of their decoded values;
- * float uses the JDK's BigDecimal.floatValue and Math.nextUp/nextDown; integers use
+ * float and double use the JDK's BigDecimal.floatValue/doubleValue and Math.nextUp/nextDown; integers use
  * BigDecimal.setScale with the JDK's RoundingMode. It implements the default decision options only.
  */
 public final class RationalOracle {
@@ -34,7 +34,8 @@ public final class RationalOracle {
             "fp8_e5m2", new Top(0x7B, BigDecimal.valueOf(65536), 0x7CL),
             "fp8_e4m3fn", new Top(0x7E, BigDecimal.valueOf(480), null),
             "hifloat8", new Top(0x6E, BigDecimal.valueOf(49152), 0x6FL),
-            "float", new Top(0x7F7FFFFF, IndependentDecoder.pow2(BigInteger.ONE, 128), 0x7F800000L));
+            "float", new Top(0x7F7FFFFF, IndependentDecoder.pow2(BigInteger.ONE, 128), 0x7F800000L),
+            "double", new Top(0x7FEFFFFFFFFFFFFFL, IndependentDecoder.pow2(BigInteger.ONE, 1024), 0x7FF0000000000000L));
 
     private record Entry(BigDecimal value, long code) {
     }
@@ -151,6 +152,19 @@ public final class RationalOracle {
             float up = Math.nextUp(f);
             high = up == Float.POSITIVE_INFINITY ? top.next() : new BigDecimal(up);
             highCode = Float.floatToRawIntBits(up);
+        } else if (to.equals("double")) {
+            double f = a.doubleValue();
+            while (new BigDecimal(f).compareTo(a) > 0) {
+                f = Math.nextDown(f);
+            }
+            while (Math.nextUp(f) <= Double.MAX_VALUE && new BigDecimal(Math.nextUp(f)).compareTo(a) <= 0) {
+                f = Math.nextUp(f);
+            }
+            low = new BigDecimal(f);
+            lowCode = Double.doubleToRawLongBits(f);
+            double up = Math.nextUp(f);
+            high = up == Double.POSITIVE_INFINITY ? top.next() : new BigDecimal(up);
+            highCode = Double.doubleToRawLongBits(up);
         } else {
             List<Entry> set = valueSet(to);
             int i = lastAtMost(set, a);

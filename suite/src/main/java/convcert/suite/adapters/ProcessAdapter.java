@@ -9,6 +9,7 @@ import convcert.spi.BlockOperations;
 import convcert.spi.Capability;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
+import convcert.spi.FlagOperations;
 import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
 import convcert.vectors.BlockLayout;
@@ -17,6 +18,7 @@ import convcert.vectors.VectorFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,7 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: where convcert runs).
  */
 public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
-        BlockOperations {
+        BlockOperations, FlagOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -69,6 +71,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     private List<Capability> capabilities = List.of();
     private List<String> memoryCapabilities = List.of();
     private boolean checksAlignment;
+    private boolean flags;
     /** Why the first start failed (the device ran but did not complete the handshake), or null. */
     private String startFailure;
     /** The case whose answer was read last: extra bytes after it are its fault. */
@@ -118,6 +121,10 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                     checksAlignment = true;
                     continue;
                 }
+                if (line.equals("FLAGS")) {
+                    flags = true;
+                    continue;
+                }
                 if (line.startsWith("ERR ")) {
                     stop();
                     throw new DeviceDidNotStart(DeviceProcess.printable(line.substring(4)));
@@ -125,7 +132,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                 if (!line.startsWith("CAP ")) {
                     stop();
                     throw new DeviceDidNotStart("handshake: expected 'CAP FROM TO ROUNDING STATE', 'MEM CASE', "
-                            + "'ALIGNMENT checked' or 'READY', got '" + DeviceProcess.printable(line) + "'");
+                            + "'ALIGNMENT checked', 'FLAGS' or 'READY', got '" + DeviceProcess.printable(line) + "'");
                 }
                 try {
                     caps.add(Capability.parse(line.substring(4)));
@@ -182,12 +189,33 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         }
     }
 
+    /** Whether the device said FLAGS in its handshake: each answer then ends with a flags byte per element. */
+    @Override
+    public boolean reportsFlags() {
+        return flags;
+    }
+
+    @Override
+    public void convert(CaseKey c, long[] inputs, long[] outputs, byte[] flagsOut, int count) throws AdapterException {
+        convert(c, inputs, outputs, flagsOut, count, true);
+    }
+
+    private static String header(CaseKey c, int count) {
+        return "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form() + " "
+                + c.ctrlField() + " " + count + "\n";
+    }
+
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
+        convert(c, inputs, outputs, null, count, false);
+    }
+
+    /** A FLAGS device ends every answer with a flags byte per element, wanted or not (flagsOut null). */
+    private void convert(CaseKey c, long[] inputs, long[] outputs, byte[] flagsOut, int count, boolean wanted)
+            throws AdapterException {
         ensureRunning();
         if (count == 0) {
-            settle(c, "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form() + " "
-                    + c.ctrlField() + " 0\n");
+            settle(c, header(c, 0));
             return;
         }
         int inWidth = context.widthOf(c.from());
@@ -196,11 +224,13 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             call(c, inputs, outputs, count, VectorBytes.of(inWidth), VectorBytes.of(outWidth));
             return;
         }
-        String header = "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form()
-                + " " + c.ctrlField() + " " + count + "\n";
-        byte[] result = exchange(c, header, VectorFiles.pack(inputs, count, inWidth), count,
-                count * VectorBytes.of(outWidth), "values");
-        VectorFiles.unpack(result, outWidth, outputs, count);
+        int outBytes = count * VectorBytes.of(outWidth);
+        byte[] result = exchange(c, header(c, count), VectorFiles.pack(inputs, count, inWidth), count,
+                flags ? outBytes + count : outBytes, flags ? "values and flags" : "values");
+        VectorFiles.unpack(flags ? Arrays.copyOf(result, outBytes) : result, outWidth, outputs, count);
+        if (flags && wanted) {
+            System.arraycopy(result, outBytes, flagsOut, 0, count);
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import convcert.opencl.OpenClReference;
 import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClVectors;
 import convcert.reference.Converter;
+import convcert.reference.Flags;
 import convcert.reference.Reference;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterProvider;
@@ -11,6 +12,7 @@ import convcert.spi.BlockOperations;
 import convcert.spi.Capability;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
+import convcert.spi.FlagOperations;
 import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
 import convcert.vectors.BlockVectorFiles;
@@ -25,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * misaligned addresses, disabled extensions and as_type across sizes) and defining as_type between
  * element counts as "bits unchanged".
  */
-public final class ReferenceAdapter implements ConverterAdapter, MemoryOperations, BlockOperations {
+public final class ReferenceAdapter implements ConverterAdapter, MemoryOperations, BlockOperations, FlagOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -107,7 +109,21 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) {
-        converters.computeIfAbsent(c.name() + " " + c.ctrlText(), k -> reference.converter(reference.resolve(c)))
-                .applyParallel(inputs, 0, outputs, 0, count);
+        converter(c).applyParallel(inputs, 0, outputs, 0, count);
+    }
+
+    /** The reference's flags beside its results, for profiles with flags.csv. */
+    @Override
+    public void convert(CaseKey c, long[] inputs, long[] outputs, byte[] flags, int count) {
+        Converter converter = converter(c);
+        converter.applyParallel(inputs, 0, outputs, 0, count);
+        Flags lane = converter.flags();
+        for (int i = 0; i < count; i++) {
+            flags[i] = (byte) lane.of(inputs[i], outputs[i]);
+        }
+    }
+
+    private Converter converter(CaseKey c) {
+        return converters.computeIfAbsent(c.name() + " " + c.ctrlText(), k -> reference.converter(reference.resolve(c)));
     }
 }

@@ -13,6 +13,7 @@ import convcert.spi.BlockOperations;
 import convcert.spi.Capability;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
+import convcert.spi.FlagOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Sha256;
@@ -37,7 +38,7 @@ import java.util.stream.Stream;
  * holds the outputs for the inputs in .in.bin (or .in.memh) beside it; without its own inputs file a
  * recording answers the vector set's inputs in order. Option dir=RECORDING FOLDER.
  */
-public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
+public final class ReplayAdapter implements ConverterAdapter, BlockOperations, FlagOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -70,25 +71,28 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
     private static final class Recording {
         final long[] inputs;
         final long[] outputs;
+        final byte[] flags; // ROUNDING-STATE.flags.bin beside the outputs, or null
         int cursor;
-        Map<Long, Long> byInput;
+        Map<Long, Integer> byInput;
 
-        Recording(long[] inputs, long[] outputs) {
+        Recording(long[] inputs, long[] outputs, byte[] flags) {
             this.inputs = inputs;
             this.outputs = outputs;
+            this.flags = flags;
         }
 
-        Long answer(long input) {
+        /** The recorded element of this input, or -1. */
+        int answer(long input) {
             if (cursor < inputs.length && inputs[cursor] == input) {
-                return outputs[cursor++];
+                return cursor++;
             }
             if (byInput == null) {
                 byInput = new HashMap<>(inputs.length * 2);
                 for (int i = 0; i < inputs.length; i++) {
-                    byInput.put(inputs[i], outputs[i]);
+                    byInput.putIfAbsent(inputs[i], i);
                 }
             }
-            return byInput.get(input);
+            return byInput.getOrDefault(input, -1);
         }
     }
 
@@ -289,23 +293,50 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
         return capabilities;
     }
 
+    /** Whether the recording holds flags (a ROUNDING-STATE.flags.bin beside any of its outputs). */
+    @Override
+    public boolean reportsFlags() {
+        return recordings.values().stream().anyMatch(p -> Files.isRegularFile(flagsFile(p)));
+    }
+
+    private static Path flagsFile(Path outFile) {
+        return Path.of(outFile.toString().replaceFirst("\\.out\\.(bin|memh)$", ".flags.bin"));
+    }
+
+    @Override
+    public void convert(CaseKey c, long[] inputs, long[] outputs, byte[] flags, int count) throws AdapterException {
+        replay(c, inputs, outputs, flags, count);
+    }
+
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
+        replay(c, inputs, outputs, null, count);
+    }
+
+    /** The recorded outputs of the inputs, and their flags where flags is not null. */
+    private void replay(CaseKey c, long[] inputs, long[] outputs, byte[] flags, int count) throws AdapterException {
         Recording recording = loaded.get(c.name());
         if (recording == null) {
             recording = load(c);
             loaded.put(c.name(), recording);
         }
+        if (flags != null && count > 0 && recording.flags == null) {
+            throw new AdapterException("the recording has no flags for " + c.name() + " ("
+                    + flagsFile(recordings.get(c.name())) + " is missing)");
+        }
         if (count > 0 && recording.inputs.length > 0 && inputs[0] == recording.inputs[0]) {
             recording.cursor = 0; // a pass over the case in recorded order starts again
         }
         for (int i = 0; i < count; i++) {
-            Long out = recording.answer(inputs[i]);
-            if (out == null) {
+            int k = recording.answer(inputs[i]);
+            if (k < 0) {
                 throw new AdapterException("the recording " + recordings.get(c.name()) + " has no output for input 0x"
                         + Long.toHexString(inputs[i]));
             }
-            outputs[i] = out;
+            outputs[i] = recording.outputs[k];
+            if (flags != null) {
+                flags[i] = recording.flags[k];
+            }
         }
     }
 
@@ -340,7 +371,13 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations {
                             + ", 0x" + Long.toHexString(outs[i]) + " at " + i + ")");
                 }
             }
-            return new Recording(ins, outs);
+            Path flagsFile = flagsFile(outFile);
+            byte[] flags = Files.isRegularFile(flagsFile) ? Files.readAllBytes(flagsFile) : null;
+            if (flags != null && flags.length != outs.length) {
+                throw new AdapterException("the recording " + flagsFile + " holds " + flags.length + " flags for "
+                        + outs.length + " outputs");
+            }
+            return new Recording(ins, outs, flags);
         } catch (IOException e) {
             throw new AdapterException("cannot read the recording " + outFile + ": " + e.getMessage());
         }

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * One of the first mismatches of a failing case, as data: the writers (report.ReportText) make its
- * line. A value conversion, a block of a block-scaled format, or an OpenCL memory vector.
+ * line. A value conversion, its exception flags, a block of a block-scaled format, or an OpenCL memory vector.
  */
 public sealed interface FirstMismatch {
 
@@ -20,6 +20,13 @@ public sealed interface FirstMismatch {
 
     /** A value the implementation converted wrongly; inputFields: the input's fields ("0.01111.0000000000"). */
     record Value(Shown input, String inputFields, Shown expected, Shown actual, MismatchKind kind) implements FirstMismatch {
+    }
+
+    /**
+     * A right result with the wrong exception flags: expected and actual are the flags as two hex digits
+     * with their names ("03 (inexact underflow)").
+     */
+    record Flags(Shown input, String inputFields, Shown result, String expected, String actual) implements FirstMismatch {
     }
 
     /**

@@ -26,6 +26,7 @@ public enum MismatchKind {
     ONE_STEP("one step (rounding)"),
     FEW_STEPS("2-16 steps"),
     OUT_OF_FORMAT("bits beyond the format's width"),
+    FLAGS("exception flags"),
     OTHER("other"),
     WRONG_BYTES("wrong bytes"),
     ACCEPTED_MISALIGNED("accepted a misaligned vector"),

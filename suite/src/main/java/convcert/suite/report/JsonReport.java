@@ -63,6 +63,7 @@ public final class JsonReport {
     /** How the sealed FirstMismatch is told apart in the file: a "type" field. */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
     @JsonSubTypes({@JsonSubTypes.Type(value = FirstMismatch.Value.class, name = "value"),
+            @JsonSubTypes.Type(value = FirstMismatch.Flags.class, name = "flags"),
             @JsonSubTypes.Type(value = FirstMismatch.Block.class, name = "block"),
             @JsonSubTypes.Type(value = FirstMismatch.Memory.class, name = "memory")})
     private interface FirstMismatchTypes {

@@ -4,6 +4,7 @@ import convcert.suite.model.ConformanceReport.Entry;
 import convcert.suite.model.Diagnosis;
 import convcert.suite.model.FirstMismatch.Shown;
 import convcert.suite.model.FirstMismatch;
+import convcert.suite.model.MismatchKind;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -27,6 +28,8 @@ public final class ReportText {
         return switch (m) {
             case FirstMismatch.Value v -> "input " + shown(v.input()) + " [" + v.inputFields() + "]: expected "
                     + shown(v.expected()) + ", actual " + shown(v.actual()) + " [" + v.kind().label() + "]";
+            case FirstMismatch.Flags f -> "input " + shown(f.input()) + " [" + f.inputFields() + "]: result " + shown(f.result())
+                    + " right, flags expected " + f.expected() + ", actual " + f.actual() + " [" + MismatchKind.FLAGS.label() + "]";
             case FirstMismatch.Block b -> "block " + b.block() + ": " + b.wrong().stream()
                     .map(w -> w.part() + ": expected " + shown(w.expected()) + ", actual " + shown(w.actual()) + " ["
                             + w.kind().label() + "]").collect(Collectors.joining("; "))

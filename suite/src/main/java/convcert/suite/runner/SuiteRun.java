@@ -82,8 +82,13 @@ public final class SuiteRun implements AutoCloseable {
         Comparison comparison = Comparison.of(config.reference());
         this.own = new AdapterInstance(config.adapter(), capabilities, config.timeoutMillis(), config.moreAdapters(),
                 notes::add);
-        this.parts = new Parts(own, config, new ValueRunner(comparison, config.firstMismatches(), config.outputsAreExpected()),
-                notes::add);
+        boolean flagsLane = config.reference().tables().hasFlags();
+        if (flagsLane && !ValueRunner.certifiesFlags(true, config.adapter())) {
+            notes.add("the profile's conversions raise exception flags (flags.csv); the adapter reports none "
+                    + "(FlagOperations, or FLAGS in the process handshake), so its results were certified and its flags were not");
+        }
+        this.parts = new Parts(own, config, new ValueRunner(comparison, config.firstMismatches(), config.outputsAreExpected(),
+                flagsLane), notes::add);
         this.blocks = new BlockRunner(comparison, config.firstMismatches());
         this.memory = new MemoryRunner(comparison, config.firstMismatches());
         this.diagnoser = Diagnoser.of(config.reference(), comparison);

@@ -1,10 +1,13 @@
 package convcert.suite.runner;
 
 import convcert.reference.Converter;
+import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Values;
 import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
+import convcert.spi.ConverterAdapter;
+import convcert.spi.FlagOperations;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.FirstMismatch.Shown;
 import convcert.suite.model.FirstMismatch;
@@ -21,7 +24,9 @@ import java.util.Map;
 /**
  * Runs a conversion case through one adapter instance: the inputs in batches of {@link Batches#BATCH},
  * each result compared with the expected value by the run's {@link Comparison}, mismatches classified
- * by value (MismatchKind). A failing adapter ends the case as ADAPTER_ERROR.
+ * by value (MismatchKind), and where the profile has exception flags and the adapter reports them, each
+ * element's flags with the reference's (a right value with wrong flags is a mismatch of kind FLAGS). A
+ * failing adapter ends the case as ADAPTER_ERROR.
  */
 public final class ValueRunner {
 
@@ -38,19 +43,32 @@ public final class ValueRunner {
     public record Outcome(CaseResult result, Map<Long, Long> wrong) {
     }
 
+    /** What the flags array holds before every call: bits no flag has, so unwritten flags are a mismatch. */
+    static final byte FLAGS_POISON = (byte) 0xE0;
+
     private final Comparison comparison;
     private final int firstMismatches;
     private final boolean outputsAreExpected;
+    private final boolean flagsLane;
 
     /**
      * outputsAreExpected: the adapter computes exactly the run's expected values (the reference adapter
      * on this run's reference), so where those are computed now (exhaustive runs, recomputed vectors)
      * nothing is computed or compared twice; stored golden values are still compared.
      */
-    public ValueRunner(Comparison comparison, int firstMismatches, boolean outputsAreExpected) {
+    public ValueRunner(Comparison comparison, int firstMismatches, boolean outputsAreExpected, boolean flagsLane) {
         this.comparison = comparison;
         this.firstMismatches = firstMismatches;
         this.outputsAreExpected = outputsAreExpected;
+        this.flagsLane = flagsLane;
+    }
+
+    /**
+     * flagsLane: the profile's conversions raise exception flags (flags.csv); they are then certified
+     * beside the results for adapters that report them (FlagOperations).
+     */
+    public static boolean certifiesFlags(boolean flagsLane, ConverterAdapter adapter) {
+        return flagsLane && adapter instanceof FlagOperations f && f.reportsFlags();
     }
 
     /** Runs one case; reference is the converter that defines the expected values (for explanations). */
@@ -75,6 +93,9 @@ public final class ValueRunner {
         InputMap.Counter where = InputMap.Counter.of(source.format());
         long firstInput = 0;
         boolean self = outputsAreExpected && batches.computed();
+        Flags lane = certifiesFlags(flagsLane, adapter.declaring()) ? reference.flags() : null;
+        byte[] adapterFlags = lane != null ? new byte[Batches.BATCH] : null;
+        byte[] actualFlags = lane != null ? new byte[Batches.CHUNK] : null;
         int n;
         while ((n = batches.next(in, expected)) > 0) { // chunks of CHUNK; the adapter gets batches of BATCH
             if (self) {
@@ -89,30 +110,43 @@ public final class ValueRunner {
                 try {
                     System.arraycopy(in, from, adapterIn, 0, size);
                     Arrays.fill(adapterOut, 0, size, POISON);
-                    adapter.call(a -> a.convert(key, adapterIn, adapterOut, size), () -> "batch of " + size);
+                    if (lane != null) {
+                        Arrays.fill(adapterFlags, 0, size, FLAGS_POISON);
+                        adapter.call(a -> ((FlagOperations) a).convert(key, adapterIn, adapterOut, adapterFlags, size),
+                                () -> "batch of " + size);
+                        System.arraycopy(adapterFlags, 0, actualFlags, from, size);
+                    } else {
+                        adapter.call(a -> a.convert(key, adapterIn, adapterOut, size), () -> "batch of " + size);
+                    }
                     System.arraycopy(adapterOut, 0, actual, from, size);
                 } catch (AdapterException e) {
                     adapter.recover();
                     return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, vectors, mismatches, first, List.of(), kinds,
                             e.getMessage() + " (after " + vectors + " vectors)", millis(start)), wrong);
                 }
-                if (!Arrays.equals(expected, from, from + size, actual, from, from + size)) {
+                if (lane != null || !Arrays.equals(expected, from, from + size, actual, from, from + size)) {
                     for (int i = from; i < from + size; i++) {
-                        if (comparison.same(destination, expected[i], actual[i])) {
+                        boolean sameValue = comparison.same(destination, expected[i], actual[i]);
+                        int wantFlags = lane != null ? lane.of(in[i], expected[i]) : 0;
+                        boolean sameFlags = lane == null || actualFlags[i] == wantFlags;
+                        if (sameValue && sameFlags) {
                             continue;
                         }
                         mismatches++;
-                        if (wrong.size() < DIAGNOSED) {
+                        if (!sameValue && wrong.size() < DIAGNOSED) { // the fault models explain values, not flags
                             wrong.put(in[i], actual[i]);
                         }
                         if (where != null) {
                             where.add(in[i]);
                         }
-                        MismatchKind kind = MismatchKind.classify(source, in[i], destination, expected[i], actual[i], integral);
+                        MismatchKind kind = sameValue ? MismatchKind.FLAGS
+                                : MismatchKind.classify(source, in[i], destination, expected[i], actual[i], integral);
                         kinds.merge(kind, 1L, Long::sum);
                         if (first.size() < firstMismatches) {
                             firstInput = first.isEmpty() ? in[i] : firstInput;
-                            first.add(new FirstMismatch.Value(Shown.of(source, in[i]), Values.fields(source, in[i]),
+                            first.add(sameValue ? new FirstMismatch.Flags(Shown.of(source, in[i]), Values.fields(source, in[i]),
+                                    Shown.of(destination, actual[i]), flagText(wantFlags), flagText(actualFlags[i] & 0xFF))
+                                    : new FirstMismatch.Value(Shown.of(source, in[i]), Values.fields(source, in[i]),
                                     Shown.of(destination, expected[i]), Shown.of(destination, actual[i]), kind));
                         }
                     }
@@ -138,6 +172,11 @@ public final class ValueRunner {
         List<String> rules = first.isEmpty() ? List.of() : reference.explain(firstInput).rules();
         return new Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches, first, rules,
                 kinds, null, null, millis(start), null, Map.of(), mismatches == 0 || where == null ? null : where.map()), wrong);
+    }
+
+    /** "03 (inexact underflow)". */
+    static String flagText(int flags) {
+        return String.format("%02x (%s)", flags, (flags & ~0x1F) != 0 ? "not flags: bits above invalid" : Flags.describe(flags));
     }
 
     static long millis(long start) {
