@@ -117,12 +117,9 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                     memory.add(line.substring(4).strip());
                     continue;
                 }
-                if (line.equals("ALIGNMENT checked")) {
-                    checksAlignment = true;
-                    continue;
-                }
-                if (line.equals("FLAGS")) {
-                    flags = true;
+                if (line.equals("ALIGNMENT checked") || line.equals("FLAGS")) {
+                    checksAlignment |= line.startsWith("ALIGNMENT");
+                    flags |= line.equals("FLAGS");
                     continue;
                 }
                 if (line.startsWith("ERR ")) {
@@ -195,11 +192,6 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         return flags;
     }
 
-    @Override
-    public void convert(CaseKey c, long[] inputs, long[] outputs, byte[] flagsOut, int count) throws AdapterException {
-        convert(c, inputs, outputs, flagsOut, count, true);
-    }
-
     private static String header(CaseKey c, int count) {
         return "BATCH " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form() + " "
                 + c.ctrlField() + " " + count + "\n";
@@ -207,12 +199,11 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        convert(c, inputs, outputs, null, count, false);
+        convert(c, inputs, outputs, null, count); // a FLAGS device's flags are read all the same, and dropped
     }
 
-    /** A FLAGS device ends every answer with a flags byte per element, wanted or not (flagsOut null). */
-    private void convert(CaseKey c, long[] inputs, long[] outputs, byte[] flagsOut, int count, boolean wanted)
-            throws AdapterException {
+    @Override
+    public void convert(CaseKey c, long[] inputs, long[] outputs, byte[] flagsOut, int count) throws AdapterException {
         ensureRunning();
         if (count == 0) {
             settle(c, header(c, 0));
@@ -228,7 +219,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         byte[] result = exchange(c, header(c, count), VectorFiles.pack(inputs, count, inWidth), count,
                 flags ? outBytes + count : outBytes, flags ? "values and flags" : "values");
         VectorFiles.unpack(flags ? Arrays.copyOf(result, outBytes) : result, outWidth, outputs, count);
-        if (flags && wanted) {
+        if (flags && flagsOut != null) {
             System.arraycopy(result, outBytes, flagsOut, 0, count);
         }
     }

@@ -64,38 +64,6 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
     private final Map<String, Recording> loaded = new HashMap<>();
     private final Map<String, BlockRecording> blockRecordings = new HashMap<>();
 
-    /**
-     * One recording: inputs and outputs in recorded order. Batches usually ask for the inputs in that
-     * order, so a cursor answers them; other orders fall back to a map built on first need.
-     */
-    private static final class Recording {
-        final long[] inputs;
-        final long[] outputs;
-        final byte[] flags; // ROUNDING-STATE.flags.bin beside the outputs, or null
-        int cursor;
-        Map<Long, Integer> byInput;
-
-        Recording(long[] inputs, long[] outputs, byte[] flags) {
-            this.inputs = inputs;
-            this.outputs = outputs;
-            this.flags = flags;
-        }
-
-        /** The recorded element of this input, or -1. */
-        int answer(long input) {
-            if (cursor < inputs.length && inputs[cursor] == input) {
-                return cursor++;
-            }
-            if (byInput == null) {
-                byInput = new HashMap<>(inputs.length * 2);
-                for (int i = 0; i < inputs.length; i++) {
-                    byInput.putIfAbsent(inputs[i], i);
-                }
-            }
-            return byInput.getOrDefault(input, -1);
-        }
-    }
-
     ReplayAdapter(Path dir, AdapterContext context) throws AdapterException {
         this.dir = dir;
         this.context = context;
@@ -345,10 +313,10 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
         boolean memh = outFile.toString().endsWith(".memh");
         Path inFile = Path.of(outFile.toString().replaceFirst("\\.out\\.(bin|memh)$", ".in." + (memh ? "memh" : "bin")));
         try {
-            long[] outs = read(outFile, context.widthOf(c.to()), memh);
+            long[] outs = Recording.read(outFile, context.widthOf(c.to()), memh);
             long[] ins;
             if (Files.isRegularFile(inFile)) {
-                ins = read(inFile, context.widthOf(c.from()), memh);
+                ins = Recording.read(inFile, context.widthOf(c.from()), memh);
             } else {
                 Path vectorInputs = context.vectors().resolve(c.profile()).resolve(c.from() + "-" + c.to())
                         .resolve(c.rounding() + "-" + c.state() + ".in.bin");
@@ -356,7 +324,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
                     throw new AdapterException("the recording " + outFile + " has no inputs file and " + vectorInputs
                             + " does not exist");
                 }
-                ins = read(vectorInputs, context.widthOf(c.from()), false);
+                ins = Recording.read(vectorInputs, context.widthOf(c.from()), false);
             }
             if (ins.length != outs.length) {
                 throw new AdapterException("the recording " + outFile + " holds " + outs.length + " outputs for "
@@ -381,33 +349,5 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
         } catch (IOException e) {
             throw new AdapterException("cannot read the recording " + outFile + ": " + e.getMessage());
         }
-    }
-
-    private static long[] read(Path file, int width, boolean memh) throws IOException, AdapterException {
-        if (!memh) {
-            return VectorFiles.elements(Files.readAllBytes(file), width);
-        }
-        List<String> lines = Files.readAllLines(file);
-        long[] values = new long[(int) lines.stream().filter(l -> !l.isBlank() && !l.startsWith("//")).count()];
-        int i = 0;
-        int lineNumber = 0;
-        for (String line : lines) {
-            lineNumber++;
-            if (line.isBlank() || line.startsWith("//")) {
-                continue;
-            }
-            long value;
-            try {
-                value = Long.parseUnsignedLong(line.strip(), 16);
-            } catch (NumberFormatException e) {
-                throw new AdapterException(file + ":" + lineNumber + ": not a hex value: '" + line.strip() + "'");
-            }
-            if (width < 64 && value >>> width != 0) {
-                throw new AdapterException(file + ":" + lineNumber + ": '" + line.strip() + "' is wider than " + width
-                        + " bits");
-            }
-            values[i++] = value;
-        }
-        return values;
     }
 }
