@@ -2,10 +2,12 @@
 """ml_dtypes as a device under test, written with the convcert-device helper (suite/python).
 
 Certifies the casts of ml_dtypes (pip install ml_dtypes) between float32 and the OCP MX element and
-scale types, against the ocp-mx profile, and between float32 and AMD's FNUZ FP8 types (with OCP's
-FP8 again) against the rocm profile:
+scale types, against the ocp-mx profile; between float32 and AMD's FNUZ FP8 types (with OCP's FP8
+again) against the rocm profile; and from float32 and float64 to FP8, FP6, FP4 and bfloat16 against
+the cuda profile, whose double sources round once:
     convcert certify --profile ocp-mx --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
     convcert certify --profile rocm --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
+    convcert certify --profile cuda --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
 Each profile has only some of the types: the others' capabilities match no case there (a warning).
 ml_dtypes casts round to nearest even; FP8 overflows to NaN or infinity (non-saturating; FNUZ: 0x80), FP6/FP4
 have no infinity and clamp (saturating), E8M0 overflows to NaN. Elements narrower than a byte
@@ -38,8 +40,15 @@ device = Device()
 
 for name, (dtype, state) in TYPES.items():
     device.convert("float", name, "rn", state)(lambda x, t=dtype: x.view(np.float32).astype(t).view(np.uint8))
+    device.convert("double", name, "rn", state)(lambda x, t=dtype: x.view(np.float64).astype(t).view(np.uint8))
     device.convert(name, "float", "rn", "nosat")(lambda x, t=dtype: x.astype(np.uint8).view(t).astype(np.float32)
                                                  .view(np.uint32))
+
+# bfloat16, from float32 and float64 (the cuda profile has both), and back
+device.convert("float", "bfloat16", "rn", "nosat")(lambda x: x.view(np.float32).astype(ml_dtypes.bfloat16).view(np.uint16))
+device.convert("double", "bfloat16", "rn", "nosat")(lambda x: x.view(np.float64).astype(ml_dtypes.bfloat16).view(np.uint16))
+device.convert("bfloat16", "float", "rn", "nosat")(lambda x: x.astype(np.uint16).view(ml_dtypes.bfloat16)
+                                                  .astype(np.float32).view(np.uint32))
 
 if __name__ == "__main__":
     device.run()

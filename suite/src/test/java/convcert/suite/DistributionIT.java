@@ -104,6 +104,6 @@ class DistributionIT {
         }
         Result r = run(linkTo(DIST.resolve("bin/convcert"), "dist-bin"), "--version");
         assertEquals(0, r.exit(), r.output());
-        assertTrue(r.output().matches("(?s)convcert 0\\.1\\.0 \\(commit [0-9a-f]{40}\\).*"), r.output());
+        assertTrue(r.output().matches("(?s)convcert 0\\.2\\.0 \\(commit [0-9a-f]{40}\\).*"), r.output());
     }
 }

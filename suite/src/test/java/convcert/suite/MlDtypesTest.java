@@ -71,6 +71,18 @@ class MlDtypesTest {
         sameVerdicts("rocm", "rocm", 0, List.of());
     }
 
+    /** From float64 ml_dtypes rounds through float32 first: every double source fails, diagnosed via-float. */
+    @Test
+    void itsFloat64CastsRoundTwice() throws IOException {
+        sameVerdicts("cuda", "cuda", 1, List.of());
+        JsonNode report = CertifyTest.report(REPORTS.resolve("cuda"));
+        for (String c : List.of("double->fp8_e4m3fn/rn-nosat", "double->fp8_e5m2/rn-nosat", "double->bfloat16/rn-nosat")) {
+            assertEquals("via-float", CertifyTest.find(report, c).get("diagnosisData").get("faults").get(0).get("fault")
+                    .asText(), c);
+        }
+        assertEquals("PASS", CertifyTest.find(report, "float->fp8_e4m3fn/rn-nosat").get("status").asText());
+    }
+
     @Test
     void underItsOwnDecisionsTwoQuirksRemain() throws IOException {
         sameVerdicts("ml-dtypes-decisions", List.of("unsigned-negative=nan", "exponent-zero=nan", "finite-nan=zero"));
