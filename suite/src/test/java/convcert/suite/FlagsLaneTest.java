@@ -56,13 +56,34 @@ class FlagsLaneTest {
         assertEquals(1, c.get("kinds").get("exception flags").asInt(), c.toString());
         assertTrue(c.get("firstMismatches").get(0).asText().contains(" right, flags expected 01 (inexact), actual 03 "
                 + "(inexact underflow) [exception flags]"), c.toString());
-        assertTrue(c.path("diagnosis").isMissingNode() || c.get("diagnosis").isNull(), "no value fault explains flags: " + c);
+        assertFalse(c.path("diagnosisData").path("complete").asBoolean(), "no reading explains one corrupt byte: " + c);
 
         Files.delete(recording.resolve("rz-nosat.flags.bin"));
         r = CertifyTest.certify(out.resolve("missing"), "--profile", "riscv", "--vectors", vectors.toString(),
                 "--adapter", "replay:dir=" + out.resolve("rec"));
         assertEquals("ADAPTER_ERROR", CertifyTest.find(CertifyTest.report(out.resolve("missing")), "float->half/rz-nosat")
                 .get("status").asText(), r.out());
+    }
+
+    /** Flags made under another reading of a flag decision fail, and the diagnosis names that reading. */
+    @Test
+    void flagsOfAnotherReadingAreDiagnosedAsThatReading(@TempDir Path out) throws IOException {
+        Path vectors = out.resolve("v");
+        MainTest.Run g = MainTest.run("", "generate", "--profile", "riscv", "--level", "ci", "--pair", "float:half",
+                "--format", "bin", "--decision", "tininess=before-rounding", "--out", vectors.toString());
+        assertEquals(0, g.exit(), g.err());
+        Path recording = Files.createDirectories(out.resolve("rec/riscv/float-half"));
+        Files.copy(vectors.resolve("riscv/float-half/rn-nosat.expected.bin"), recording.resolve("rn-nosat.out.bin"));
+        Files.copy(vectors.resolve("riscv/float-half/rn-nosat.in.bin"), recording.resolve("rn-nosat.in.bin"));
+        Files.copy(vectors.resolve("riscv/float-half/rn-nosat.flags.bin"), recording.resolve("rn-nosat.flags.bin"));
+        MainTest.Run r = CertifyTest.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--pair",
+                "float:half", "--adapter", "replay:dir=" + out.resolve("rec"));
+        assertEquals(1, r.exit(), r.out());
+        JsonNode c = CertifyTest.find(CertifyTest.report(out.resolve("r")), "float->half/rn-nosat");
+        assertEquals(c.get("mismatches").asInt(), c.get("kinds").get("exception flags").asInt(), c.toString());
+        JsonNode d = c.get("diagnosisData");
+        assertTrue(d.get("complete").asBoolean(), d.toString());
+        assertEquals("tininess=before-rounding", d.get("faults").get(0).get("fault").asText(), d.toString());
     }
 
     @Test

@@ -5,18 +5,22 @@ import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
+import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
+import convcert.reference.Semantics;
 import convcert.spec.Home;
 import convcert.suite.model.Diagnosis;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * What a failing case's implementation probably does wrong: every fault of the catalogue that applies
@@ -29,11 +33,13 @@ final class Diagnoser {
     /** Inputs of a very large (exhaustive) case read for passes: the first this many. */
     private static final long PASS_SAMPLE = 1L << 20;
 
+    private final Reference reference;
     private final FaultModel model;
     private final List<Fault> catalogue;
     private final Comparison comparison;
 
     private Diagnoser(Reference reference, List<Fault> catalogue, Comparison comparison) {
+        this.reference = reference;
         this.model = new FaultModel(reference);
         this.catalogue = catalogue;
         this.comparison = comparison;
@@ -103,8 +109,85 @@ final class Diagnoser {
         return new Diagnosis(wrong.size(), passes.size(), false, List.of(best), unexplained, mismatches, passesOf);
     }
 
+    /** The flag decisions (decisions.csv rows of a profile with flags.csv) whose other readings are tried. */
+    private static final List<Semantics.Switch<?>> FLAG_DECISIONS = List.of(Semantics.TININESS, Semantics.UNDERFLOW_FLAG,
+            Semantics.OVERFLOW_FLAG);
+
+    /**
+     * Right results with wrong flags (input -> actual flags): the other readings of the flag decisions,
+     * alone and together, are the hypotheses. A reading that gives every wrong flag and changes the flags
+     * of no passing input explains the case; null when none explains any.
+     */
+    Diagnosis explainFlags(Converter converter, Supplier<Batches> batches, Map<Long, Integer> wrong, long mismatches,
+                           long vectors) {
+        List<long[]> passes = new ArrayList<>(); // {input, expected}
+        Batches b = batches.get();
+        long[] in = new long[Batches.BATCH];
+        long[] exp = new long[Batches.BATCH];
+        for (int n, read = 0; read < PASS_SAMPLE && (n = b.next(in, exp)) > 0; read += n) {
+            for (int i = 0; i < n; i++) {
+                if (!wrong.containsKey(in[i])) {
+                    passes.add(new long[] {in[i], exp[i]});
+                }
+            }
+        }
+        Flags right = converter.flags();
+        List<Diagnosis.Hypothesis> full = new ArrayList<>();
+        Diagnosis.Hypothesis best = null;
+        long bestScore = 0;
+        for (Map<String, String> reading : otherFlagReadings()) {
+            Map<String, String> choices = new LinkedHashMap<>(reference.semantics().choices());
+            choices.putAll(reading);
+            Reference other = new Reference(reference.tables(), Semantics.of(reference.tables(), choices));
+            Flags lane = other.converter(converter.spec()).flags();
+            long explained = wrong.entrySet().stream()
+                    .filter(e -> lane.of(e.getKey(), converter.apply(e.getKey())) == e.getValue()).count();
+            long broken = passes.stream().filter(p -> lane.of(p[0], p[1]) != right.of(p[0], p[1])).count();
+            String id = reading.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining(" "));
+            Diagnosis.Hypothesis h = new Diagnosis.Hypothesis(id, "the flags this reading of decisions.csv raises",
+                    explained, broken);
+            if (explained == wrong.size() && broken == 0) {
+                full.add(h);
+            } else if (explained - broken > bestScore) {
+                bestScore = explained - broken;
+                best = h;
+            }
+        }
+        long passesOf = vectors - mismatches;
+        if (!full.isEmpty()) {
+            return new Diagnosis(wrong.size(), passes.size(), true, List.of(full.getFirst()), List.of(), mismatches, passesOf);
+        }
+        return best == null ? null : new Diagnosis(wrong.size(), passes.size(), false, List.of(best), List.of(), mismatches,
+                passesOf);
+    }
+
+    /** Every non-empty set of flag decisions, each at an option other than the profile's. */
+    private List<Map<String, String>> otherFlagReadings() {
+        List<Map<String, String>> readings = new ArrayList<>();
+        readings.add(Map.of());
+        for (Semantics.Switch<?> s : FLAG_DECISIONS) {
+            String chosen = reference.semantics().choices().get(s.id());
+            if (chosen == null) {
+                continue;
+            }
+            List<Map<String, String>> more = new ArrayList<>();
+            for (Map<String, String> r : readings) {
+                for (String option : s.optionNames()) {
+                    if (!option.equals(chosen)) {
+                        Map<String, String> m = new LinkedHashMap<>(r);
+                        m.put(s.id(), option);
+                        more.add(m);
+                    }
+                }
+            }
+            readings.addAll(more);
+        }
+        return readings.stream().filter(r -> !r.isEmpty()).sorted(Comparator.comparingInt(Map::size)).toList();
+    }
+
     /** Mismatching inputs per binade of the source ("2^e"; "0", "inf", "NaN"), in value order. */
-    static Map<String, Long> binades(FormatCodec src, Map<Long, Long> wrong) {
+    static Map<String, Long> binades(FormatCodec src, Map<Long, ?> wrong) {
         TreeMap<Integer, Long> byBinade = new TreeMap<>();
         long zeros = 0;
         long infinities = 0;

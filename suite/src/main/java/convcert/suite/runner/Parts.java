@@ -44,7 +44,7 @@ final class Parts implements AutoCloseable {
     ValueRunner.Outcome run(CaseKey key, Converter reference, List<Supplier<Batches>> parts, Progress progress) {
         if (parts.size() == 1) {
             ValueRunner.Outcome o = runner.run(own, key, reference, parts.getFirst().get(), progress);
-            return new ValueRunner.Outcome(o.result(), diagnosed(List.of(o)));
+            return new ValueRunner.Outcome(o.result(), diagnosed(List.of(o)), o.wrongFlags());
         }
         List<AdapterInstance> instances;
         try {
@@ -71,7 +71,7 @@ final class Parts implements AutoCloseable {
                 outcomes.add(f.get());
             }
             return new ValueRunner.Outcome(CaseResult.merged(key, outcomes.stream().map(ValueRunner.Outcome::result).toList(),
-                    config.firstMismatches(), ValueRunner.millis(start)), diagnosed(outcomes));
+                    config.firstMismatches(), ValueRunner.millis(start)), diagnosed(outcomes), flagsDiagnosed(outcomes));
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
@@ -87,6 +87,16 @@ final class Parts implements AutoCloseable {
         Map<Long, Long> wrong = new LinkedHashMap<>();
         for (ValueRunner.Outcome o : outcomes) {
             o.wrong().entrySet().stream().sorted(Map.Entry.comparingByKey()).limit(ValueRunner.DIAGNOSED - wrong.size())
+                    .forEach(e -> wrong.put(e.getKey(), e.getValue()));
+        }
+        return wrong;
+    }
+
+    /** The wrong flags the diagnosis tries, likewise. */
+    private static Map<Long, Integer> flagsDiagnosed(List<ValueRunner.Outcome> outcomes) {
+        Map<Long, Integer> wrong = new LinkedHashMap<>();
+        for (ValueRunner.Outcome o : outcomes) {
+            o.wrongFlags().entrySet().stream().sorted(Map.Entry.comparingByKey()).limit(ValueRunner.DIAGNOSED - wrong.size())
                     .forEach(e -> wrong.put(e.getKey(), e.getValue()));
         }
         return wrong;

@@ -197,6 +197,10 @@ public final class SuiteRun implements AutoCloseable {
         }
         // A map of golden vectors would picture where the vectors are, not where the defect is.
         CaseResult r = config.exhaustive() ? o.result() : o.result().withoutInputMap();
+        if (o.wrong().isEmpty() && !o.wrongFlags().isEmpty()) { // right results, wrong flags
+            return r.diagnosed(diagnoser == null ? null : diagnoser.explainFlags(v.reference(), v.whole(), o.wrongFlags(),
+                    o.result().mismatches(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrongFlags()));
+        }
         return r.diagnosed(diagnoser == null ? null : diagnoser.explain(v.reference(), v.whole(), o.wrong(),
                 o.result().mismatches(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrong()));
     }

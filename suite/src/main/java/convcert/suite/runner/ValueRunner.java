@@ -39,8 +39,15 @@ public final class ValueRunner {
      */
     public static final long POISON = 0xA5A5_A5A5_A5A5_A5A5L;
 
-    /** A case's result and its wrong answers (input -> actual), at most DIAGNOSED of them, in input order. */
-    public record Outcome(CaseResult result, Map<Long, Long> wrong) {
+    /**
+     * A case's result and its wrong answers (input -> actual), at most DIAGNOSED of them, in input order;
+     * wrongFlags: the inputs whose result was right and whose flags were not (input -> actual flags).
+     */
+    public record Outcome(CaseResult result, Map<Long, Long> wrong, Map<Long, Integer> wrongFlags) {
+
+        public Outcome(CaseResult result, Map<Long, Long> wrong) {
+            this(result, wrong, Map.of());
+        }
     }
 
     /** What the flags array holds before every call: bits no flag has, so unwritten flags are a mismatch. */
@@ -86,6 +93,7 @@ public final class ValueRunner {
         long[] adapterIn = new long[Batches.BATCH];
         long[] adapterOut = new long[Batches.BATCH];
         Map<Long, Long> wrong = new LinkedHashMap<>();
+        Map<Long, Integer> wrongFlags = new LinkedHashMap<>();
         long vectors = 0;
         long mismatches = 0;
         List<FirstMismatch> first = new ArrayList<>();
@@ -133,8 +141,10 @@ public final class ValueRunner {
                             continue;
                         }
                         mismatches++;
-                        if (!sameValue && wrong.size() < DIAGNOSED) { // the fault models explain values, not flags
+                        if (!sameValue && wrong.size() < DIAGNOSED) { // the fault models explain values
                             wrong.put(in[i], actual[i]);
+                        } else if (sameValue && wrongFlags.size() < DIAGNOSED) { // the flag decisions explain flags
+                            wrongFlags.put(in[i], actualFlags[i] & 0xFF);
                         }
                         if (where != null) {
                             where.add(in[i]);
@@ -171,7 +181,8 @@ public final class ValueRunner {
         }
         List<String> rules = first.isEmpty() ? List.of() : reference.explain(firstInput).rules();
         return new Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches, first, rules,
-                kinds, null, null, millis(start), null, Map.of(), mismatches == 0 || where == null ? null : where.map()), wrong);
+                kinds, null, null, millis(start), null, Map.of(), mismatches == 0 || where == null ? null : where.map()), wrong,
+                wrongFlags);
     }
 
     /** "03 (inexact underflow)". */
