@@ -82,6 +82,18 @@ class CertifyTest {
         }
     }
 
+    /** A re-run's cases are the committed report's, in order, with the same values of these fields. */
+    static void sameCases(JsonNode committed, JsonNode now, List<String> fields) {
+        assertEquals(committed.get("cases").size(), now.get("cases").size());
+        for (int i = 0; i < now.get("cases").size(); i++) {
+            JsonNode a = committed.get("cases").get(i);
+            JsonNode b = now.get("cases").get(i);
+            for (String field : fields) {
+                assertEquals(a.get(field), b.get(field), a.get("name") + " " + field);
+            }
+        }
+    }
+
     static JsonNode find(JsonNode report, String name) {
         for (JsonNode c : report.get("cases")) {
             if (c.get("name").asText().equals(name)) {

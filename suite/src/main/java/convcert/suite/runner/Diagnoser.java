@@ -62,18 +62,7 @@ final class Diagnoser {
         if (wrong.isEmpty()) {
             return null;
         }
-        List<long[]> passes = new ArrayList<>(); // {input, expected}
-        Batches b = batches.get();
-        long[] in = new long[Batches.BATCH];
-        long[] exp = new long[Batches.BATCH];
-        long read = 0;
-        for (int n; read < PASS_SAMPLE && (n = b.next(in, exp)) > 0; read += n) {
-            for (int i = 0; i < n; i++) {
-                if (!wrong.containsKey(in[i])) {
-                    passes.add(new long[] {in[i], exp[i]});
-                }
-            }
-        }
+        List<long[]> passes = passes(batches, wrong);
         FormatCodec dst = reference.destination();
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
         Diagnosis.Hypothesis best = null;
@@ -109,6 +98,23 @@ final class Diagnoser {
         return new Diagnosis(wrong.size(), passes.size(), false, List.of(best), unexplained, mismatches, passesOf);
     }
 
+    /** The passing inputs with their expected values ({input, expected}), of the first PASS_SAMPLE inputs. */
+    private static List<long[]> passes(Supplier<Batches> batches, Map<Long, ?> wrong) {
+        List<long[]> passes = new ArrayList<>();
+        Batches b = batches.get();
+        long[] in = new long[Batches.BATCH];
+        long[] exp = new long[Batches.BATCH];
+        long read = 0;
+        for (int n; read < PASS_SAMPLE && (n = b.next(in, exp)) > 0; read += n) {
+            for (int i = 0; i < n; i++) {
+                if (!wrong.containsKey(in[i])) {
+                    passes.add(new long[] {in[i], exp[i]});
+                }
+            }
+        }
+        return passes;
+    }
+
     /** The flag decisions (decisions.csv rows of a profile with flags.csv) whose other readings are tried. */
     private static final List<Semantics.Switch<?>> FLAG_DECISIONS = List.of(Semantics.TININESS, Semantics.UNDERFLOW_FLAG,
             Semantics.OVERFLOW_FLAG);
@@ -120,17 +126,7 @@ final class Diagnoser {
      */
     Diagnosis explainFlags(Converter converter, Supplier<Batches> batches, Map<Long, Integer> wrong, long mismatches,
                            long vectors) {
-        List<long[]> passes = new ArrayList<>(); // {input, expected}
-        Batches b = batches.get();
-        long[] in = new long[Batches.BATCH];
-        long[] exp = new long[Batches.BATCH];
-        for (int n, read = 0; read < PASS_SAMPLE && (n = b.next(in, exp)) > 0; read += n) {
-            for (int i = 0; i < n; i++) {
-                if (!wrong.containsKey(in[i])) {
-                    passes.add(new long[] {in[i], exp[i]});
-                }
-            }
-        }
+        List<long[]> passes = passes(batches, wrong);
         Flags right = converter.flags();
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
         Diagnosis.Hypothesis best = null;

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -71,7 +72,8 @@ final class Parts implements AutoCloseable {
                 outcomes.add(f.get());
             }
             return new ValueRunner.Outcome(CaseResult.merged(key, outcomes.stream().map(ValueRunner.Outcome::result).toList(),
-                    config.firstMismatches(), ValueRunner.millis(start)), diagnosed(outcomes), flagsDiagnosed(outcomes));
+                    config.firstMismatches(), ValueRunner.millis(start)), diagnosed(outcomes),
+                    diagnosed(outcomes, ValueRunner.Outcome::wrongFlags));
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
@@ -84,19 +86,15 @@ final class Parts implements AutoCloseable {
 
     /** The wrong answers the diagnosis tries: each part's in input order, at most DIAGNOSED in all. */
     private static Map<Long, Long> diagnosed(List<ValueRunner.Outcome> outcomes) {
-        Map<Long, Long> wrong = new LinkedHashMap<>();
-        for (ValueRunner.Outcome o : outcomes) {
-            o.wrong().entrySet().stream().sorted(Map.Entry.comparingByKey()).limit(ValueRunner.DIAGNOSED - wrong.size())
-                    .forEach(e -> wrong.put(e.getKey(), e.getValue()));
-        }
-        return wrong;
+        return diagnosed(outcomes, ValueRunner.Outcome::wrong);
     }
 
-    /** The wrong flags the diagnosis tries, likewise. */
-    private static Map<Long, Integer> flagsDiagnosed(List<ValueRunner.Outcome> outcomes) {
-        Map<Long, Integer> wrong = new LinkedHashMap<>();
+    /** Of the wrong answers or the wrong flags (which). */
+    private static <V> Map<Long, V> diagnosed(List<ValueRunner.Outcome> outcomes,
+                                              Function<ValueRunner.Outcome, Map<Long, V>> which) {
+        Map<Long, V> wrong = new LinkedHashMap<>();
         for (ValueRunner.Outcome o : outcomes) {
-            o.wrongFlags().entrySet().stream().sorted(Map.Entry.comparingByKey()).limit(ValueRunner.DIAGNOSED - wrong.size())
+            which.apply(o).entrySet().stream().sorted(Map.Entry.comparingByKey()).limit(ValueRunner.DIAGNOSED - wrong.size())
                     .forEach(e -> wrong.put(e.getKey(), e.getValue()));
         }
         return wrong;
