@@ -1,0 +1,32 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * GCC's _Float16 conversions (libgcc soft-fp, suite/devices/gcc-float16) certified with their flags under
+ * riscv: they agree, result and flags, with the committed report case by case.
+ */
+class GccFloat16Test {
+
+    @Test
+    void libgccsHalfConversionsAndFlagsAgree(@TempDir Path out) throws Exception {
+        Path dut = out.resolve("gcc_float16");
+        Process cc = new ProcessBuilder("cc", "-O2", "-mno-f16c", "-frounding-math", "-o", dut.toString(),
+                CertifyTest.HOME.resolve("suite/devices/gcc-float16/dut.c").toString(), "-lm").inheritIO().start();
+        assumeTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, "GCC with _Float16 (x86-64, GCC 12 or later)");
+        MainTest.Run r = CertifyTest.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--adapter",
+                "process:cmd=" + dut);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertFalse(r.out().contains(FlagsLaneTest.NOT_CERTIFIED), r.out());
+        CertifyTest.sameCases(CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/gcc-float16/riscv")),
+                CertifyTest.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
+    }
+}
