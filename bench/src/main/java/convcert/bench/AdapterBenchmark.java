@@ -83,7 +83,7 @@ public class AdapterBenchmark {
         };
         implementation = Adapters.create(spec, new SuiteContext(home, home.resolve("vectors"), 60_000, ref));
         instance = new AdapterInstance(implementation, implementation.capabilities(), 60_000);
-        runner = new ValueRunner(Comparison.of(ref), 10, false);
+        runner = new ValueRunner(Comparison.of(ref), 10, false, ref.tables().hasFlags());
     }
 
     private static Path gcc(Path home, Path dir, boolean library) throws IOException, InterruptedException {
