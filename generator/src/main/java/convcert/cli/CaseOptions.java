@@ -14,7 +14,7 @@ public final class CaseOptions {
     String to;
 
     @Option(names = "--rounding", paramLabel = "MODE",
-            description = "rn rd ru rna rz ro rh; default: the pair's implicit rounding or its only mode.")
+            description = "rn rd ru rna rz ro rh rs; default: the pair's implicit rounding or its only mode.")
     String rounding;
 
     @Option(names = "--saturation", paramLabel = "FORM",

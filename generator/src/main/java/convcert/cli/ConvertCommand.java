@@ -42,6 +42,10 @@ public final class ConvertCommand implements Callable<Integer> {
             + "for profiles with flags.csv.")
     boolean flags;
 
+    @Option(names = "--random", paramLabel = "HEX", description = "Stochastic rounding (rs): the random bits every "
+            + "input takes, as many as the pair's random_bits (conversions.csv); e.g. cuda float->half takes 13.")
+    String random;
+
     @Mixin
     ProfileOptions profile;
 
@@ -61,6 +65,7 @@ public final class ConvertCommand implements Callable<Integer> {
                     + "(no flags.csv); profiles with flags: " + String.join(" ", profilesWithFlags()));
         }
         Flags lane = flags ? converter.flags() : null;
+        long randomBits = randomBits(c, converter);
         Format source = c.conversion().from();
         Format destination = c.conversion().to();
         PrintWriter out = spec.commandLine().getOut();
@@ -71,7 +76,7 @@ public final class ConvertCommand implements Callable<Integer> {
         if (!values.isEmpty()) {
             for (int i = 0; i < values.size(); i++) {
                 long bits = parseHex(values.get(i), source, "argument " + (i + 1));
-                emit(out, converter, lane, destination, bits);
+                emit(out, converter, lane, destination, converter.operand(bits, randomBits));
             }
         } else {
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
@@ -91,7 +96,7 @@ public final class ConvertCommand implements Callable<Integer> {
                     if (i > start) {
                         long bits = parseHex(line.substring(start, i), source,
                                 "stdin line " + lineNumber + ", column " + (start + 1));
-                        emit(out, converter, lane, destination, bits);
+                        emit(out, converter, lane, destination, converter.operand(bits, randomBits));
                     }
                 }
             }
@@ -114,6 +119,32 @@ public final class ConvertCommand implements Callable<Integer> {
         } else {
             out.println(destination.hex(result));
         }
+    }
+
+    /** --random's bits: required by rs, refused elsewhere, at most the pair's random_bits wide. */
+    private long randomBits(Case c, Converter converter) {
+        int n = converter.randomBits();
+        if (n == 0) {
+            if (random != null) {
+                throw new UsageException("--random: " + c.conversion().pairName() + " " + c.rounding().suffix()
+                        + " takes no random bits (only stochastic rounding, rs, does)");
+            }
+            return 0;
+        }
+        if (random == null) {
+            throw new UsageException("--rounding rs: give the random bits with --random HEX (" + n + " bits for "
+                    + c.conversion().pairName() + ")");
+        }
+        String digits = random.startsWith("0x") || random.startsWith("0X") ? random.substring(2) : random;
+        if (digits.isEmpty() || digits.length() > 16 || !digits.chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
+            throw new UsageException("--random: malformed hex '" + random + "'");
+        }
+        long bits = Long.parseUnsignedLong(digits, 16);
+        if (n < 64 && bits >>> n != 0) {
+            throw new UsageException("--random: '" + random + "' does not fit in the " + n + " random bits of "
+                    + c.conversion().pairName());
+        }
+        return bits;
     }
 
     /** The repository's profiles that have flags.csv. */

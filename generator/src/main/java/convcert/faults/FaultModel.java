@@ -165,6 +165,14 @@ public final class FaultModel {
             FormatCodec src = right.source();
             return x -> src.decode(x).negative() ? swapped.apply(x) : right.apply(x);
         }
+        if (p.equals("rs-added-at-source-lsb")) {
+            if (!c.rounding().stochastic()) {
+                return null;
+            }
+            Converter truncating = reference.converter(withMode(c, Rounding.RZ));
+            long mask = right.source().mask();
+            return x -> truncating.apply((x & mask) + right.random(x) & mask);
+        }
         String[] ab = p.split("->");
         Rounding from = Reference.rounding(ab[0]);
         Rounding to = Reference.rounding(ab[1]);
@@ -200,11 +208,14 @@ public final class FaultModel {
         throw new IllegalArgumentException("input " + p);
     }
 
-    /** Double rounding: to the intermediate format with rn, then to the destination in the case's mode. */
+    /**
+     * Double rounding: to the intermediate format with rn, then to the destination in the case's mode
+     * (not for stochastic rounding, whose random bits belong to the one rounding).
+     */
     private Implementation via(Case c, String intermediate) {
         Format mid = reference.tables().findFormat(intermediate);
         Conversion conv = c.conversion();
-        if (mid == null || mid.equals(conv.from()) || mid.equals(conv.to()) || mid.isInteger()
+        if (mid == null || c.rounding().stochastic() || mid.equals(conv.from()) || mid.equals(conv.to()) || mid.isInteger()
                 || !narrowing(conv.from(), mid) || narrowing(conv.to(), mid) || !narrowing(mid, conv.to())) {
             return null;
         }

@@ -40,6 +40,8 @@ public final class Converter {
     private final boolean evenCodeTies;
     private final boolean floatToHalfFast;
     private final Kernel kernel;
+    private final int randomBits;
+    private final Semantics.StochasticRounding stochasticReading;
 
     Converter(Case spec, Semantics semantics, FormatCodec src, FormatCodec dst, HybridRule hybrid) {
         this.spec = spec;
@@ -60,10 +62,52 @@ public final class Converter {
         this.hybrid = hybrid;
         this.maxExponent = dst.maxExponent();
         this.maxKept = dst.maxKept();
-        this.roundingTable = mode == Rounding.RH ? 0 : Rounder.table(mode);
+        this.roundingTable = mode == Rounding.RH || mode.stochastic() ? 0 : Rounder.table(mode);
         this.evenCodeTies = evenCodeTies(spec, semantics);
         this.floatToHalfFast = FloatToHalfFastPath.covers(spec, semantics);
-        this.kernel = floatToHalfFast ? null : Kernel.of(spec, semantics, this);
+        this.randomBits = mode.stochastic() ? spec.conversion().randomBits() : 0;
+        this.stochasticReading = mode.stochastic() ? semantics.get(Semantics.STOCHASTIC_ROUNDING) : null;
+        // Stochastic rounding reads the random bits above each value: the generic path only.
+        this.kernel = floatToHalfFast || mode.stochastic() ? null : Kernel.of(spec, semantics, this);
+    }
+
+    /**
+     * Stochastic rounding's random bits per value (0 in other modes). A value and its random bits are
+     * one operand: the value in the source's low bits, the random bits just above them.
+     */
+    public int randomBits() {
+        return randomBits;
+    }
+
+    /** The operand of a value and its random bits (see randomBits). */
+    public long operand(long value, long random) {
+        return value & src.mask() | (randomBits == 0 ? 0 : (random & ((1L << randomBits) - 1)) << src.format().width());
+    }
+
+    /** The bits an operand may have: the source's, and the random bits above them. */
+    public long operandMask() {
+        int bits = src.format().width() + randomBits;
+        return bits >= 64 ? -1L : (1L << bits) - 1;
+    }
+
+    /**
+     * Stochastic rounding: the top randomBits bits a value discards, where random bits decide its
+     * result (a finite, inexact value within the destination's range); -1 elsewhere. Random bits r
+     * carry (stochastic-a) iff r >= 2^randomBits minus these: what the generator aims at.
+     */
+    public long discardedBeforeRandom(long bits) {
+        Unpacked d = src.unpack(bits, new Unpacked());
+        if (randomBits == 0 || d.kind != Decoded.Kind.FINITE || integerDestination) {
+            return -1;
+        }
+        int e = d.exponent + 63 - Long.numberOfLeadingZeros(d.significand);
+        int shift = e > maxExponent ? 0 : dst.quantum(e) - d.exponent;
+        return shift <= 0 || Rounder.guard(d.significand, shift) == 0 ? -1 : Rounder.discarded(d.significand, shift, randomBits);
+    }
+
+    /** The random bits of an operand (0 outside stochastic rounding). */
+    public long random(long operand) {
+        return randomBits == 0 ? 0 : operand >>> src.format().width() & ((1L << randomBits) - 1);
     }
 
     /** Whether an rn tie into an exponent-only format goes to the even code rather than up (decision exponent-ties). */
@@ -332,6 +376,7 @@ public final class Converter {
             t.note("a tie: to the neighbour with the even code (decision exponent-ties=even-code)");
         }
         boolean up = hybrid != null ? hybridRoundsUp(e, kept, guard, significand, shift, inputBits, t)
+                : randomBits != 0 ? stochasticRoundsUp(significand, shift, random(inputBits), t)
                 : (roundingTable >>> Rounder.index(negative, last, guard) & 1) != 0;
         long rounded = up ? kept + 1 : kept;
         if (rounded == 0 || e == maxExponent || flushSubnormals) {
@@ -388,7 +433,7 @@ public final class Converter {
         }
         boolean directedInfinity = semantics.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY;
         boolean toInfinity = switch (mode) {
-            case RN, RNA, RH -> true;
+            case RN, RNA, RH, RS -> true;
             case RZ -> directedInfinity;
             case RU -> !negative || directedInfinity;
             case RD -> negative || directedInfinity;
@@ -424,12 +469,21 @@ public final class Converter {
             return false;
         }
         int bits = hybrid.compareBits();
-        long discarded = topDiscarded(significand, shift, bits);
+        long discarded = Rounder.discarded(significand, shift, bits);
         long threshold = hybrid.threshold(inputBits);
         if (t != null) t.note("hybrid: top " + bits + " discarded bits 0x" + Long.toHexString(discarded)
                 + (discarded >= threshold ? " >= " : " < ") + "threshold 0x" + Long.toHexString(threshold) + " ("
                 + hybrid.threshold() + ", " + hybrid.location() + ")");
         return discarded >= threshold;
+    }
+
+    private boolean stochasticRoundsUp(long significand, int shift, long random, Trace t) {
+        boolean up = Rounder.stochasticUp(stochasticReading, significand, shift, randomBits, random);
+        if (t != null) t.note("stochastic: random bits 0x" + Long.toHexString(random) + " (" + randomBits + ") with the top "
+                + randomBits + " discarded bits 0x" + Long.toHexString(shift > 0 ? Rounder.discarded(significand, shift,
+                randomBits) : 0) + ": " + (up ? "rounds up" : "truncates") + " (decision stochastic-rounding="
+                + Semantics.optionName(stochasticReading) + ")");
+        return up;
     }
 
     /**
@@ -449,14 +503,7 @@ public final class Converter {
             return null;
         }
         int shift = dst.quantum(e) - d.exponent;
-        return new long[] {topDiscarded(d.significand, shift, hybrid.compareBits()), hybrid.threshold(bits)};
-    }
-
-    private static long topDiscarded(long significand, int shift, int bits) {
-        if (shift >= bits) {
-            return shift - bits >= 64 ? 0 : (significand >>> (shift - bits)) & ((1L << bits) - 1);
-        }
-        return (significand & ((1L << shift) - 1)) << (bits - shift);
+        return new long[] {Rounder.discarded(d.significand, shift, hybrid.compareBits()), hybrid.threshold(bits)};
     }
 
     private long toInteger(boolean negative, long significand, int exponent, Trace t) {

@@ -49,8 +49,8 @@ public final class Flags {
         this.underflowWhenInexact = s.get(Semantics.UNDERFLOW_FLAG) == Semantics.UnderflowFlag.WHEN_INEXACT;
         this.overflowAfter = s.get(Semantics.OVERFLOW_FLAG) == Semantics.OverflowFlag.AFTER_ROUNDING;
         this.max = dst.isInteger() ? null : dst.decode(dst.largestFinite(false));
-        if (mode == Rounding.RH) {
-            throw new UsageException("flags are defined for the IEEE rounding modes, not hybrid rounding (rh)");
+        if (mode == Rounding.RH || mode.stochastic()) {
+            throw new UsageException("flags are defined for the IEEE rounding modes, not " + mode.suffix());
         }
     }
 

@@ -64,6 +64,38 @@ final class Rounder {
             // Round to odd: an inexact result gets its last bit set, i.e. an even one goes up by one.
             case RO -> guard != 0 && (kept & 1) == 0;
             case RH -> throw new IllegalStateException("hybrid rounding is decided by the converter");
+            case RS -> throw new IllegalStateException("stochastic rounding needs its random bits: see stochasticUp");
         };
+    }
+
+    /**
+     * Stochastic rounding (rs): whether significand * 2^-shift goes up one unit given n random bits r,
+     * by the reading of decision stochastic-rounding (Semantics.StochasticRounding says each). An exact
+     * value never moves: its discarded bits are zero, and r < 2^n.
+     */
+    static boolean stochasticUp(Semantics.StochasticRounding reading, long significand, int shift, int n, long r) {
+        if (shift <= 0) {
+            return false;
+        }
+        long top = discarded(significand, shift, n + 1); // floor(f * 2^(n+1)), f the discarded fraction
+        long full = 1L << n;
+        return switch (reading) {
+            case STOCHASTIC_A -> (top >>> 1) + r >= full;
+            case STOCHASTIC_B -> top + 2 * r + 1 >= 2 * full;
+            case STOCHASTIC_C -> {
+                long kept = top >>> 1;
+                boolean half = (top & 1) != 0;
+                boolean sticky = shift > n + 1 && guard(significand, shift - n - 1) != 0;
+                yield kept + (half && (sticky || (kept & 1) != 0) ? 1 : 0) + r >= full;
+            }
+        };
+    }
+
+    /** The first `bits` bits significand * 2^-shift discards, as an unsigned number (shift > 0). */
+    static long discarded(long significand, int shift, int bits) {
+        if (shift >= bits) {
+            return shift - bits >= 64 ? 0 : (significand >>> (shift - bits)) & ((1L << bits) - 1);
+        }
+        return (significand & ((1L << shift) - 1)) << (bits - shift);
     }
 }

@@ -159,6 +159,18 @@ public final class Semantics {
     public static final Switch<OverflowFlag> OVERFLOW_FLAG = declare("overflow-flag", OverflowFlag.class,
             SpecTables::hasFlags);
 
+    /**
+     * How stochastic rounding (rs) uses a value's N random bits R, with f the discarded fraction of its
+     * last kept unit (IEEE P3109 draft's three): A, up iff floor(f 2^N) + R >= 2^N (the random bits
+     * added to the N discarded bits below the kept ones, the rest dropped: PTX cvt.rs's "carry out");
+     * B, up iff floor(f 2^(N+1)) + 2R + 1 >= 2^(N+1) (half a unit of R's last bit added: no bias); C, up
+     * iff roundTiesToEven(f 2^N) + R >= 2^N.
+     */
+    public enum StochasticRounding { STOCHASTIC_A, STOCHASTIC_B, STOCHASTIC_C }
+
+    public static final Switch<StochasticRounding> STOCHASTIC_ROUNDING = declare("stochastic-rounding",
+            StochasticRounding.class, t -> offers(t, Rounding.RS));
+
     private static boolean offers(SpecTables t, Rounding mode) {
         return t.conversions().stream().anyMatch(c -> c.modes().contains(mode));
     }

@@ -7,13 +7,16 @@ import java.util.Set;
  *
  * @param nanResult integer destinations: what a NaN input gives where this pair differs from the
  *                  destination's from_nan (the optional nan_result column); null otherwise
+ * @param randomBits stochastic rounding (rs): how many random bits each value takes, added below its
+ *                   kept bits (the optional random_bits column); 0 where the pair has no rs
  */
 public record Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
-                         Rounding implicitRounding, String api, String source, Location location, Long nanResult) {
+                         Rounding implicitRounding, String api, String source, Location location, Long nanResult,
+                         int randomBits) {
 
     public Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
                       Rounding implicitRounding, String api, String source, Location location) {
-        this(from, to, modes, forms, group, implicitRounding, api, source, location, null);
+        this(from, to, modes, forms, group, implicitRounding, api, source, location, null, 0);
     }
 
     /** The bits a NaN input gives an integer destination. */

@@ -18,6 +18,9 @@ final class ConversionTable {
     /** Optional column: what a NaN gives an integer destination where the pair differs from from_nan. */
     static final String NAN_RESULT = "nan_result";
 
+    /** Optional column: the random bits per value of the pair's stochastic rounding (rs). */
+    static final String RANDOM_BITS = "random_bits";
+
     private ConversionTable() {
     }
 
@@ -68,8 +71,9 @@ final class ConversionTable {
                 throw row.error(NAN_RESULT, to.isInteger() ? "does not fit in " + to.width() + " bits"
                         : "only for integer destinations (a floating one has formats.csv nan and sat_nan)");
             }
+            int randomBits = randomBits(table, row, from, to, modes.contains(Rounding.RS));
             Conversion c = new Conversion(from, to, Set.copyOf(modes), Set.copyOf(forms), group, implicit,
-                    row.required("api"), row.required("source"), row.location(), nanResult);
+                    row.required("api"), row.required("source"), row.location(), nanResult, randomBits);
             if (conversions.putIfAbsent(key(from, to), c) != null) {
                 throw row.error("to", "duplicate pair " + c.pairName());
             }
@@ -101,6 +105,36 @@ final class ConversionTable {
             }
         }
         return conversions;
+    }
+
+    /**
+     * rs needs its random bits (1 to 32) and a floating destination; a value and its random bits travel
+     * as one 64-bit operand (the value in the low bits), so they must fit together.
+     */
+    private static int randomBits(CsvTable table, CsvTable.Row row, Format from, Format to, boolean stochastic) {
+        String text = table.columnNames().contains(RANDOM_BITS) ? row.text(RANDOM_BITS) : "";
+        if (!stochastic) {
+            if (!text.isEmpty()) {
+                throw row.error(RANDOM_BITS, "random bits without rs (stochastic rounding) in modes");
+            }
+            return 0;
+        }
+        if (text.isEmpty()) {
+            throw row.error(table.columnNames().contains(RANDOM_BITS) ? RANDOM_BITS : "modes",
+                    "rs (stochastic rounding) needs the random bits per value in a random_bits column");
+        }
+        int n = row.integer(RANDOM_BITS);
+        if (n < 1 || n > 32) {
+            throw row.error(RANDOM_BITS, "expected 1 to 32 random bits, got " + n);
+        }
+        if (to.isInteger()) {
+            throw row.error("modes", "rs is defined for floating destinations only");
+        }
+        if (from.width() + n > 64) {
+            throw row.error(RANDOM_BITS, from.name() + " (" + from.width() + " bits) and " + n
+                    + " random bits do not fit in one 64-bit operand");
+        }
+        return n;
     }
 
     static String key(Format from, Format to) {

@@ -30,7 +30,11 @@ import java.util.stream.IntStream;
 public final class CoverageModel {
 
     static final List<String> KNOWN_TAGS = List.of("zero", "special", "source-bounds", "overflow", "integer-bounds",
-            "grid", "sticky", "half-integers", "hybrid-compare", "random-bits", "random-log", "exhaustive");
+            "grid", "sticky", "half-integers", "hybrid-compare", "random-bits", "random-log", "exhaustive", "carry",
+            "random-operand");
+
+    /** Tags of stochastic rounding's random bits, applied by operands, not inputs. */
+    private static final List<String> OPERAND_TAGS = List.of("carry", "random-operand");
 
     private final Reference reference;
     private final List<CoverageTag> tags;
@@ -53,7 +57,7 @@ public final class CoverageModel {
         boolean exhaustive = tags.stream().anyMatch(t -> t.tag().equals("exhaustive") && c.from().width() <= t.at(level));
         for (CoverageTag tag : tags) {
             int n = tag.at(level);
-            if (n <= 0 || (exhaustive && tag.tag().startsWith("random-"))) {
+            if (n <= 0 || (exhaustive && tag.tag().startsWith("random-")) || OPERAND_TAGS.contains(tag.tag())) {
                 continue; // random inputs only where the source is too wide to enumerate
             }
             SplittableRandom random = new SplittableRandom(seed ^ (31L * c.pairName().hashCode() + tag.tag().hashCode()));
@@ -75,6 +79,38 @@ public final class CoverageModel {
             p.tag = null;
         }
         return p.inputs;
+    }
+
+    /**
+     * Stochastic rounding's operands (converter.randomBits() > 0): each input with the random bits 0
+     * and all ones (under the input's own tag); where random bits decide its result, also at its carry
+     * boundary, the least random bits that carry and one less (tag carry), and seeded random ones
+     * (tag random-operand, that many per input).
+     */
+    public TaggedInputs operands(Conversion c, Converter converter, TaggedInputs inputs) {
+        long full = 1L << converter.randomBits();
+        TaggedInputs operands = new TaggedInputs(converter.operandMask());
+        boolean carry = tags.stream().anyMatch(t -> t.tag().equals("carry") && t.at(level) > 0);
+        int draws = tags.stream().filter(t -> t.tag().equals("random-operand")).mapToInt(t -> t.at(level)).findFirst().orElse(0);
+        SplittableRandom random = new SplittableRandom(seed ^ (31L * c.pairName().hashCode() + "random-operand".hashCode()));
+        long[] bits = inputs.bits();
+        String[] tag = inputs.tags();
+        for (int i = 0; i < bits.length; i++) {
+            operands.add(converter.operand(bits[i], 0), tag[i]);
+            operands.add(converter.operand(bits[i], full - 1), tag[i]);
+            long discarded = converter.discardedBeforeRandom(bits[i]);
+            if (discarded < 0) {
+                continue;
+            }
+            if (carry && discarded > 0) {
+                operands.add(converter.operand(bits[i], full - discarded), "carry");
+                operands.add(converter.operand(bits[i], full - discarded - 1), "carry");
+            }
+            for (int k = 0; k < draws; k++) {
+                operands.add(converter.operand(bits[i], random.nextLong(full)), "random-operand");
+            }
+        }
+        return operands;
     }
 
     /** Generation state for one pair. */

@@ -132,16 +132,22 @@ public final class Generator {
     private PairSummary generatePair(Reference reference, CoverageModel model, String profile, Conversion c,
                                      List<Manifest.Entry> entries, AtomicLong vectors) throws IOException {
         TaggedInputs tagged = model.inputs(c);
-        long[] inputs = tagged.bits();
-        String[] tags = tagged.tags();
-        long[] expected = new long[inputs.length];
+        long[] pairInputs = tagged.bits();
+        String[] pairTags = tagged.tags();
+        long[] pairExpected = new long[pairInputs.length];
         Path folder = options.out().resolve(profile).resolve(c.from().name() + "-" + c.to().name());
         Files.createDirectories(folder);
         int cases = 0;
+        long pairVectors = 0;
         for (Rounding mode : c.modes().stream().sorted().toList()) {
             for (List<Case> variants : reference.saturationVariants(c, mode).values()) {
                 Case state = variants.getFirst();
                 Converter converter = reference.converter(state);
+                // Stochastic rounding's vectors are operands: each input beside random bits.
+                TaggedInputs modeTagged = mode.stochastic() ? model.operands(c, converter, tagged) : tagged;
+                long[] inputs = mode.stochastic() ? modeTagged.bits() : pairInputs;
+                String[] tags = mode.stochastic() ? modeTagged.tags() : pairTags;
+                long[] expected = mode.stochastic() ? new long[inputs.length] : pairExpected;
                 converter.apply(inputs, 0, expected, 0, inputs.length);
                 List<Manifest.Variant> selections = new ArrayList<>();
                 for (Case variant : variants) {
@@ -156,8 +162,7 @@ public final class Generator {
                 Map<String, Manifest.FileRef> files = new LinkedHashMap<>();
                 for (VectorFormat format : VectorFormat.values()) {
                     if (options.formats().contains(format)) {
-                        VectorFiles.write(base, format, converter.source(), converter.destination(), inputs, expected, flags,
-                                tags)
+                        VectorFiles.write(base, format, converter, inputs, expected, flags, tags)
                                 .forEach((suffix, sha) -> files.put(suffix, new Manifest.FileRef(name + suffix, sha)));
                     }
                 }
@@ -166,13 +171,14 @@ public final class Generator {
                         state.saturation().tableName(), state.form().tableName(),
                         "_" + mode.suffix() + (state.form() == Form.SAT ? "_sat" : ""), ctrl,
                         reference.tables().digest(), reference.semantics().choices(), options.level().label(),
-                        options.seed(), inputs.length, tagged.counts(), files, selections));
+                        options.seed(), inputs.length, modeTagged.counts(), files, selections));
                 vectors.addAndGet(inputs.length);
+                pairVectors += inputs.length;
                 progress.caseDone(inputs.length);
                 cases++;
             }
         }
-        return new PairSummary(c.pairName(), cases, inputs.length, (long) cases * inputs.length, tagged.counts());
+        return new PairSummary(c.pairName(), cases, pairInputs.length, pairVectors, tagged.counts());
     }
 
     /** Each vector's exception flags, the flags lane of a profile with flags.csv. */

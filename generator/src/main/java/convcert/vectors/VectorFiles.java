@@ -1,5 +1,6 @@
 package convcert.vectors;
 
+import convcert.reference.Converter;
 import convcert.reference.FormatCodec;
 import convcert.reference.Values;
 import convcert.spec.VectorBytes;
@@ -27,15 +28,31 @@ public final class VectorFiles {
     private VectorFiles() {
     }
 
-    /** flags: each vector's exception flags (a profile with flags.csv), else null: a flags lane beside expected. */
-    static Map<String, String> write(Path base, VectorFormat format, FormatCodec source, FormatCodec destination,
-                                     long[] inputs, long[] expected, byte[] flags, String[] tags) throws IOException {
+    /**
+     * flags: each vector's exception flags (a profile with flags.csv), else null: a flags lane beside
+     * expected. Under stochastic rounding the inputs are operands and their random bits go to a lane
+     * of their own (.random.bin, .random.memh, a CSV column).
+     */
+    static Map<String, String> write(Path base, VectorFormat format, Converter converter, long[] operands,
+                                     long[] expected, byte[] flags, String[] tags) throws IOException {
+        FormatCodec source = converter.source();
+        FormatCodec destination = converter.destination();
+        int randomBits = converter.randomBits();
+        long[] inputs = randomBits == 0 ? operands : new long[operands.length];
+        long[] random = randomBits == 0 ? null : new long[operands.length];
+        for (int i = 0; random != null && i < operands.length; i++) {
+            inputs[i] = operands[i] & source.mask();
+            random[i] = converter.random(operands[i]);
+        }
         Map<String, String> digests = new LinkedHashMap<>();
         switch (format) {
             case CSV -> digests.put(".csv", atomically(base, ".csv",
-                    out -> csv(out, source, destination, inputs, expected, flags, tags)));
+                    out -> csv(out, source, destination, inputs, random, randomBits, expected, flags, tags)));
             case BIN -> {
                 digests.put(".in.bin", atomically(base, ".in.bin", out -> binary(out, inputs, source.format().width())));
+                if (random != null) {
+                    digests.put(RANDOM_BIN, atomically(base, RANDOM_BIN, out -> binary(out, random, randomBits)));
+                }
                 digests.put(".expected.bin", atomically(base, ".expected.bin",
                         out -> binary(out, expected, destination.format().width())));
                 if (flags != null) {
@@ -44,6 +61,9 @@ public final class VectorFiles {
             }
             case MEMH -> {
                 digests.put(".in.memh", atomically(base, ".in.memh", out -> memh(out, inputs, source.format().width())));
+                if (random != null) {
+                    digests.put(".random.memh", atomically(base, ".random.memh", out -> memh(out, random, randomBits)));
+                }
                 digests.put(".expected.memh", atomically(base, ".expected.memh",
                         out -> memh(out, expected, destination.format().width())));
                 if (flags != null) {
@@ -89,14 +109,24 @@ public final class VectorFiles {
 
     static final String CSV_HEADER = "input,expected,input_value,expected_value,coverage\n";
 
-    /** With a flags lane the header ends ",flags" and each row with the flags as two hex digits. */
-    private static void csv(OutputStream out, FormatCodec source, FormatCodec destination, long[] inputs,
-                            long[] expected, byte[] flags, String[] tags) throws IOException {
-        out.write((flags == null ? CSV_HEADER : CSV_HEADER.replace("\n", ",flags\n")).getBytes(StandardCharsets.US_ASCII));
+    /** A stochastic case's random bits, one element per input of VectorBytes.of(random_bits) bytes. */
+    public static final String RANDOM_BIN = ".random.bin";
+
+    /**
+     * With a flags lane the header ends ",flags" and each row with the flags as two hex digits; with
+     * random bits the header starts "input,random," and each row with them in hex after the input.
+     */
+    private static void csv(OutputStream out, FormatCodec source, FormatCodec destination, long[] inputs, long[] random,
+                            int randomBits, long[] expected, byte[] flags, String[] tags) throws IOException {
+        String header = flags == null ? CSV_HEADER : CSV_HEADER.replace("\n", ",flags\n");
+        out.write((random == null ? header : header.replaceFirst("^input,", "input,random,")).getBytes(StandardCharsets.US_ASCII));
         StringBuilder line = new StringBuilder(96);
         for (int i = 0; i < inputs.length; i++) {
             line.setLength(0);
             hex(line.append("0x"), inputs[i], source.format().width());
+            if (random != null) {
+                hex(line.append(",0x"), random[i], randomBits);
+            }
             hex(line.append(",0x"), expected[i], destination.format().width());
             line.append(',').append(Values.decimal(source, inputs[i]));
             line.append(',').append(Values.decimal(destination, expected[i]));
