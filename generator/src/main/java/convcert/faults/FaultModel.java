@@ -170,8 +170,10 @@ public final class FaultModel {
                 return null;
             }
             Converter truncating = reference.converter(withMode(c, Rounding.RZ));
-            long mask = right.source().mask();
-            return x -> truncating.apply((x & mask) + right.random(x) & mask);
+            FormatCodec src = right.source();
+            long magnitude = src.mask() & ~src.signBit();
+            return x -> src.decode(x).kind() != Decoded.Kind.FINITE ? truncating.apply(x)
+                    : truncating.apply(x & src.signBit() | (x & magnitude) + right.random(x) & magnitude);
         }
         String[] ab = p.split("->");
         Rounding from = Reference.rounding(ab[0]);

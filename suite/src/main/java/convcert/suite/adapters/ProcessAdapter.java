@@ -12,10 +12,12 @@ import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
 import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
+import convcert.spi.RandomOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: where convcert runs).
  */
 public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
-        BlockOperations, FlagOperations {
+        BlockOperations, FlagOperations, RandomOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -68,10 +70,8 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     private final String identity;
     /** The running device, or null (not yet started, or stopped after a failure). */
     private DeviceProcess device;
-    private List<Capability> capabilities = List.of();
-    private List<String> memoryCapabilities = List.of();
-    private boolean checksAlignment;
-    private boolean flags;
+    /** What the running device said in its handshake. */
+    private Handshake said = Handshake.NONE;
     /** Why the first start failed (the device ran but did not complete the handshake), or null. */
     private String startFailure;
     /** The case whose answer was read last: extra bytes after it are its fault. */
@@ -110,40 +110,18 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         try {
             started.write("CONVCERT 1\n");
             started.flush();
-            List<Capability> caps = new ArrayList<>();
-            List<String> memory = new ArrayList<>();
-            for (String line = started.readLine(); !line.equals("READY"); line = started.readLine()) {
-                if (line.startsWith("MEM ")) {
-                    memory.add(line.substring(4).strip());
-                    continue;
-                }
-                if (line.equals("ALIGNMENT checked") || line.equals("FLAGS")) {
-                    checksAlignment |= line.startsWith("ALIGNMENT");
-                    flags |= line.equals("FLAGS");
-                    continue;
-                }
-                if (line.startsWith("ERR ")) {
-                    stop();
-                    throw new DeviceDidNotStart(DeviceProcess.printable(line.substring(4)));
-                }
-                if (!line.startsWith("CAP ")) {
-                    stop();
-                    throw new DeviceDidNotStart("handshake: expected 'CAP FROM TO ROUNDING STATE', 'MEM CASE', "
-                            + "'ALIGNMENT checked', 'FLAGS' or 'READY', got '" + DeviceProcess.printable(line) + "'");
-                }
-                try {
-                    caps.add(Capability.parse(line.substring(4)));
-                } catch (IllegalArgumentException e) {
-                    stop();
-                    throw new DeviceDidNotStart("handshake: " + e.getMessage());
-                }
+            Handshake read;
+            try {
+                read = Handshake.read(started);
+            } catch (Handshake.Refused e) {
+                stop();
+                throw new DeviceDidNotStart(e.getMessage());
             }
             handshaking.set(false);
             if (shared != null) {
                 shared.unlink(); // mapped by the host now: nothing to leave behind
             }
-            capabilities = List.copyOf(caps);
-            memoryCapabilities = List.copyOf(memory);
+            said = read;
         } catch (IOException e) {
             AdapterException f = started.failure("handshake failed: " + e.getMessage());
             stop();
@@ -167,7 +145,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     @Override
     public List<Capability> capabilities() {
         // A device that never started still owes an answer for every case: each fails with why.
-        return startFailure != null ? List.of(new Capability("*", "*", "*", "*")) : capabilities;
+        return startFailure != null ? List.of(new Capability("*", "*", "*", "*")) : said.capabilities();
     }
 
     /** Starts the device again after a failure; a device that never started is not retried. */
@@ -179,17 +157,21 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             stop();
             start();
         }
-        int unsolicited = device.available();
-        if (unsolicited > 0) {
-            String after = lastCase;
-            throw failure(unsolicited + " bytes beyond the answer to " + after);
+        if (device.available() > 0) {
+            throw failure(device.available() + " bytes beyond the answer to " + lastCase);
         }
     }
 
     /** Whether the device said FLAGS in its handshake: each answer then ends with a flags byte per element. */
     @Override
     public boolean reportsFlags() {
-        return flags;
+        return said.flags();
+    }
+
+    /** Whether the device said RANDOM in its handshake: stochastic batches then carry random bits. */
+    @Override
+    public boolean takesRandomBits() {
+        return said.random();
     }
 
     private static String header(CaseKey c, int count) {
@@ -199,11 +181,21 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        convert(c, inputs, outputs, null, count); // a FLAGS device's flags are read all the same, and dropped
+        convert(c, inputs, null, outputs, null, count); // a FLAGS device's flags are read all the same, and dropped
     }
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, byte[] flagsOut, int count) throws AdapterException {
+        convert(c, inputs, null, outputs, flagsOut, count);
+    }
+
+    @Override // a stochastic case's BATCH: after the input elements, each element's random bits as a u32
+    public void convert(CaseKey c, long[] inputs, long[] random, long[] outputs, int count) throws AdapterException {
+        convert(c, inputs, random, outputs, null, count);
+    }
+
+    private void convert(CaseKey c, long[] inputs, long[] random, long[] outputs, byte[] flagsOut, int count)
+            throws AdapterException {
         ensureRunning();
         if (count == 0) {
             settle(c, header(c, 0));
@@ -212,11 +204,19 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         int inWidth = context.widthOf(c.from());
         int outWidth = context.widthOf(c.to());
         if (shared != null) {
+            if (random != null) {
+                throw new AdapterException("the native ABI (convcert_dut.h) takes no random bits");
+            }
             call(c, inputs, outputs, count, VectorBytes.of(inWidth), VectorBytes.of(outWidth));
             return;
         }
         int outBytes = count * VectorBytes.of(outWidth);
-        byte[] result = exchange(c, header(c, count), VectorFiles.pack(inputs, count, inWidth), count,
+        byte[] payload = VectorFiles.pack(inputs, count, inWidth);
+        if (random != null) { // the random bits after the values, a u32 each
+            payload = ByteBuffer.allocate(payload.length + 4 * count).put(payload).put(VectorFiles.pack(random, count, 32)).array();
+        }
+        boolean flags = said.flags();
+        byte[] result = exchange(c, header(c, count), payload, count,
                 flags ? outBytes + count : outBytes, flags ? "values and flags" : "values");
         VectorFiles.unpack(flags ? Arrays.copyOf(result, outBytes) : result, outWidth, outputs, count);
         if (flags && flagsOut != null) {
@@ -335,12 +335,12 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
 
     @Override
     public boolean checksAlignment() {
-        return checksAlignment;
+        return said.checksAlignment();
     }
 
     @Override
     public List<String> memoryCapabilities() {
-        return memoryCapabilities;
+        return said.memory();
     }
 
     /**

@@ -15,6 +15,7 @@ import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
 import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
+import convcert.spi.RandomOperations;
 import convcert.vectors.BlockVectorFiles;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * misaligned addresses, disabled extensions and as_type across sizes) and defining as_type between
  * element counts as "bits unchanged".
  */
-public final class ReferenceAdapter implements ConverterAdapter, MemoryOperations, BlockOperations, FlagOperations {
+public final class ReferenceAdapter implements ConverterAdapter, MemoryOperations, BlockOperations, FlagOperations,
+        RandomOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -120,6 +122,15 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
         Flags lane = converter.flags();
         for (int i = 0; i < count; i++) {
             flags[i] = (byte) lane.of(inputs[i], outputs[i]);
+        }
+    }
+
+    /** Stochastic rounding: each value with its random bits, as one operand of the reference's. */
+    @Override
+    public void convert(CaseKey c, long[] inputs, long[] random, long[] outputs, int count) {
+        Converter converter = converter(c);
+        for (int i = 0; i < count; i++) {
+            outputs[i] = converter.apply(converter.operand(inputs[i], random[i]));
         }
     }
 

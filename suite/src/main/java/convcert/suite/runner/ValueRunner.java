@@ -8,6 +8,7 @@ import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
+import convcert.spi.RandomOperations;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.FirstMismatch.Shown;
 import convcert.suite.model.FirstMismatch;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -84,7 +86,13 @@ public final class ValueRunner {
         if (!adapter.applies(key)) {
             return new Outcome(CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter"), Map.of());
         }
+        int randomBits = reference.randomBits();
+        if (randomBits > 0 && !(adapter.declaring() instanceof RandomOperations r && r.takesRandomBits())) {
+            return new Outcome(CaseResult.without(key, Status.NOT_APPLICABLE,
+                    "stochastic rounding: the adapter takes no random bits (spi.RandomOperations)"), Map.of());
+        }
         FormatCodec source = reference.source();
+        long sourceMask = source.mask();
         FormatCodec destination = reference.destination();
         boolean integral = reference.spec().conversion().sameType();
         long[] in = new long[Batches.CHUNK];
@@ -101,7 +109,8 @@ public final class ValueRunner {
         InputMap.Counter where = InputMap.Counter.of(source.format());
         long firstInput = 0;
         boolean self = outputsAreExpected && batches.computed();
-        Flags lane = certifiesFlags(flagsLane, adapter.declaring()) ? reference.flags() : null;
+        Flags lane = randomBits == 0 && certifiesFlags(flagsLane, adapter.declaring()) ? reference.flags() : null;
+        long[] adapterRandom = randomBits > 0 ? new long[Batches.BATCH] : null;
         byte[] adapterFlags = lane != null ? new byte[Batches.BATCH] : null;
         byte[] actualFlags = lane != null ? new byte[Batches.CHUNK] : null;
         int n;
@@ -118,7 +127,14 @@ public final class ValueRunner {
                 try {
                     System.arraycopy(in, from, adapterIn, 0, size);
                     Arrays.fill(adapterOut, 0, size, POISON);
-                    if (lane != null) {
+                    if (adapterRandom != null) { // operands: the value to inputs, its random bits beside it
+                        for (int k = 0; k < size; k++) {
+                            adapterIn[k] = in[from + k] & sourceMask;
+                            adapterRandom[k] = reference.random(in[from + k]);
+                        }
+                        adapter.call(a -> ((RandomOperations) a).convert(key, adapterIn, adapterRandom, adapterOut, size),
+                                () -> "batch of " + size);
+                    } else if (lane != null) {
                         Arrays.fill(adapterFlags, 0, size, FLAGS_POISON);
                         adapter.call(a -> ((FlagOperations) a).convert(key, adapterIn, adapterOut, adapterFlags, size),
                                 () -> "batch of " + size);
@@ -146,17 +162,18 @@ public final class ValueRunner {
                         } else if (sameValue && wrongFlags.size() < DIAGNOSED) { // the flag decisions explain flags
                             wrongFlags.put(in[i], actualFlags[i] & 0xFF);
                         }
+                        long value = in[i] & sourceMask;
                         if (where != null) {
-                            where.add(in[i]);
+                            where.add(value);
                         }
                         MismatchKind kind = sameValue ? MismatchKind.FLAGS
-                                : MismatchKind.classify(source, in[i], destination, expected[i], actual[i], integral);
+                                : MismatchKind.classify(source, value, destination, expected[i], actual[i], integral);
                         kinds.merge(kind, 1L, Long::sum);
                         if (first.size() < firstMismatches) {
                             firstInput = first.isEmpty() ? in[i] : firstInput;
-                            first.add(sameValue ? new FirstMismatch.Flags(Shown.of(source, in[i]), Values.fields(source, in[i]),
+                            first.add(sameValue ? new FirstMismatch.Flags(Shown.of(source, value), Values.fields(source, value),
                                     Shown.of(destination, actual[i]), flagText(wantFlags), flagText(actualFlags[i] & 0xFF))
-                                    : new FirstMismatch.Value(Shown.of(source, in[i]), Values.fields(source, in[i]),
+                                    : new FirstMismatch.Value(input(reference, in[i]), Values.fields(source, value),
                                     Shown.of(destination, expected[i]), Shown.of(destination, actual[i]), kind));
                         }
                     }
@@ -183,6 +200,13 @@ public final class ValueRunner {
         return new Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches, first, rules,
                 kinds, null, null, millis(start), null, Map.of(), mismatches == 0 || where == null ? null : where.map()), wrong,
                 wrongFlags);
+    }
+
+    /** An input as a report shows it: under stochastic rounding with its random bits ("0x3F800001 random 0x1FFF"). */
+    static Shown input(Converter reference, long operand) {
+        Shown value = Shown.of(reference.source(), operand & reference.source().mask());
+        return reference.randomBits() == 0 ? value : new Shown(value.bits() + " random 0x"
+                + Long.toHexString(reference.random(operand)).toUpperCase(Locale.ROOT), value.reads());
     }
 
     /** "03 (inexact underflow)". */

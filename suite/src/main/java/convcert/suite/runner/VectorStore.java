@@ -1,6 +1,7 @@
 package convcert.suite.runner;
 
 import convcert.reference.BlockConverter;
+import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.VectorBytes;
@@ -123,8 +124,13 @@ public final class VectorStore {
                 fitsInMemory(e, where, (long) e.count() * (VectorBytes.of(widths[0]) + VectorBytes.of(widths[1]) + 3 * 8));
             }
             for (int i = 0; i < 2 && readContents.test(e); i++) {
-                checkFile(e, i == 0, where, (long) e.count() * VectorBytes.of(widths[i]), e.count() + " elements of "
-                        + widths[i] + " bits");
+                checkFile(e, i == 0 ? ".in.bin" : ".expected.bin", where, (long) e.count() * VectorBytes.of(widths[i]),
+                        e.count() + " elements of " + widths[i] + " bits");
+            }
+            int randomBits = reference.conversion(e.from(), e.to()).randomBits();
+            if (Reference.rounding(e.rounding()).stochastic() && readContents.test(e)) { // the random bits' lane
+                checkFile(e, VectorFiles.RANDOM_BIN, where, (long) e.count() * VectorBytes.of(randomBits), e.count()
+                        + " random bits of " + randomBits);
             }
         }
     }
@@ -160,13 +166,13 @@ public final class VectorStore {
         }
         for (int i = 0; i < 2 && contents; i++) {
             int bytes = BlockLayout.of(c, i == 0).bytes();
-            checkFile(e, i == 0, where, (long) e.count() * bytes, e.count() + " blocks of " + bytes + " bytes");
+            checkFile(e, i == 0 ? ".in.bin" : ".expected.bin", where, (long) e.count() * bytes, e.count() + " blocks of "
+                    + bytes + " bytes");
         }
     }
 
-    /** A case's .in.bin or .expected.bin: inside the folder, want bytes long (what says why), its SHA-256 as recorded. */
-    private void checkFile(Manifest.Entry e, boolean inputs, String where, long want, String what) {
-        String suffix = inputs ? ".in.bin" : ".expected.bin";
+    /** A case's .in.bin, .expected.bin or .random.bin: inside the folder, want bytes long (what says why), its SHA-256 as recorded. */
+    private void checkFile(Manifest.Entry e, String suffix, String where, long want, String what) {
         Manifest.FileRef ref = e.files().get(suffix);
         if (ref == null) {
             throw new UsageException(where + ": the vector set has no binary layout (" + suffix
@@ -273,9 +279,28 @@ public final class VectorStore {
                 variant == 0 ? "" : v.label());
     }
 
+    /**
+     * A case's inputs as the reference's operands (verified by {@link #verify}): under stochastic rounding
+     * each value with its random bits from .random.bin.
+     */
+    public long[] readOperands(Manifest.Entry e, Converter converter) {
+        long[] values = read(e, true, converter.source().format().width());
+        if (converter.randomBits() > 0) {
+            long[] random = read(e, VectorFiles.RANDOM_BIN, converter.randomBits());
+            for (int i = 0; i < values.length; i++) {
+                values[i] = converter.operand(values[i], random[i]);
+            }
+        }
+        return values;
+    }
+
     /** A case's inputs or expected values from its binary files (verified by {@link #verify}). */
     public long[] read(Manifest.Entry e, boolean inputs, int width) {
-        var ref = e.files().get(inputs ? ".in.bin" : ".expected.bin");
+        return read(e, inputs ? ".in.bin" : ".expected.bin", width);
+    }
+
+    private long[] read(Manifest.Entry e, String suffix, int width) {
+        var ref = e.files().get(suffix);
         if (ref == null) {
             throw new UsageException(e.name() + ": the vector set has no binary layout; generate it with --format bin");
         }
