@@ -104,6 +104,7 @@ class DistributionIT {
         }
         Result r = run(linkTo(DIST.resolve("bin/convcert"), "dist-bin"), "--version");
         assertEquals(0, r.exit(), r.output());
-        assertTrue(r.output().matches("(?s)convcert 0\\.2\\.0 \\(commit [0-9a-f]{40}\\).*"), r.output());
+        assertTrue(r.output().matches("(?s)convcert " + java.util.regex.Pattern.quote(convcert.suite.model.Provenance.VERSION)
+                + " \\(commit [0-9a-f]{40}\\).*"), r.output());
     }
 }
