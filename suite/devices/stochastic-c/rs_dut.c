@@ -1,5 +1,5 @@
 /*
- * PTX cvt.rs (stochastic rounding with explicit random bits) from float to half, bfloat16, FP6 and FP4,
+ * PTX cvt.rs (stochastic rounding with explicit random bits) from float to half, bfloat16, FP8, FP6 and FP4,
  * written from the PTX ISA text, as a process device speaking convcert's protocol with the RANDOM
  * handshake line (suite/ADAPTERS.md): each BATCH of an rs case carries, after its float inputs, one u32
  * of random bits per element. "The carry out of an integer add of rbits to the discarded mantissa bits"
@@ -16,10 +16,12 @@
 #include <stdio.h>
 #include <string.h>
 
-struct format { const char *name; int e, m, bias, ieee_top, random_bits; };
+/* ieee_top: the top exponent is Inf/NaN; nan_code: only the all-ones code is NaN (E4M3FN); else all finite. */
+struct format { const char *name; int e, m, bias, ieee_top, nan_code, random_bits; };
 static const struct format FORMATS[] = {
-    {"half", 5, 10, 15, 1, 13}, {"bfloat16", 8, 7, 127, 1, 16},
-    {"fp6_e2m3", 2, 3, 1, 0, 16}, {"fp6_e3m2", 3, 2, 3, 0, 16}, {"fp4_e2m1", 2, 1, 1, 0, 8},
+    {"half", 5, 10, 15, 1, 0, 13}, {"bfloat16", 8, 7, 127, 1, 0, 16},
+    {"fp8_e4m3fn", 4, 3, 7, 0, 1, 16}, {"fp8_e5m2", 5, 2, 15, 1, 0, 16},
+    {"fp6_e2m3", 2, 3, 1, 0, 0, 16}, {"fp6_e3m2", 3, 2, 3, 0, 0, 16}, {"fp4_e2m1", 2, 1, 1, 0, 0, 8},
 };
 #define NFORMATS (sizeof FORMATS / sizeof FORMATS[0])
 
@@ -28,12 +30,13 @@ static const char *fault = "";
 /* One conversion: x a float's bits, r its random bits; sat: the .satfinite form. */
 static uint64_t cvt_rs(const struct format *f, uint32_t x, uint32_t r, int sat) {
     uint64_t sign = (uint64_t)(x >> 31) << (f->e + f->m);
-    int64_t max_code = f->ieee_top ? ((((int64_t)1 << f->e) - 1) << f->m) - 1 : ((int64_t)1 << (f->e + f->m)) - 1;
+    int64_t all_ones = ((int64_t)1 << (f->e + f->m)) - 1;
+    int64_t max_code = f->ieee_top ? ((((int64_t)1 << f->e) - 1) << f->m) - 1 : all_ones - f->nan_code;
     uint32_t ax = x & 0x7FFFFFFF;
     if (!strcmp(fault, "ignore-random")) r = 0;
     if (!strcmp(fault, "shifted")) r >>= 1;
     if (!strcmp(fault, "at-source-lsb") && ax < 0x7F800000) { ax = (ax + r) & 0x7FFFFFFF; r = 0; }
-    if (ax > 0x7F800000) return f->ieee_top ? 0x7FFF : (uint64_t)max_code;          /* NaN: canonical, or the largest */
+    if (ax > 0x7F800000) return (uint64_t)(f->ieee_top || f->nan_code ? all_ones : max_code); /* NaN: canonical, or the largest */
     if (ax == 0x7F800000) return sign | (uint64_t)(f->ieee_top && !sat ? max_code + 1 : max_code);
     if (ax == 0) return sign;
     uint64_t sig = ax >> 23 ? (ax & 0x7FFFFF) | 0x800000 : ax;

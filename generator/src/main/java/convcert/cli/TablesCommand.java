@@ -39,7 +39,7 @@ public final class TablesCommand {
             PrintWriter out = spec.commandLine().getOut();
             int cases = 0;
             for (Conversion c : t.conversions()) {
-                cases += c.modes().size() * c.forms().size();
+                cases += c.modes().stream().mapToInt(m -> c.forms(m).size()).sum();
             }
             long modes = t.conversions().stream().mapToLong(c -> c.modes().size()).sum();
             long errata = t.examples().stream().filter(e -> e.erratum()).count();

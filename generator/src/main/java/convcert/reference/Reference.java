@@ -93,7 +93,7 @@ public final class Reference {
      */
     public Case resolve(String from, String to, String rounding, String form, CtrlState ctrl) {
         Conversion c = conversion(from, to);
-        Form f = form != null ? form(form) : c.forms().contains(Form.NOSAT) ? Form.NOSAT : Form.SAT;
+        Form f = form != null ? form(form) : null;
         Rounding mode;
         if (rounding == null) {
             if (f == Form.IMPLICIT && c.implicitRounding() != null) {
@@ -105,6 +105,9 @@ public final class Reference {
             }
         } else {
             mode = rounding(rounding);
+        }
+        if (f == null) {
+            f = c.forms(mode).contains(Form.NOSAT) ? Form.NOSAT : Form.SAT;
         }
         return resolve(c, mode, f, ctrl);
     }
@@ -149,9 +152,9 @@ public final class Reference {
                 throw new UsageException(c.pairName() + " does not offer rounding " + mode.suffix() + "; it offers "
                         + modes(c));
             }
-            if (!c.forms().contains(form)) {
-                throw new UsageException(c.pairName() + " has no " + form.tableName() + " form; it offers "
-                        + c.forms().stream().map(Form::tableName).sorted().collect(Collectors.joining(" ")));
+            if (!c.forms(mode).contains(form)) {
+                throw new UsageException(c.pairName() + " has no " + form.tableName() + " form" + (c.forms(mode) != c.forms()
+                        ? " under " + mode.suffix() : "") + "; it offers " + c.forms(mode).stream().map(Form::tableName).sorted().collect(Collectors.joining(" ")));
             }
         }
         SaturationRule rule = tables.saturationRule(c.group(), form, ctrl);
@@ -180,7 +183,7 @@ public final class Reference {
         }
         for (CtrlState ctrl : ctrls) {
             for (Form form : List.of(Form.NOSAT, Form.SAT)) {
-                if (c.forms().contains(form)) {
+                if (c.forms(mode).contains(form)) {
                     Case candidate = resolve(c, mode, form, ctrl);
                     states.putIfAbsent(stateLabel(candidate), candidate);
                 }
@@ -205,7 +208,7 @@ public final class Reference {
         List<Integer> bits = consultedBits(c);
         List<Form> forms = new ArrayList<>();
         for (Form f : List.of(Form.NOSAT, Form.SAT)) {
-            if (c.forms().contains(f)) {
+            if (c.forms(mode).contains(f)) {
                 forms.add(f);
             }
         }

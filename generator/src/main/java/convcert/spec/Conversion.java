@@ -9,14 +9,21 @@ import java.util.Set;
  *                  destination's from_nan (the optional nan_result column); null otherwise
  * @param randomBits stochastic rounding (rs): how many random bits each value takes, added below its
  *                   kept bits (the optional random_bits column); 0 where the pair has no rs
+ * @param stochasticForms the forms rs offers where they are fewer than the pair's (the optional
+ *                   rs_forms column: PTX cvt.rs to FP8 has only .satfinite); empty: the pair's
  */
 public record Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
                          Rounding implicitRounding, String api, String source, Location location, Long nanResult,
-                         int randomBits) {
+                         int randomBits, Set<Form> stochasticForms) {
 
     public Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
                       Rounding implicitRounding, String api, String source, Location location) {
-        this(from, to, modes, forms, group, implicitRounding, api, source, location, null, 0);
+        this(from, to, modes, forms, group, implicitRounding, api, source, location, null, 0, Set.of());
+    }
+
+    /** The forms a mode offers: the pair's, or under rs its rs_forms where given. */
+    public Set<Form> forms(Rounding mode) {
+        return mode.stochastic() && !stochasticForms.isEmpty() ? stochasticForms : forms;
     }
 
     /** The bits a NaN input gives an integer destination. */

@@ -21,6 +21,9 @@ final class ConversionTable {
     /** Optional column: the random bits per value of the pair's stochastic rounding (rs). */
     static final String RANDOM_BITS = "random_bits";
 
+    /** Optional column: the forms rs offers where fewer than the pair's. */
+    static final String RS_FORMS = "rs_forms";
+
     private ConversionTable() {
     }
 
@@ -72,8 +75,17 @@ final class ConversionTable {
                         : "only for integer destinations (a floating one has formats.csv nan and sat_nan)");
             }
             int randomBits = randomBits(table, row, from, to, modes.contains(Rounding.RS));
+            Set<Form> rsForms = EnumSet.noneOf(Form.class);
+            for (String word : table.columnNames().contains(RS_FORMS) ? row.words(RS_FORMS) : List.<String>of()) {
+                Form form = Form.parse(word);
+                if (randomBits == 0 || form == null || !forms.contains(form)) {
+                    throw row.error(RS_FORMS, randomBits == 0 ? "rs forms without rs in modes"
+                            : "expected some of the pair's forms (" + row.text("forms") + "), got '" + word + "'");
+                }
+                rsForms.add(form);
+            }
             Conversion c = new Conversion(from, to, Set.copyOf(modes), Set.copyOf(forms), group, implicit,
-                    row.required("api"), row.required("source"), row.location(), nanResult, randomBits);
+                    row.required("api"), row.required("source"), row.location(), nanResult, randomBits, Set.copyOf(rsForms));
             if (conversions.putIfAbsent(key(from, to), c) != null) {
                 throw row.error("to", "duplicate pair " + c.pairName());
             }

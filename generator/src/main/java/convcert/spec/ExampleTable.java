@@ -26,7 +26,7 @@ final class ExampleTable {
             if (form == null) {
                 throw row.error("form", "expected nosat, sat or implicit, got '" + row.text("form") + "'");
             }
-            if (form == Form.IMPLICIT ? c.implicitRounding() != mode : !c.modes().contains(mode) || !c.forms().contains(form)) {
+            if (form == Form.IMPLICIT ? c.implicitRounding() != mode : !c.modes().contains(mode) || !c.forms(mode).contains(form)) {
                 throw row.error("rounding", "pair " + c.pairName() + " does not offer " + mode.suffix() + " "
                         + form.tableName() + " (" + c.location() + ")");
             }

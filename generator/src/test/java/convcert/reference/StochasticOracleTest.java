@@ -33,8 +33,15 @@ class StochasticOracleTest {
     static final Reference CUDA = TestProfile.reference("cuda");
     static final long SEED = 20261201L;
 
-    /** A destination's fields: exponent bits, mantissa bits, bias, and whether its top exponent is Inf/NaN. */
-    record Grid(int e, int m, int bias, boolean ieeeTop) {
+    /**
+     * A destination's fields: exponent bits, mantissa bits, bias; ieeeTop: its top exponent is Inf/NaN;
+     * nanCode: only its all-ones code is NaN (E4M3FN).
+     */
+    record Grid(int e, int m, int bias, boolean ieeeTop, boolean nanCode) {
+
+        Grid(int e, int m, int bias, boolean ieeeTop) {
+            this(e, m, bias, ieeeTop, false);
+        }
 
         /** The non-negative finite values, in code order (which is value order). */
         List<BigDecimal> values() {
@@ -42,6 +49,9 @@ class StochasticOracleTest {
             int top = (1 << e) - (ieeeTop ? 1 : 0);
             for (int field = 0; field < top; field++) {
                 for (int mant = 0; mant < 1 << m; mant++) {
+                    if (nanCode && field == top - 1 && mant == (1 << m) - 1) {
+                        continue;
+                    }
                     BigInteger significand = BigInteger.valueOf(field == 0 ? mant : (1L << m) + mant);
                     int exponent = (field == 0 ? 1 : field) - bias - m;
                     values.add(scaled(new BigDecimal(significand), exponent));
@@ -52,7 +62,8 @@ class StochasticOracleTest {
     }
 
     static final Map<String, Grid> GRIDS = Map.of("half", new Grid(5, 10, 15, true), "bfloat16", new Grid(8, 7, 127, true),
-            "fp6_e2m3", new Grid(2, 3, 1, false), "fp6_e3m2", new Grid(3, 2, 3, false), "fp4_e2m1", new Grid(2, 1, 1, false));
+            "fp6_e2m3", new Grid(2, 3, 1, false), "fp6_e3m2", new Grid(3, 2, 3, false), "fp4_e2m1", new Grid(2, 1, 1, false),
+            "fp8_e4m3fn", new Grid(4, 3, 7, false, true), "fp8_e5m2", new Grid(5, 2, 15, true));
 
     static BigDecimal scaled(BigDecimal x, int exponent) {
         BigDecimal two = BigDecimal.valueOf(2);
@@ -76,7 +87,7 @@ class StochasticOracleTest {
                 }
             }
         }
-        assertEquals(15, tests.size(), "cvt.rs: f16x2, bf16x2, e2m3x4, e3m2x4, e2m1x4, under each reading");
+        assertEquals(21, tests.size(), "cvt.rs: f16x2, bf16x2, e4m3x4, e5m2x4, e2m3x4, e3m2x4, e2m1x4, under each reading");
         return tests.stream();
     }
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Stochastic rounding's random-bits lane end to end (cuda rs): golden vectors pair each input with random
  * bits, the process protocol carries them (RANDOM), and suite/devices/stochastic-c, PTX cvt.rs written
- * in C from its text, agrees with the reference on every rs case; the same device made to ignore its
+ * in C from its text, agrees with the reference on every rs case (all seven cvt.rs forms); the same device made to ignore its
  * random bits, add them at the source's lowest bits, or read them one place too low fails, each
  * diagnosed where faults.csv has the bug; a device that takes no random bits is not sent rs cases.
  */
@@ -44,7 +44,7 @@ class StochasticLaneTest {
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode report = CertifyTest.report(out);
         for (String c : List.of("float->half/rs-nosat", "float->bfloat16/rs-nosat", "float->fp6_e2m3/rs-sat",
-                "float->fp6_e3m2/rs-sat", "float->fp4_e2m1/rs-sat")) {
+                "float->fp6_e3m2/rs-sat", "float->fp4_e2m1/rs-sat", "float->fp8_e4m3fn/rs-sat", "float->fp8_e5m2/rs-sat")) {
             JsonNode e = CertifyTest.find(report, c);
             assertEquals("PASS", e.get("status").asText(), e.toString());
             assertTrue(e.get("vectors").asLong() > 3000, e.toString());
@@ -73,7 +73,7 @@ class StochasticLaneTest {
         assertTrue(r.out().contains("rs-at-source-lsb"), r.out());
         MainTest.Run shifted = run(out.resolve("shifted"), "shifted");
         assertEquals(1, shifted.exit(), shifted.out());
-        assertTrue(shifted.out().lines().filter(l -> l.startsWith("FAIL float->")).count() == 5, shifted.out());
+        assertTrue(shifted.out().lines().filter(l -> l.startsWith("FAIL float->")).count() == 7, shifted.out());
     }
 
     @Test
@@ -83,6 +83,28 @@ class StochasticLaneTest {
         JsonNode c = CertifyTest.find(CertifyTest.report(out), "float->half/rs-nosat");
         assertEquals("NOT_APPLICABLE", c.get("status").asText(), c.toString());
         assertTrue(c.toString().contains("takes no random bits"), c.toString());
+    }
+
+    /** A recording of a stochastic device replays with the random bits its inputs were converted with. */
+    @Test
+    void aStochasticRecordingReplaysAndOneWrongOutputFails(@TempDir Path out) throws Exception {
+        Path vectors = out.resolve("v");
+        MainTest.Run g = MainTest.run("", "generate", "--profile", "cuda", "--level", "quick", "--pair", "float:fp4_e2m1",
+                "--format", "bin", "--out", vectors.toString());
+        assertEquals(0, g.exit(), g.err());
+        Path recording = Files.createDirectories(out.resolve("rec/cuda/float-fp4_e2m1"));
+        byte[] outputs = Files.readAllBytes(vectors.resolve("cuda/float-fp4_e2m1/rs-sat.expected.bin"));
+        Files.write(recording.resolve("rs-sat.out.bin"), outputs);
+        String[] args = {"--profile", "cuda", "--vectors", vectors.toString(), "--only", "float->fp4_e2m1/rs-*",
+            "--adapter", "replay:dir=" + out.resolve("rec")};
+        MainTest.Run r = CertifyTest.certify(out.resolve("ok"), args);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        outputs[outputs.length / 2] ^= 1;
+        Files.write(recording.resolve("rs-sat.out.bin"), outputs);
+        r = CertifyTest.certify(out.resolve("bad"), args);
+        assertEquals(1, r.exit(), r.out());
+        assertEquals(1, CertifyTest.find(CertifyTest.report(out.resolve("bad")), "float->fp4_e2m1/rs-sat").get("mismatches")
+                .asInt());
     }
 
     @Test

@@ -14,6 +14,7 @@ import convcert.spi.Capability;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
+import convcert.spi.RandomOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Sha256;
@@ -36,9 +37,10 @@ import java.util.stream.Stream;
  * offline. The recording folder mirrors vectors/: PROFILE/FROM-TO/ROUNDING-STATE.out.bin (or .out.memh);
  * only the folder of the profile under certification counts. The outputs file
  * holds the outputs for the inputs in .in.bin (or .in.memh) beside it; without its own inputs file a
- * recording answers the vector set's inputs in order. Option dir=RECORDING FOLDER.
+ * recording answers the vector set's inputs in order. A stochastic (rs) recording's inputs come with
+ * their random bits (.random.bin beside them, or the vector set's). Option dir=RECORDING FOLDER.
  */
-public final class ReplayAdapter implements ConverterAdapter, BlockOperations, FlagOperations {
+public final class ReplayAdapter implements ConverterAdapter, BlockOperations, FlagOperations, RandomOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -281,6 +283,17 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
         replay(c, inputs, outputs, null, count);
     }
 
+    /** A stochastic case: each input and its random bits are one operand, as the recording's are. */
+    @Override
+    public void convert(CaseKey c, long[] inputs, long[] random, long[] outputs, int count) throws AdapterException {
+        int width = context.widthOf(c.from());
+        long[] operands = new long[count];
+        for (int i = 0; i < count; i++) {
+            operands[i] = inputs[i] | random[i] << width;
+        }
+        replay(c, operands, outputs, null, count);
+    }
+
     /** The recorded outputs of the inputs, and their flags where flags is not null. */
     private void replay(CaseKey c, long[] inputs, long[] outputs, byte[] flags, int count) throws AdapterException {
         Recording recording = loaded.get(c.name());
@@ -308,6 +321,31 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
         }
     }
 
+    /**
+     * Under rs each recorded input takes its random bits, from .random.bin (.memh) beside the recording's
+     * inputs, or else the vector set's: the operands the suite asks for.
+     */
+    private void withRandomBits(CaseKey c, long[] ins, Path inFile, boolean memh) throws IOException, AdapterException {
+        int bits = SuiteContext.referenceOf(context).conversion(c.from(), c.to()).randomBits();
+        if (!Rounding.parse(c.rounding()).stochastic() || bits == 0) {
+            return;
+        }
+        Path file = inFile != null ? Path.of(inFile.toString().replaceFirst("\\.in\\.(bin|memh)$", ".random.$1"))
+                : context.vectors().resolve(c.profile()).resolve(c.from() + "-" + c.to())
+                .resolve(c.rounding() + "-" + c.state() + VectorFiles.RANDOM_BIN);
+        if (!Files.isRegularFile(file)) {
+            throw new AdapterException("the stochastic recording of " + c.name() + " has no random bits (" + file + ")");
+        }
+        long[] random = Recording.read(file, bits, inFile != null && memh);
+        if (random.length != ins.length) {
+            throw new AdapterException(file + " holds " + random.length + " random bits for " + ins.length + " inputs");
+        }
+        int width = context.widthOf(c.from());
+        for (int i = 0; i < ins.length; i++) {
+            ins[i] |= random[i] << width;
+        }
+    }
+
     private Recording load(CaseKey c) throws AdapterException {
         Path outFile = recordings.get(c.name());
         boolean memh = outFile.toString().endsWith(".memh");
@@ -330,6 +368,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
                 throw new AdapterException("the recording " + outFile + " holds " + outs.length + " outputs for "
                         + ins.length + " inputs");
             }
+            withRandomBits(c, ins, Files.isRegularFile(inFile) ? inFile : null, memh);
             Map<Long, Integer> first = new HashMap<>(ins.length * 2);
             for (int i = 0; i < ins.length; i++) {
                 Integer before = first.putIfAbsent(ins[i], i);
