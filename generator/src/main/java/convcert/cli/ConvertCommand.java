@@ -7,6 +7,7 @@ import convcert.reference.Reference;
 import convcert.reference.UsageException;
 import convcert.spec.Format;
 import convcert.spec.Home;
+import convcert.spec.ScaleLane;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -46,6 +47,11 @@ public final class ConvertCommand implements Callable<Integer> {
             + "input takes, as many as the pair's random_bits (conversions.csv); e.g. cuda float->half takes 13.")
     String random;
 
+    @Option(names = "--scale", paramLabel = "K", description = "Scaled conversions: the scale every input takes, "
+            + "an integer in the range of the pair's scale column (conversions.csv); e.g. arm float->fp8_e4m3fn takes "
+            + "NSCALE, -128 to 127, and converts value x 2^K.")
+    Long scaleArgument;
+
     @Mixin
     ProfileOptions profile;
 
@@ -65,7 +71,7 @@ public final class ConvertCommand implements Callable<Integer> {
                     + "(no flags.csv); profiles with flags: " + String.join(" ", profilesWithFlags()));
         }
         Flags lane = flags ? converter.flags() : null;
-        long randomBits = randomBits(c, converter);
+        long laneValue = converter.scale() != null || scaleArgument != null ? scaleCode(c, converter) : randomBits(c, converter);
         Format source = c.conversion().from();
         Format destination = c.conversion().to();
         PrintWriter out = spec.commandLine().getOut();
@@ -76,7 +82,7 @@ public final class ConvertCommand implements Callable<Integer> {
         if (!values.isEmpty()) {
             for (int i = 0; i < values.size(); i++) {
                 long bits = parseHex(values.get(i), source, "argument " + (i + 1));
-                emit(out, converter, lane, destination, converter.operand(bits, randomBits));
+                emit(out, converter, lane, destination, converter.operand(bits, laneValue));
             }
         } else {
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
@@ -96,7 +102,7 @@ public final class ConvertCommand implements Callable<Integer> {
                     if (i > start) {
                         long bits = parseHex(line.substring(start, i), source,
                                 "stdin line " + lineNumber + ", column " + (start + 1));
-                        emit(out, converter, lane, destination, converter.operand(bits, randomBits));
+                        emit(out, converter, lane, destination, converter.operand(bits, laneValue));
                     }
                 }
             }
@@ -145,6 +151,26 @@ public final class ConvertCommand implements Callable<Integer> {
                     + c.conversion().pairName());
         }
         return bits;
+    }
+
+    /** --scale's value as the lane holds it: required by a scaled pair, refused elsewhere, in the lane's range. */
+    private long scaleCode(Case c, Converter converter) {
+        ScaleLane lane = converter.scale();
+        if (lane == null) {
+            throw new UsageException("--scale: " + c.conversion().pairName() + " takes no scale (conversions.csv has no scale for it)");
+        }
+        if (scaleArgument == null) {
+            throw new UsageException(c.conversion().pairName() + " is scaled: give the scale with --scale K (" + lane.min()
+                    + " to " + lane.max() + ")");
+        }
+        if (scaleArgument < lane.min() || scaleArgument > lane.max()) {
+            throw new UsageException("--scale: " + scaleArgument + " is outside " + lane.min() + " to " + lane.max()
+                    + ", the range of " + c.conversion().pairName() + "'s " + lane.bits() + "-bit scale");
+        }
+        if (random != null) {
+            throw new UsageException("--random: " + c.conversion().pairName() + " takes a scale, not random bits");
+        }
+        return lane.code(scaleArgument);
     }
 
     /** The repository's profiles that have flags.csv. */

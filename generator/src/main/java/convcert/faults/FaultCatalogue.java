@@ -14,10 +14,11 @@ import java.util.Set;
 /** spec-tables/faults.csv, validated: known mechanisms and applicability words, unique ids. */
 public final class FaultCatalogue {
 
-    static final List<String> MECHANISMS = List.of("ties", "rounding", "input", "via", "decision", "output", "saturation",
+    static final List<String> MECHANISMS = List.of("ties", "rounding", "input", "via", "decision", "output", "saturation", "scale",
             "control");
     static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "rs", "sat", "nosat", "wrap",
-            "floating-to", "integer-to", "unsigned-to", "floating-from", "float-source", "narrowing", "ctrl", "*");
+            "floating-to", "integer-to", "unsigned-to", "floating-from", "float-source", "narrowing", "ctrl", "scaled",
+            "signed-scale", "*");
 
     private FaultCatalogue() {
     }

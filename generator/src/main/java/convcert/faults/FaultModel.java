@@ -16,6 +16,7 @@ import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spec.SaturationRule;
+import convcert.spec.ScaleLane;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +57,7 @@ public final class FaultModel {
             case "saturation" -> saturation(c, p);
             case "control" -> control(c, p);
             case "output" -> output(c, right, src, dst, p);
+            case "scale" -> scale(c, right, src, p);
             default -> throw new IllegalArgumentException(f.mechanism());
         };
     }
@@ -82,6 +84,8 @@ public final class FaultModel {
                 case "float-source" -> from.layout() == Layout.IEEE && from.width() == 32;
                 case "narrowing" -> narrowing(from, to);
                 case "ctrl" -> !reference.consultedBits(conv).isEmpty();
+                case "scaled" -> conv.scale() != null;
+                case "signed-scale" -> conv.scale() != null && conv.scale().signed();
                 default -> true;
             };
             if (!ok) {
@@ -185,6 +189,25 @@ public final class FaultModel {
         return wrong::apply;
     }
 
+    /**
+     * A scaled conversion that mishandles its scale: ignores it, applies it the wrong way, reads a
+     * signed scale as unsigned, or rounds the unscaled value first and scales that (rounding twice).
+     */
+    private Implementation scale(Case c, Converter right, FormatCodec src, String p) {
+        ScaleLane lane = c.conversion().scale();
+        long value = src.mask();
+        return switch (p) {
+            case "ignored" -> x -> right.applyScaled(x & value, 0);
+            case "negated" -> x -> right.applyScaled(x & value, -right.scaleExponent(x));
+            case "unsigned" -> x -> right.applyScaled(x & value, (int) (lane.divides() ? -right.lane(x) : right.lane(x)));
+            case "after-rounding" -> {
+                Converter back = reference.unlisted(c.conversion().to(), c.conversion().from(), Rounding.RN);
+                yield x -> right.applyScaled(back.apply(right.applyScaled(x & value, 0)), right.scaleExponent(x));
+            }
+            default -> throw new IllegalArgumentException("scale " + p);
+        };
+    }
+
     private Implementation input(Converter right, FormatCodec src, String p) {
         if (p.startsWith("drop-low-bits=")) {
             int k = Integer.parseInt(p.substring(p.indexOf('=') + 1));
@@ -204,7 +227,7 @@ public final class FaultModel {
             return x -> {
                 Decoded d = src.decode(x);
                 boolean subnormal = d.kind() == Decoded.Kind.FINITE && d.binade() < src.minExponent();
-                return right.apply(subnormal ? x & src.signBit() : x);
+                return right.apply(subnormal ? x & (src.signBit() | ~src.mask()) : x); // a lane above stays
             };
         }
         throw new IllegalArgumentException("input " + p);
@@ -212,12 +235,12 @@ public final class FaultModel {
 
     /**
      * Double rounding: to the intermediate format with rn, then to the destination in the case's mode
-     * (not for stochastic rounding, whose random bits belong to the one rounding).
+     * (not for stochastic rounding or a scale, which belong to the one rounding).
      */
     private Implementation via(Case c, String intermediate) {
         Format mid = reference.tables().findFormat(intermediate);
         Conversion conv = c.conversion();
-        if (mid == null || c.rounding().stochastic() || mid.equals(conv.from()) || mid.equals(conv.to()) || mid.isInteger()
+        if (mid == null || c.rounding().stochastic() || conv.scale() != null || mid.equals(conv.from()) || mid.equals(conv.to()) || mid.isInteger()
                 || !narrowing(conv.from(), mid) || narrowing(conv.to(), mid) || !narrowing(mid, conv.to())) {
             return null;
         }

@@ -2,6 +2,7 @@ package convcert.reference;
 
 import convcert.spec.HybridRule;
 import convcert.spec.Rounding;
+import convcert.spec.ScaleLane;
 import convcert.spec.Saturation;
 import convcert.spec.TaperedRow;
 import java.util.ArrayList;
@@ -42,6 +43,8 @@ public final class Converter {
     private final Kernel kernel;
     private final int randomBits;
     private final Semantics.StochasticRounding stochasticReading;
+    private final ScaleLane scale;
+    private final int laneBits;
 
     Converter(Case spec, Semantics semantics, FormatCodec src, FormatCodec dst, HybridRule hybrid) {
         this.spec = spec;
@@ -64,30 +67,57 @@ public final class Converter {
         this.maxKept = dst.maxKept();
         this.roundingTable = mode == Rounding.RH || mode.stochastic() ? 0 : Rounder.table(mode);
         this.evenCodeTies = evenCodeTies(spec, semantics);
-        this.floatToHalfFast = FloatToHalfFastPath.covers(spec, semantics);
         this.randomBits = mode.stochastic() ? spec.conversion().randomBits() : 0;
         this.stochasticReading = mode.stochastic() ? semantics.get(Semantics.STOCHASTIC_ROUNDING) : null;
-        // Stochastic rounding reads the random bits above each value: the generic path only.
-        this.kernel = floatToHalfFast || mode.stochastic() ? null : Kernel.of(spec, semantics, this);
+        this.scale = spec.conversion().scale();
+        this.laneBits = scale != null ? scale.bits() : randomBits;
+        this.floatToHalfFast = laneBits == 0 && FloatToHalfFastPath.covers(spec, semantics);
+        // A lane (random bits, a scale) sits above each value: the generic path only.
+        this.kernel = floatToHalfFast || laneBits != 0 ? null : Kernel.of(spec, semantics, this);
     }
 
-    /**
-     * Stochastic rounding's random bits per value (0 in other modes). A value and its random bits are
-     * one operand: the value in the source's low bits, the random bits just above them.
-     */
+    /** Stochastic rounding's random bits per value (0 in other modes); they are this case's lane. */
     public int randomBits() {
         return randomBits;
     }
 
-    /** The operand of a value and its random bits (see randomBits). */
-    public long operand(long value, long random) {
-        return value & src.mask() | (randomBits == 0 ? 0 : (random & ((1L << randomBits) - 1)) << src.format().width());
+    /** A scaled conversion's scale (the case's lane), else null. */
+    public ScaleLane scale() {
+        return scale;
     }
 
-    /** The bits an operand may have: the source's, and the random bits above them. */
+    /**
+     * The lane beside each value: "random" (stochastic rounding's random bits), "scale", or null. A value
+     * and its lane are one operand: the value in the source's low bits, the lane's laneBits just above.
+     */
+    public String lane() {
+        return randomBits != 0 ? "random" : scale != null ? "scale" : null;
+    }
+
+    /** The bits of the lane (0 without one). */
+    public int laneBits() {
+        return laneBits;
+    }
+
+    /** The operand of a value and its lane's value (see lane). */
+    public long operand(long value, long lane) {
+        return value & src.mask() | (laneBits == 0 ? 0 : (lane & ((1L << laneBits) - 1)) << src.format().width());
+    }
+
+    /** The bits an operand may have: the source's, and the lane's above them. */
     public long operandMask() {
-        int bits = src.format().width() + randomBits;
+        int bits = src.format().width() + laneBits;
         return bits >= 64 ? -1L : (1L << bits) - 1;
+    }
+
+    /** The lane's value in an operand (0 without a lane). */
+    public long lane(long operand) {
+        return laneBits == 0 ? 0 : operand >>> src.format().width() & ((1L << laneBits) - 1);
+    }
+
+    /** The power of two an operand's scale multiplies its value by (0 without a scale). */
+    public int scaleExponent(long operand) {
+        return scale == null ? 0 : scale.exponent(lane(operand));
     }
 
     /**
@@ -107,7 +137,7 @@ public final class Converter {
 
     /** The random bits of an operand (0 outside stochastic rounding). */
     public long random(long operand) {
-        return randomBits == 0 ? 0 : operand >>> src.format().width() & ((1L << randomBits) - 1);
+        return randomBits == 0 ? 0 : lane(operand);
     }
 
     /** Whether an rn tie into an exponent-only format goes to the even code rather than up (decision exponent-ties). */
@@ -144,7 +174,7 @@ public final class Converter {
 
     /** Converts one bit pattern of the source format; returns the destination's bit pattern. */
     public long apply(long bits) {
-        return convert(bits, 0, new Unpacked(), null);
+        return convert(bits, scaleExponent(bits), new Unpacked(), null);
     }
 
     /**
@@ -244,7 +274,7 @@ public final class Converter {
     void applyGeneric(long[] in, int inOffset, long[] out, int outOffset, int count) {
         Unpacked scratch = new Unpacked();
         for (int i = 0; i < count; i++) {
-            out[outOffset + i] = convert(in[inOffset + i], 0, scratch, null);
+            out[outOffset + i] = convert(in[inOffset + i], scaleExponent(in[inOffset + i]), scratch, null);
         }
     }
 
@@ -258,7 +288,7 @@ public final class Converter {
     /** Converts one bit pattern and records how the result came about. */
     public Explanation explain(long bits) {
         Trace trace = new Trace();
-        long result = convert(bits, 0, new Unpacked(), trace);
+        long result = convert(bits, scaleExponent(bits), new Unpacked(), trace);
         return Explanation.of(this, bits & src.mask(), result, trace);
     }
 
@@ -266,7 +296,8 @@ public final class Converter {
         src.unpack(bits, d);
         if (scale != 0 && d.kind == Decoded.Kind.FINITE) {
             d.exponent += scale;
-            if (t != null) t.note("scaled by 2^" + scale + " (block scale)");
+            if (t != null) t.note("scaled by 2^" + scale + (this.scale != null ? " (its scale 0x" + Long.toHexString(lane(bits))
+                    + " read as " + this.scale + ", applied exactly before the one rounding)" : " (block scale)"));
         }
         if (t != null) {
             t.decoded = d.toDecoded();
@@ -276,7 +307,7 @@ public final class Converter {
             if (t != null) t.note(dst.format().name() + " has no sign: " + (absolute ? "the magnitude is converted" : "NaN")
                     + " (decision unsigned-negative=" + Semantics.optionName(semantics.get(Semantics.UNSIGNED_NEGATIVE)) + ")");
             if (!absolute) {
-                return dst.nan(false, 1L << 63, semantics.get(Semantics.NAN_ENCODING));
+                return generatedNan(false, 1L << 63);
             }
             d.negative = false;
         }
@@ -339,7 +370,16 @@ public final class Converter {
         }
         if (t != null) t.note("NaN stays NaN" + (saturating ? " (CTRL[" + dst.format().satNanBit() + "]=1)" : "") + "; encoding by decision nan-encoding="
                 + Semantics.optionName(semantics.get(Semantics.NAN_ENCODING)));
-        return dst.nan(negative, payload, semantics.get(Semantics.NAN_ENCODING));
+        return generatedNan(negative, payload);
+    }
+
+    /** A NaN result by decisions nan-encoding and, for the canonical NaN, default-nan-sign. */
+    private long generatedNan(boolean negative, long payload) {
+        Semantics.NanEncoding encoding = semantics.get(Semantics.NAN_ENCODING);
+        if (encoding == Semantics.NanEncoding.CANONICAL && semantics.get(Semantics.DEFAULT_NAN_SIGN) == Semantics.DefaultNanSign.NEGATIVE) {
+            return dst.signedNan(true);
+        }
+        return dst.nan(negative, payload, encoding);
     }
 
     /** Non-saturating infinity; a format without one gives NaN (fp8_e4m3fn), or its largest value when finite only. */
@@ -351,8 +391,12 @@ public final class Converter {
             if (t != null) t.note(dst.format().name() + " has neither infinity nor NaN: the largest value of that sign");
             return dst.largestFinite(negative);
         }
+        if (semantics.get(Semantics.OVERFLOW_NAN) == Semantics.OverflowNan.SIGNED) {
+            if (t != null) t.note(dst.format().name() + " has no infinity: the NaN of the value's sign (decision overflow-nan=signed)");
+            return dst.signedNan(negative);
+        }
         if (t != null) t.note(dst.format().name() + " has no infinity: NaN (decision e4m3fn-overflow)");
-        return dst.nan(negative, 1L << 63, semantics.get(Semantics.NAN_ENCODING));
+        return generatedNan(negative, 1L << 63);
     }
 
     private long toFloat(boolean negative, long significand, int exponent, long inputBits, Trace t) {

@@ -52,6 +52,9 @@ public final class Flags {
         if (mode == Rounding.RH || mode.stochastic()) {
             throw new UsageException("flags are defined for the IEEE rounding modes, not " + mode.suffix());
         }
+        if (c.conversion().scale() != null) {
+            throw new UsageException("flags of scaled conversions (" + c.conversion().pairName() + ") are not modelled yet");
+        }
     }
 
     /** The flags converting input to output raises. */

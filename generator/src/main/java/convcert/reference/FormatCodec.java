@@ -358,6 +358,12 @@ public final class FormatCodec {
         };
     }
 
+    /** The format's NaN (formats.csv nan) with the given sign, where the format has a sign outside its one NaN. */
+    public long signedNan(boolean negative) {
+        long nan = format.nan();
+        return nanAtNegativeZero || !format.isSigned() ? nan : nan & ~signBit | (negative ? signBit : 0);
+    }
+
     /** Integer formats: the smallest value's bits (0 for unsigned). */
     public long integerMin() {
         return format.isSigned() ? signBit : 0;

@@ -171,6 +171,25 @@ public final class Semantics {
     public static final Switch<StochasticRounding> STOCHASTIC_ROUNDING = declare("stochastic-rounding",
             StochasticRounding.class, t -> offers(t, Rounding.RS));
 
+    /**
+     * The sign of the NaN a conversion generates under nan-encoding=canonical: positive (every profile's
+     * canonical NaN; Arm's default NaN with FPCR.AH=0), or negative (Arm's with FPCR.AH=1). Optional: a
+     * profile without the row keeps the first option.
+     */
+    public enum DefaultNanSign { POSITIVE, NEGATIVE }
+
+    public static final Switch<DefaultNanSign> DEFAULT_NAN_SIGN = declare("default-nan-sign", DefaultNanSign.class, t -> false);
+
+    /**
+     * A non-saturating overflow into a format whose one non-finite value is NaN (OCP E4M3): the NaN
+     * nan-encoding gives, or the NaN with the sign of the overflowing value (Arm FEAT_FP8 with
+     * FPMR.OSC=0: "with the sign of the result", while NaN inputs give the default NaN). Optional: a
+     * profile without the row keeps the first option.
+     */
+    public enum OverflowNan { ENCODED, SIGNED }
+
+    public static final Switch<OverflowNan> OVERFLOW_NAN = declare("overflow-nan", OverflowNan.class, t -> false);
+
     private static boolean offers(SpecTables t, Rounding mode) {
         return t.conversions().stream().anyMatch(c -> c.modes().contains(mode));
     }

@@ -11,14 +11,16 @@ import java.util.Set;
  *                   kept bits (the optional random_bits column); 0 where the pair has no rs
  * @param stochasticForms the forms rs offers where they are fewer than the pair's (the optional
  *                   rs_forms column: PTX cvt.rs to FP8 has only .satfinite); empty: the pair's
+ * @param scale      scaled conversions: the scale each value takes (the optional scale column); null
+ *                   where the pair takes none
  */
 public record Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
                          Rounding implicitRounding, String api, String source, Location location, Long nanResult,
-                         int randomBits, Set<Form> stochasticForms) {
+                         int randomBits, Set<Form> stochasticForms, ScaleLane scale) {
 
     public Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
                       Rounding implicitRounding, String api, String source, Location location) {
-        this(from, to, modes, forms, group, implicitRounding, api, source, location, null, 0, Set.of());
+        this(from, to, modes, forms, group, implicitRounding, api, source, location, null, 0, Set.of(), null);
     }
 
     /** The forms a mode offers: the pair's, or under rs its rs_forms where given. */

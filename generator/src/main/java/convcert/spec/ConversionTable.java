@@ -24,6 +24,9 @@ final class ConversionTable {
     /** Optional column: the forms rs offers where fewer than the pair's. */
     static final String RS_FORMS = "rs_forms";
 
+    /** Optional column: the scale operand of a scaled conversion (ScaleLane's syntax). */
+    static final String SCALE = "scale";
+
     private ConversionTable() {
     }
 
@@ -84,8 +87,10 @@ final class ConversionTable {
                 }
                 rsForms.add(form);
             }
+            ScaleLane scale = scale(table, row, from, to, randomBits);
             Conversion c = new Conversion(from, to, Set.copyOf(modes), Set.copyOf(forms), group, implicit,
-                    row.required("api"), row.required("source"), row.location(), nanResult, randomBits, Set.copyOf(rsForms));
+                    row.required("api"), row.required("source"), row.location(), nanResult, randomBits, Set.copyOf(rsForms),
+                    scale);
             if (conversions.putIfAbsent(key(from, to), c) != null) {
                 throw row.error("to", "duplicate pair " + c.pairName());
             }
@@ -147,6 +152,31 @@ final class ConversionTable {
                     + " random bits do not fit in one 64-bit operand");
         }
         return n;
+    }
+
+    /**
+     * A scale is for floating pairs, one lane beside the value: never with rs's random bits (no table
+     * has both yet, and the operand holds one lane).
+     */
+    private static ScaleLane scale(CsvTable table, CsvTable.Row row, Format from, Format to, int randomBits) {
+        String text = table.columnNames().contains(SCALE) ? row.text(SCALE) : "";
+        if (text.isEmpty()) {
+            return null;
+        }
+        ScaleLane lane = ScaleLane.parse(text);
+        if (lane == null) {
+            throw row.error(SCALE, "expected [-]sBITS or [-]uBITS (1 to 16 bits; '-' divides), got '" + text + "'");
+        }
+        if (from.isInteger() || to.isInteger()) {
+            throw row.error(SCALE, "a scale is defined between floating formats only");
+        }
+        if (randomBits > 0) {
+            throw row.error(SCALE, "a pair takes random bits or a scale, not both");
+        }
+        if (from.width() + lane.bits() > 64) {
+            throw row.error(SCALE, from.name() + " and a " + lane.bits() + "-bit scale do not fit in one 64-bit operand");
+        }
+        return lane;
     }
 
     static String key(Format from, Format to) {

@@ -52,6 +52,7 @@ final class ExampleTable {
             if ((expected & ~to.mask()) != 0) {
                 throw row.error("expected", "does not fit in " + to.name());
             }
+            input |= scale(table, row, c) << from.width();
             boolean erratum = switch (row.required("status")) {
                 case "ok" -> false;
                 case "erratum" -> true;
@@ -68,4 +69,28 @@ final class ExampleTable {
         }
         return examples;
     }
+
+    /**
+     * A scaled pair's example gives its scale, an integer, in the optional scale column: it becomes the
+     * lane above the input (the operand the reference converts).
+     */
+    private static long scale(CsvTable table, CsvTable.Row row, Conversion c) {
+        String text = table.columnNames().contains(SCALE) ? row.text(SCALE) : "";
+        ScaleLane lane = c.scale();
+        if (lane == null || text.isEmpty()) {
+            if (lane != null || !text.isEmpty()) {
+                throw row.error(table.columnNames().contains(SCALE) ? SCALE : "input", lane != null
+                        ? c.pairName() + " is scaled: its example needs a scale column" : c.pairName() + " takes no scale");
+            }
+            return 0;
+        }
+        int k = row.integer(SCALE);
+        if (k < lane.min() || k > lane.max()) {
+            throw row.error(SCALE, k + " is outside the " + lane + " scale's " + lane.min() + " to " + lane.max());
+        }
+        return lane.code(k);
+    }
+
+    /** Optional column: a scaled pair's scale. */
+    static final String SCALE = "scale";
 }

@@ -9,6 +9,7 @@ import convcert.spec.Conversion;
 import convcert.spec.Format;
 import convcert.spec.Layout;
 import convcert.spec.Rounding;
+import convcert.spec.ScaleLane;
 import convcert.spec.TaperedRow;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -31,10 +32,10 @@ public final class CoverageModel {
 
     static final List<String> KNOWN_TAGS = List.of("zero", "special", "source-bounds", "overflow", "integer-bounds",
             "grid", "sticky", "half-integers", "hybrid-compare", "random-bits", "random-log", "exhaustive", "carry",
-            "random-operand");
+            "random-operand", "scale-edge", "scale-operand");
 
-    /** Tags of stochastic rounding's random bits, applied by operands, not inputs. */
-    private static final List<String> OPERAND_TAGS = List.of("carry", "random-operand");
+    /** Tags of a lane beside each value (random bits, a scale), applied by operands, not inputs. */
+    private static final List<String> OPERAND_TAGS = List.of("carry", "random-operand", "scale-edge", "scale-operand");
 
     private final Reference reference;
     private final List<CoverageTag> tags;
@@ -81,17 +82,66 @@ public final class CoverageModel {
         return p.inputs;
     }
 
+    /** The operands of a case with a lane beside each value (converter.lane() not null): its inputs with lane values. */
+    public TaggedInputs operands(Conversion c, Converter converter, TaggedInputs inputs) {
+        return converter.scale() != null ? scaleOperands(c, converter, inputs) : stochasticOperands(c, converter, inputs);
+    }
+
+    private int atLevel(String tag) {
+        return tags.stream().filter(t -> t.tag().equals(tag)).mapToInt(t -> t.at(level)).findFirst().orElse(0);
+    }
+
+    /**
+     * A scaled conversion's operands: each input with the scale 0 (under its own tag) and the lane's
+     * smallest and largest; for finite inputs also the scales that move the value's binade to the
+     * destination's edges (tag scale-edge: its top binade and the one above, the smallest normal binade
+     * and the one below, the smallest subnormal's binade and the two below, where rounding meets the
+     * range: what separates one exact rounding from rounding before or after scaling), and seeded
+     * random ones (tag scale-operand, that many per input).
+     */
+    private TaggedInputs scaleOperands(Conversion c, Converter converter, TaggedInputs inputs) {
+        ScaleLane lane = converter.scale();
+        FormatCodec dst = converter.destination();
+        TaggedInputs operands = new TaggedInputs(converter.operandMask());
+        boolean edges = atLevel("scale-edge") > 0;
+        int draws = atLevel("scale-operand");
+        SplittableRandom random = new SplittableRandom(seed ^ (31L * c.pairName().hashCode() + "scale-operand".hashCode()));
+        int smallest = dst.quantum(dst.minExponent());
+        int[] targets = {dst.maxExponent(), dst.maxExponent() + 1, dst.minExponent(), dst.minExponent() - 1, smallest,
+            smallest - 1, smallest - 2};
+        long[] bits = inputs.bits();
+        String[] tag = inputs.tags();
+        for (int i = 0; i < bits.length; i++) {
+            operands.add(converter.operand(bits[i], 0), tag[i]);
+            operands.add(converter.operand(bits[i], lane.code(lane.min())), tag[i]);
+            operands.add(converter.operand(bits[i], lane.code(lane.max())), tag[i]);
+            Decoded x = converter.source().decode(bits[i]);
+            if (edges && x.kind() == Decoded.Kind.FINITE) {
+                for (int target : targets) {
+                    long k = lane.divides() ? x.binade() - (long) target : target - (long) x.binade();
+                    if (k >= lane.min() && k <= lane.max()) {
+                        operands.add(converter.operand(bits[i], lane.code(k)), "scale-edge");
+                    }
+                }
+            }
+            for (int k = 0; k < draws; k++) {
+                operands.add(converter.operand(bits[i], random.nextLong(1L << lane.bits())), "scale-operand");
+            }
+        }
+        return operands;
+    }
+
     /**
      * Stochastic rounding's operands (converter.randomBits() > 0): each input with the random bits 0
      * and all ones (under the input's own tag); where random bits decide its result, also at its carry
      * boundary, the least random bits that carry and one less (tag carry), and seeded random ones
      * (tag random-operand, that many per input).
      */
-    public TaggedInputs operands(Conversion c, Converter converter, TaggedInputs inputs) {
+    private TaggedInputs stochasticOperands(Conversion c, Converter converter, TaggedInputs inputs) {
         long full = 1L << converter.randomBits();
         TaggedInputs operands = new TaggedInputs(converter.operandMask());
         boolean carry = tags.stream().anyMatch(t -> t.tag().equals("carry") && t.at(level) > 0);
-        int draws = tags.stream().filter(t -> t.tag().equals("random-operand")).mapToInt(t -> t.at(level)).findFirst().orElse(0);
+        int draws = atLevel("random-operand");
         SplittableRandom random = new SplittableRandom(seed ^ (31L * c.pairName().hashCode() + "random-operand".hashCode()));
         long[] bits = inputs.bits();
         String[] tag = inputs.tags();

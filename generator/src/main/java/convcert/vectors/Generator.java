@@ -143,11 +143,12 @@ public final class Generator {
             for (List<Case> variants : reference.saturationVariants(c, mode).values()) {
                 Case state = variants.getFirst();
                 Converter converter = reference.converter(state);
-                // Stochastic rounding's vectors are operands: each input beside random bits.
-                TaggedInputs modeTagged = mode.stochastic() ? model.operands(c, converter, tagged) : tagged;
-                long[] inputs = mode.stochastic() ? modeTagged.bits() : pairInputs;
-                String[] tags = mode.stochastic() ? modeTagged.tags() : pairTags;
-                long[] expected = mode.stochastic() ? new long[inputs.length] : pairExpected;
+                // A case with a lane (random bits, a scale) has operands: each input beside lane values.
+                boolean operands = converter.lane() != null;
+                TaggedInputs modeTagged = operands ? model.operands(c, converter, tagged) : tagged;
+                long[] inputs = operands ? modeTagged.bits() : pairInputs;
+                String[] tags = operands ? modeTagged.tags() : pairTags;
+                long[] expected = operands ? new long[inputs.length] : pairExpected;
                 converter.apply(inputs, 0, expected, 0, inputs.length);
                 List<Manifest.Variant> selections = new ArrayList<>();
                 for (Case variant : variants) {

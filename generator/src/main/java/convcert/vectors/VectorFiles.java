@@ -30,28 +30,30 @@ public final class VectorFiles {
 
     /**
      * flags: each vector's exception flags (a profile with flags.csv), else null: a flags lane beside
-     * expected. Under stochastic rounding the inputs are operands and their random bits go to a lane
-     * of their own (.random.bin, .random.memh, a CSV column).
+     * expected. Where a case has a lane beside each value (stochastic rounding's random bits, a scale)
+     * the inputs are operands and the lane goes to files of its own (.random.bin and .random.memh,
+     * .scale.bin and .scale.memh, a CSV column named for it).
      */
     static Map<String, String> write(Path base, VectorFormat format, Converter converter, long[] operands,
                                      long[] expected, byte[] flags, String[] tags) throws IOException {
         FormatCodec source = converter.source();
         FormatCodec destination = converter.destination();
-        int randomBits = converter.randomBits();
-        long[] inputs = randomBits == 0 ? operands : new long[operands.length];
-        long[] random = randomBits == 0 ? null : new long[operands.length];
-        for (int i = 0; random != null && i < operands.length; i++) {
+        String laneName = converter.lane();
+        int laneBits = converter.laneBits();
+        long[] inputs = laneName == null ? operands : new long[operands.length];
+        long[] lane = laneName == null ? null : new long[operands.length];
+        for (int i = 0; lane != null && i < operands.length; i++) {
             inputs[i] = operands[i] & source.mask();
-            random[i] = converter.random(operands[i]);
+            lane[i] = converter.lane(operands[i]);
         }
         Map<String, String> digests = new LinkedHashMap<>();
         switch (format) {
             case CSV -> digests.put(".csv", atomically(base, ".csv",
-                    out -> csv(out, source, destination, inputs, random, randomBits, expected, flags, tags)));
+                    out -> csv(out, source, destination, inputs, laneName, lane, laneBits, expected, flags, tags)));
             case BIN -> {
                 digests.put(".in.bin", atomically(base, ".in.bin", out -> binary(out, inputs, source.format().width())));
-                if (random != null) {
-                    digests.put(RANDOM_BIN, atomically(base, RANDOM_BIN, out -> binary(out, random, randomBits)));
+                if (lane != null) {
+                    digests.put(laneBin(laneName), atomically(base, laneBin(laneName), out -> binary(out, lane, laneBits)));
                 }
                 digests.put(".expected.bin", atomically(base, ".expected.bin",
                         out -> binary(out, expected, destination.format().width())));
@@ -61,8 +63,9 @@ public final class VectorFiles {
             }
             case MEMH -> {
                 digests.put(".in.memh", atomically(base, ".in.memh", out -> memh(out, inputs, source.format().width())));
-                if (random != null) {
-                    digests.put(".random.memh", atomically(base, ".random.memh", out -> memh(out, random, randomBits)));
+                if (lane != null) {
+                    String suffix = "." + laneName + ".memh";
+                    digests.put(suffix, atomically(base, suffix, out -> memh(out, lane, laneBits)));
                 }
                 digests.put(".expected.memh", atomically(base, ".expected.memh",
                         out -> memh(out, expected, destination.format().width())));
@@ -109,23 +112,29 @@ public final class VectorFiles {
 
     static final String CSV_HEADER = "input,expected,input_value,expected_value,coverage\n";
 
-    /** A stochastic case's random bits, one element per input of VectorBytes.of(random_bits) bytes. */
-    public static final String RANDOM_BIN = ".random.bin";
+    /**
+     * The binary file of a case's lane ("random", "scale"), one element per input of VectorBytes.of(its
+     * bits) bytes: ".random.bin", ".scale.bin".
+     */
+    public static String laneBin(String lane) {
+        return "." + lane + ".bin";
+    }
 
     /**
-     * With a flags lane the header ends ",flags" and each row with the flags as two hex digits; with
-     * random bits the header starts "input,random," and each row with them in hex after the input.
+     * With a flags lane the header ends ",flags" and each row with the flags as two hex digits; with a
+     * lane beside the values the header starts "input,LANE," and each row with its bits in hex after the
+     * input (a scale in two's complement where signed).
      */
-    private static void csv(OutputStream out, FormatCodec source, FormatCodec destination, long[] inputs, long[] random,
-                            int randomBits, long[] expected, byte[] flags, String[] tags) throws IOException {
+    private static void csv(OutputStream out, FormatCodec source, FormatCodec destination, long[] inputs, String laneName,
+                            long[] lane, int laneBits, long[] expected, byte[] flags, String[] tags) throws IOException {
         String header = flags == null ? CSV_HEADER : CSV_HEADER.replace("\n", ",flags\n");
-        out.write((random == null ? header : header.replaceFirst("^input,", "input,random,")).getBytes(StandardCharsets.US_ASCII));
+        out.write((lane == null ? header : header.replaceFirst("^input,", "input," + laneName + ",")).getBytes(StandardCharsets.US_ASCII));
         StringBuilder line = new StringBuilder(96);
         for (int i = 0; i < inputs.length; i++) {
             line.setLength(0);
             hex(line.append("0x"), inputs[i], source.format().width());
-            if (random != null) {
-                hex(line.append(",0x"), random[i], randomBits);
+            if (lane != null) {
+                hex(line.append(",0x"), lane[i], laneBits);
             }
             hex(line.append(",0x"), expected[i], destination.format().width());
             line.append(',').append(Values.decimal(source, inputs[i]));
