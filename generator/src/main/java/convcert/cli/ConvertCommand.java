@@ -47,9 +47,9 @@ public final class ConvertCommand implements Callable<Integer> {
             + "input takes, as many as the pair's random_bits (conversions.csv); e.g. cuda float->half takes 13.")
     String random;
 
-    @Option(names = "--scale", paramLabel = "K", description = "Scaled conversions: the scale every input takes, "
-            + "an integer in the range of the pair's scale column (conversions.csv); e.g. arm float->fp8_e4m3fn takes "
-            + "NSCALE, -128 to 127, and converts value x 2^K.")
+    @Option(names = "--scale", paramLabel = "K", description = "Scaled conversions: the scale field every input "
+            + "takes, an integer in the range of the pair's scale column (conversions.csv); e.g. arm float->fp8_e4m3fn "
+            + "reads NSCALE, -128 to 127, converting value x 2^K, and fp8_e4m3fn->half LSCALE[3:0], 0 to 15, value x 2^-K.")
     Long scaleArgument;
 
     @Mixin

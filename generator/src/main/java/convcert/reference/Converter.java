@@ -70,7 +70,7 @@ public final class Converter {
         this.randomBits = mode.stochastic() ? spec.conversion().randomBits() : 0;
         this.stochasticReading = mode.stochastic() ? semantics.get(Semantics.STOCHASTIC_ROUNDING) : null;
         this.scale = spec.conversion().scale();
-        this.laneBits = scale != null ? scale.bits() : randomBits;
+        this.laneBits = spec.conversion().laneBits(mode);
         this.floatToHalfFast = laneBits == 0 && FloatToHalfFastPath.covers(spec, semantics);
         // A lane (random bits, a scale) sits above each value: the generic path only.
         this.kernel = floatToHalfFast || laneBits != 0 ? null : Kernel.of(spec, semantics, this);
@@ -91,7 +91,7 @@ public final class Converter {
      * and its lane are one operand: the value in the source's low bits, the lane's laneBits just above.
      */
     public String lane() {
-        return randomBits != 0 ? "random" : scale != null ? "scale" : null;
+        return spec.conversion().lane(mode);
     }
 
     /** The bits of the lane (0 without one). */

@@ -28,6 +28,19 @@ public record Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> 
         return mode.stochastic() && !stochasticForms.isEmpty() ? stochasticForms : forms;
     }
 
+    /**
+     * The lane beside each value under a mode: "random" (rs's random bits), "scale" (the scale column),
+     * or null. A value and its lane are one operand, the lane above the value's bits.
+     */
+    public String lane(Rounding mode) {
+        return mode.stochastic() && randomBits > 0 ? "random" : scale != null ? "scale" : null;
+    }
+
+    /** The bits of the lane of a mode (0 without one). */
+    public int laneBits(Rounding mode) {
+        return mode.stochastic() && randomBits > 0 ? randomBits : scale != null ? scale.bits() : 0;
+    }
+
     /** The bits a NaN input gives an integer destination. */
     public long integerNan() {
         return nanResult != null ? nanResult : to.fromNan();

@@ -97,7 +97,8 @@ public final class CoverageModel {
      * destination's edges (tag scale-edge: its top binade and the one above, the smallest normal binade
      * and the one below, the smallest subnormal's binade and the two below, where rounding meets the
      * range: what separates one exact rounding from rounding before or after scaling), and seeded
-     * random ones (tag scale-operand, that many per input).
+     * random ones (tag scale-operand, that many per input). An enumerated source whose value and scale
+     * fit 16 bits together takes every scale instead.
      */
     private TaggedInputs scaleOperands(Conversion c, Converter converter, TaggedInputs inputs) {
         ScaleLane lane = converter.scale();
@@ -111,7 +112,15 @@ public final class CoverageModel {
             smallest - 1, smallest - 2};
         long[] bits = inputs.bits();
         String[] tag = inputs.tags();
+        // An enumerated source whose values and scales together fit 16 bits (FP8 widening): every pair.
+        boolean everyScale = c.from().width() <= atLevel("exhaustive") && c.from().width() + lane.bits() <= 16;
         for (int i = 0; i < bits.length; i++) {
+            if (everyScale) {
+                for (long code = 0; code < 1L << lane.bits(); code++) {
+                    operands.add(converter.operand(bits[i], code), tag[i]);
+                }
+                continue;
+            }
             operands.add(converter.operand(bits[i], 0), tag[i]);
             operands.add(converter.operand(bits[i], lane.code(lane.min())), tag[i]);
             operands.add(converter.operand(bits[i], lane.code(lane.max())), tag[i]);

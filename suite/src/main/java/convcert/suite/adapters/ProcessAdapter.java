@@ -13,6 +13,7 @@ import convcert.spi.FlagOperations;
 import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
 import convcert.spi.RandomOperations;
+import convcert.spi.ScaleOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
@@ -32,7 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: where convcert runs).
  */
 public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
-        BlockOperations, FlagOperations, RandomOperations {
+        BlockOperations, FlagOperations, RandomOperations, ScaleOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -189,12 +190,22 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         convert(c, inputs, null, outputs, flagsOut, count);
     }
 
+    @Override // whether the device said SCALE in its handshake: scaled batches then carry scales
+    public boolean takesScales() {
+        return said.scale();
+    }
+
     @Override // a stochastic case's BATCH: after the input elements, each element's random bits as a u32
     public void convert(CaseKey c, long[] inputs, long[] random, long[] outputs, int count) throws AdapterException {
         convert(c, inputs, random, outputs, null, count);
     }
 
-    private void convert(CaseKey c, long[] inputs, long[] random, long[] outputs, byte[] flagsOut, int count)
+    @Override // a scaled case's BATCH: after the input elements, each element's scale (its lane bits) as a u32
+    public void convertScaled(CaseKey c, long[] inputs, long[] scales, long[] outputs, int count) throws AdapterException {
+        convert(c, inputs, scales, outputs, null, count);
+    }
+
+    private void convert(CaseKey c, long[] inputs, long[] lane, long[] outputs, byte[] flagsOut, int count)
             throws AdapterException {
         ensureRunning();
         if (count == 0) {
@@ -204,16 +215,16 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         int inWidth = context.widthOf(c.from());
         int outWidth = context.widthOf(c.to());
         if (shared != null) {
-            if (random != null) {
-                throw new AdapterException("the native ABI (convcert_dut.h) takes no random bits");
+            if (lane != null) {
+                throw new AdapterException("the native ABI (convcert_dut.h) takes no random bits or scales");
             }
             call(c, inputs, outputs, count, VectorBytes.of(inWidth), VectorBytes.of(outWidth));
             return;
         }
         int outBytes = count * VectorBytes.of(outWidth);
         byte[] payload = VectorFiles.pack(inputs, count, inWidth);
-        if (random != null) { // the random bits after the values, a u32 each
-            payload = ByteBuffer.allocate(payload.length + 4 * count).put(payload).put(VectorFiles.pack(random, count, 32)).array();
+        if (lane != null) { // the random bits or scales after the values, a u32 each
+            payload = ByteBuffer.allocate(payload.length + 4 * count).put(payload).put(VectorFiles.pack(lane, count, 32)).array();
         }
         boolean flags = said.flags();
         byte[] result = exchange(c, header(c, count), payload, count,
@@ -301,24 +312,8 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             device.write(header);
             device.output().write(payload);
             device.flush();
-            String answer = device.readLine();
             lastCase = c.name();
-            if (answer.startsWith("ERR")) {
-                throw new AdapterException("the process answered: " + DeviceProcess.printable(answer));
-            }
-            String[] words = answer.split(" ");
-            long returned;
-            try {
-                returned = words.length == 2 && words[0].equals("OK") ? Long.parseLong(words[1]) : -1;
-            } catch (NumberFormatException e) {
-                returned = -1;
-            }
-            if (returned < 0) {
-                throw failure("expected 'OK <count>' or 'ERR <message>', got '" + DeviceProcess.printable(answer) + "'");
-            }
-            if (returned != count) {
-                throw failure("returned " + returned + " " + unit + " for a batch of " + count);
-            }
+            expectOk(device.readLine(), count, unit);
             byte[] result = device.readBytes(answerBytes);
             if (result.length != answerBytes) {
                 throw failure("short payload: " + result.length + " of " + answerBytes + " bytes");
@@ -354,17 +349,22 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         try {
             MemoryBatch.write(device.output(), c, pointers, offsets, memories, data, count);
             device.flush();
-            String answer = device.readLine();
             lastCase = c.name();
-            if (answer.startsWith("ERR")) {
-                throw new AdapterException("the process answered: " + DeviceProcess.printable(answer));
-            }
-            if (!answer.equals("OK " + count)) {
-                throw failure("expected 'OK " + count + "' or 'ERR <message>', got '" + DeviceProcess.printable(answer) + "'");
-            }
+            expectOk(device.readLine(), count, "results");
             MemoryBatch.read(device, c, results, count);
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
+        }
+    }
+
+    /** An answer to a batch of count: 'OK count', else the device's ERR or a protocol failure. */
+    private void expectOk(String answer, int count, String unit) throws AdapterException {
+        if (answer.startsWith("ERR")) {
+            throw new AdapterException("the process answered: " + DeviceProcess.printable(answer));
+        }
+        if (!answer.equals("OK " + count)) {
+            throw failure(answer.matches("OK \\d{1,18}") ? "returned " + answer.substring(3) + " " + unit + " for a batch of " + count
+                    : "expected 'OK <count>' or 'ERR <message>', got '" + DeviceProcess.printable(answer) + "'");
         }
     }
 

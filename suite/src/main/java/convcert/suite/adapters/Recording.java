@@ -1,6 +1,9 @@
 package convcert.suite.adapters;
 
+import convcert.spec.Conversion;
+import convcert.spec.Rounding;
 import convcert.spi.AdapterException;
+import convcert.spi.CaseKey;
 import convcert.vectors.VectorFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,6 +41,32 @@ final class Recording {
             }
         }
         return byInput.getOrDefault(input, -1);
+    }
+
+    /**
+     * A case with a lane (rs's random bits, a scale) pairs each recorded input with its lane value, from
+     * .random.bin or .scale.bin (.memh) beside the recording's inputs, or else the vector set's: the
+     * operands the suite asks for.
+     */
+    static void withLaneValues(Conversion conversion, CaseKey c, long[] ins, Path inFile, boolean memh, Path vectors, int width)
+            throws IOException, AdapterException {
+        String lane = conversion.lane(Rounding.parse(c.rounding()));
+        if (lane == null) {
+            return;
+        }
+        Path file = inFile != null ? Path.of(inFile.toString().replaceFirst("\\.in\\.(bin|memh)$", "." + lane + ".$1"))
+                : vectors.resolve(c.profile()).resolve(c.from() + "-" + c.to())
+                .resolve(c.rounding() + "-" + c.state() + VectorFiles.laneBin(lane));
+        if (!Files.isRegularFile(file)) {
+            throw new AdapterException("the recording of " + c.name() + " has no " + lane + " lane (" + file + ")");
+        }
+        long[] values = Recording.read(file, conversion.laneBits(Rounding.parse(c.rounding())), inFile != null && memh);
+        if (values.length != ins.length) {
+            throw new AdapterException(file + " holds " + values.length + " " + lane + " values for " + ins.length + " inputs");
+        }
+        for (int i = 0; i < ins.length; i++) {
+            ins[i] |= values[i] << width;
+        }
     }
 
     /** A recorded file's elements: .bin little-endian, or .memh one hex value a line (comments // skipped). */

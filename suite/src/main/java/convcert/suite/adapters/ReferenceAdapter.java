@@ -16,6 +16,7 @@ import convcert.spi.FlagOperations;
 import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
 import convcert.spi.RandomOperations;
+import convcert.spi.ScaleOperations;
 import convcert.vectors.BlockVectorFiles;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * element counts as "bits unchanged".
  */
 public final class ReferenceAdapter implements ConverterAdapter, MemoryOperations, BlockOperations, FlagOperations,
-        RandomOperations {
+        RandomOperations, ScaleOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -128,9 +129,19 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
     /** Stochastic rounding: each value with its random bits, as one operand of the reference's. */
     @Override
     public void convert(CaseKey c, long[] inputs, long[] random, long[] outputs, int count) {
+        withLane(c, inputs, random, outputs, count);
+    }
+
+    /** A scaled conversion: each value with its scale, as one operand of the reference's. */
+    @Override
+    public void convertScaled(CaseKey c, long[] inputs, long[] scales, long[] outputs, int count) {
+        withLane(c, inputs, scales, outputs, count);
+    }
+
+    private void withLane(CaseKey c, long[] inputs, long[] lane, long[] outputs, int count) {
         Converter converter = converter(c);
         for (int i = 0; i < count; i++) {
-            outputs[i] = converter.apply(converter.operand(inputs[i], random[i]));
+            outputs[i] = converter.apply(converter.operand(inputs[i], lane[i]));
         }
     }
 

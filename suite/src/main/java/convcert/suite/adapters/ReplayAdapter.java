@@ -15,6 +15,7 @@ import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
 import convcert.spi.RandomOperations;
+import convcert.spi.ScaleOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Sha256;
@@ -37,10 +38,12 @@ import java.util.stream.Stream;
  * offline. The recording folder mirrors vectors/: PROFILE/FROM-TO/ROUNDING-STATE.out.bin (or .out.memh);
  * only the folder of the profile under certification counts. The outputs file
  * holds the outputs for the inputs in .in.bin (or .in.memh) beside it; without its own inputs file a
- * recording answers the vector set's inputs in order. A stochastic (rs) recording's inputs come with
- * their random bits (.random.bin beside them, or the vector set's). Option dir=RECORDING FOLDER.
+ * recording answers the vector set's inputs in order. A stochastic (rs) or scaled recording's inputs
+ * come with their random bits or scales (.random.bin, .scale.bin beside them, or the vector set's).
+ * Option dir=RECORDING FOLDER.
  */
-public final class ReplayAdapter implements ConverterAdapter, BlockOperations, FlagOperations, RandomOperations {
+public final class ReplayAdapter implements ConverterAdapter, BlockOperations, FlagOperations, RandomOperations,
+        ScaleOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -286,10 +289,20 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
     /** A stochastic case: each input and its random bits are one operand, as the recording's are. */
     @Override
     public void convert(CaseKey c, long[] inputs, long[] random, long[] outputs, int count) throws AdapterException {
+        withLane(c, inputs, random, outputs, count);
+    }
+
+    /** A scaled case: each input and its scale are one operand, as the recording's are. */
+    @Override
+    public void convertScaled(CaseKey c, long[] inputs, long[] scales, long[] outputs, int count) throws AdapterException {
+        withLane(c, inputs, scales, outputs, count);
+    }
+
+    private void withLane(CaseKey c, long[] inputs, long[] lane, long[] outputs, int count) throws AdapterException {
         int width = context.widthOf(c.from());
         long[] operands = new long[count];
         for (int i = 0; i < count; i++) {
-            operands[i] = inputs[i] | random[i] << width;
+            operands[i] = inputs[i] | lane[i] << width;
         }
         replay(c, operands, outputs, null, count);
     }
@@ -321,31 +334,6 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
         }
     }
 
-    /**
-     * Under rs each recorded input takes its random bits, from .random.bin (.memh) beside the recording's
-     * inputs, or else the vector set's: the operands the suite asks for.
-     */
-    private void withRandomBits(CaseKey c, long[] ins, Path inFile, boolean memh) throws IOException, AdapterException {
-        int bits = SuiteContext.referenceOf(context).conversion(c.from(), c.to()).randomBits();
-        if (!Rounding.parse(c.rounding()).stochastic() || bits == 0) {
-            return;
-        }
-        Path file = inFile != null ? Path.of(inFile.toString().replaceFirst("\\.in\\.(bin|memh)$", ".random.$1"))
-                : context.vectors().resolve(c.profile()).resolve(c.from() + "-" + c.to())
-                .resolve(c.rounding() + "-" + c.state() + VectorFiles.RANDOM_BIN);
-        if (!Files.isRegularFile(file)) {
-            throw new AdapterException("the stochastic recording of " + c.name() + " has no random bits (" + file + ")");
-        }
-        long[] random = Recording.read(file, bits, inFile != null && memh);
-        if (random.length != ins.length) {
-            throw new AdapterException(file + " holds " + random.length + " random bits for " + ins.length + " inputs");
-        }
-        int width = context.widthOf(c.from());
-        for (int i = 0; i < ins.length; i++) {
-            ins[i] |= random[i] << width;
-        }
-    }
-
     private Recording load(CaseKey c) throws AdapterException {
         Path outFile = recordings.get(c.name());
         boolean memh = outFile.toString().endsWith(".memh");
@@ -368,7 +356,8 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
                 throw new AdapterException("the recording " + outFile + " holds " + outs.length + " outputs for "
                         + ins.length + " inputs");
             }
-            withRandomBits(c, ins, Files.isRegularFile(inFile) ? inFile : null, memh);
+            Recording.withLaneValues(SuiteContext.referenceOf(context).conversion(c.from(), c.to()), c, ins,
+                    Files.isRegularFile(inFile) ? inFile : null, memh, context.vectors(), context.widthOf(c.from()));
             Map<Long, Integer> first = new HashMap<>(ins.length * 2);
             for (int i = 0; i < ins.length; i++) {
                 Integer before = first.putIfAbsent(ins[i], i);

@@ -81,8 +81,8 @@ final class Planner {
             long size = (1L << 32) / config.shards();
             long first = size * (config.shard() - 1);
             long end = config.shard() == config.shards() ? 1L << 32 : first + size;
-            // Stochastic rounding's operands (a value and its random bits) are too many to enumerate: vectors only.
-            for (Rounding mode : c.modes().stream().filter(m -> !m.stochastic()).sorted().toList()) {
+            // Operands with a lane (a value and its random bits or scale) are too many to enumerate: vectors only.
+            for (Rounding mode : c.modes().stream().filter(m -> c.lane(m) == null).sorted().toList()) {
                 for (List<Case> variants : reference.saturationVariants(c, mode).values()) {
                     for (int i = 0; i < variantsRun(variants.size()); i++) {
                         Case state = variants.get(i);

@@ -9,6 +9,7 @@ import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
 import convcert.spi.RandomOperations;
+import convcert.spi.ScaleOperations;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.FirstMismatch.Shown;
 import convcert.suite.model.FirstMismatch;
@@ -86,10 +87,11 @@ public final class ValueRunner {
         if (!adapter.applies(key)) {
             return new Outcome(CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter"), Map.of());
         }
-        int randomBits = reference.randomBits();
-        if (randomBits > 0 && !(adapter.declaring() instanceof RandomOperations r && r.takesRandomBits())) {
-            return new Outcome(CaseResult.without(key, Status.NOT_APPLICABLE,
-                    "stochastic rounding: the adapter takes no random bits (spi.RandomOperations)"), Map.of());
+        String laneName = reference.lane();
+        if (laneName != null && !takesLane(adapter.declaring(), laneName)) {
+            return new Outcome(CaseResult.without(key, Status.NOT_APPLICABLE, laneName.equals("random")
+                    ? "stochastic rounding: the adapter takes no random bits (spi.RandomOperations)"
+                    : "a scaled conversion: the adapter takes no scales (spi.ScaleOperations)"), Map.of());
         }
         FormatCodec source = reference.source();
         long sourceMask = source.mask();
@@ -109,8 +111,8 @@ public final class ValueRunner {
         InputMap.Counter where = InputMap.Counter.of(source.format());
         long firstInput = 0;
         boolean self = outputsAreExpected && batches.computed();
-        Flags lane = randomBits == 0 && certifiesFlags(flagsLane, adapter.declaring()) ? reference.flags() : null;
-        long[] adapterRandom = randomBits > 0 ? new long[Batches.BATCH] : null;
+        Flags lane = laneName == null && certifiesFlags(flagsLane, adapter.declaring()) ? reference.flags() : null;
+        long[] adapterLane = laneName != null ? new long[Batches.BATCH] : null;
         byte[] adapterFlags = lane != null ? new byte[Batches.BATCH] : null;
         byte[] actualFlags = lane != null ? new byte[Batches.CHUNK] : null;
         int n;
@@ -127,13 +129,18 @@ public final class ValueRunner {
                 try {
                     System.arraycopy(in, from, adapterIn, 0, size);
                     Arrays.fill(adapterOut, 0, size, POISON);
-                    if (adapterRandom != null) { // operands: the value to inputs, its random bits beside it
+                    if (adapterLane != null) { // operands: the value to inputs, its random bits or scale beside it
                         for (int k = 0; k < size; k++) {
                             adapterIn[k] = in[from + k] & sourceMask;
-                            adapterRandom[k] = reference.random(in[from + k]);
+                            adapterLane[k] = reference.lane(in[from + k]);
                         }
-                        adapter.call(a -> ((RandomOperations) a).convert(key, adapterIn, adapterRandom, adapterOut, size),
-                                () -> "batch of " + size);
+                        adapter.call(a -> {
+                            if (a instanceof RandomOperations r && laneName.equals("random")) {
+                                r.convert(key, adapterIn, adapterLane, adapterOut, size);
+                            } else {
+                                ((ScaleOperations) a).convertScaled(key, adapterIn, adapterLane, adapterOut, size);
+                            }
+                        }, () -> "batch of " + size);
                     } else if (lane != null) {
                         Arrays.fill(adapterFlags, 0, size, FLAGS_POISON);
                         adapter.call(a -> ((FlagOperations) a).convert(key, adapterIn, adapterOut, adapterFlags, size),
@@ -202,11 +209,25 @@ public final class ValueRunner {
                 wrongFlags);
     }
 
-    /** An input as a report shows it: under stochastic rounding with its random bits ("0x3F800001 random 0x1FFF"). */
+    /**
+     * An input as a report shows it: with its lane where it has one, random bits in hex ("0x3F800001
+     * random 0x1FFF"), a scale as the power of two it gives and its bits ("0x3F800000 scale -10 (0xF6)").
+     */
     static Shown input(Converter reference, long operand) {
         Shown value = Shown.of(reference.source(), operand & reference.source().mask());
-        return reference.randomBits() == 0 ? value : new Shown(value.bits() + " random 0x"
-                + Long.toHexString(reference.random(operand)).toUpperCase(Locale.ROOT), value.reads());
+        String lane = reference.lane();
+        if (lane == null) {
+            return value;
+        }
+        String bits = "0x" + Long.toHexString(reference.lane(operand)).toUpperCase(Locale.ROOT);
+        return new Shown(value.bits() + " " + lane + " " + (lane.equals("scale") ? reference.scaleExponent(operand)
+                + " (" + bits + ")" : bits), value.reads());
+    }
+
+    /** Whether an adapter takes a case's lane: random bits (spi.RandomOperations) or scales (spi.ScaleOperations). */
+    private static boolean takesLane(Object adapter, String lane) {
+        return lane.equals("random") ? adapter instanceof RandomOperations r && r.takesRandomBits()
+                : adapter instanceof ScaleOperations s && s.takesScales();
     }
 
     /** "03 (inexact underflow)". */

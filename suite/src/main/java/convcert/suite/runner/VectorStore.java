@@ -4,6 +4,7 @@ import convcert.reference.BlockConverter;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.reference.UsageException;
+import convcert.spec.Rounding;
 import convcert.spec.VectorBytes;
 import convcert.spec.WorkingDirectory;
 import convcert.spi.CaseKey;
@@ -127,10 +128,12 @@ public final class VectorStore {
                 checkFile(e, i == 0 ? ".in.bin" : ".expected.bin", where, (long) e.count() * VectorBytes.of(widths[i]),
                         e.count() + " elements of " + widths[i] + " bits");
             }
-            int randomBits = reference.conversion(e.from(), e.to()).randomBits();
-            if (Reference.rounding(e.rounding()).stochastic() && readContents.test(e)) { // the random bits' lane
-                checkFile(e, VectorFiles.RANDOM_BIN, where, (long) e.count() * VectorBytes.of(randomBits), e.count()
-                        + " random bits of " + randomBits);
+            Rounding mode = Reference.rounding(e.rounding());
+            String lane = reference.conversion(e.from(), e.to()).lane(mode);
+            if (lane != null && readContents.test(e)) { // the random bits' or scales' lane
+                int bits = reference.conversion(e.from(), e.to()).laneBits(mode);
+                checkFile(e, VectorFiles.laneBin(lane), where, (long) e.count() * VectorBytes.of(bits), e.count()
+                        + " " + lane + " values of " + bits + " bits");
             }
         }
     }
@@ -280,15 +283,15 @@ public final class VectorStore {
     }
 
     /**
-     * A case's inputs as the reference's operands (verified by {@link #verify}): under stochastic rounding
-     * each value with its random bits from .random.bin.
+     * A case's inputs as the reference's operands (verified by {@link #verify}): where the case has a lane
+     * each value with its random bits or scale from .random.bin or .scale.bin.
      */
     public long[] readOperands(Manifest.Entry e, Converter converter) {
         long[] values = read(e, true, converter.source().format().width());
-        if (converter.randomBits() > 0) {
-            long[] random = read(e, VectorFiles.RANDOM_BIN, converter.randomBits());
+        if (converter.lane() != null) {
+            long[] lane = read(e, VectorFiles.laneBin(converter.lane()), converter.laneBits());
             for (int i = 0; i < values.length; i++) {
-                values[i] = converter.operand(values[i], random[i]);
+                values[i] = converter.operand(values[i], lane[i]);
             }
         }
         return values;

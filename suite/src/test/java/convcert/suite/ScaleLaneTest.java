@@ -1,0 +1,158 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scale lane end to end (arm: FEAT_FP8's FPMR.NSCALE and LSCALE): golden vectors pair each input
+ * with scales, the process protocol carries them (SCALE), and suite/devices/arm-fp8-c, the conversions
+ * written in C from the Arm ARM's text, agrees with the reference on every case; the same device made to
+ * ignore its scale, round before scaling or read NSCALE unsigned fails, each diagnosed as its faults.csv
+ * row; a device that takes no scales is sent no scaled case, and certifies nothing.
+ */
+class ScaleLaneTest {
+
+    static final Path SOURCE = CertifyTest.HOME.resolve("suite/devices/arm-fp8-c/fp8_dut.c");
+    static Path device;
+
+    @BeforeAll
+    static void build(@TempDir Path dir) throws Exception {
+        device = dir.resolve("fp8_dut");
+        Process p = new ProcessBuilder("gcc", "-O2", "-o", device.toString(), SOURCE.toString()).redirectErrorStream(true)
+                .start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "gcc failed: " + output);
+    }
+
+    private static MainTest.Run run(Path out, String fault, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("--profile", "arm", "--level", "ci", "--adapter",
+                "process:cmd=" + device + (fault == null ? "" : " --fault " + fault)));
+        args.addAll(List.of(more));
+        return CertifyTest.certify(out, args.toArray(String[]::new));
+    }
+
+    @Test
+    void theArmArmWrittenInCAgreesOnEveryScaledCase(@TempDir Path out) throws Exception {
+        MainTest.Run r = run(out, null);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode report = CertifyTest.report(out);
+        for (String c : List.of("float->fp8_e4m3fn/rn-nosat", "float->fp8_e4m3fn/rn-sat", "half->fp8_e5m2/rn-nosat",
+                "bfloat16->fp8_e4m3fn/rn-sat", "fp8_e5m2->half/rn-nosat", "fp8_e4m3fn->bfloat16/rn-nosat")) {
+            JsonNode e = CertifyTest.find(report, c);
+            assertEquals("PASS", e.get("status").asText(), e.toString());
+            assertTrue(e.get("vectors").asLong() >= 4096, e.toString());
+        }
+        // FP8 to half: every value with every LSCALE[3:0] (256 x 16)
+        assertEquals(4096, CertifyTest.find(report, "fp8_e5m2->half/rn-nosat").get("vectors").asLong());
+    }
+
+    @Test
+    void ignoringTheScaleFailsAndIsDiagnosed(@TempDir Path out) throws Exception {
+        MainTest.Run r = run(out, "ignore-scale");
+        assertEquals(1, r.exit(), r.out());
+        JsonNode c = CertifyTest.find(CertifyTest.report(out), "float->fp8_e4m3fn/rn-nosat");
+        assertEquals("FAIL", c.get("status").asText());
+        assertTrue(c.get("firstMismatches").get(0).asText().matches("input 0x[0-9A-F]{8} scale -?\\d+ \\(0x[0-9A-F]+\\) .*"),
+                c.toString());
+        assertTrue(r.out().contains("are explained by: scale-ignored"), r.out());
+    }
+
+    /** Rounding the unscaled value, then scaling, differs only where the scale crosses a range edge: scale-edge's vectors. */
+    @Test
+    void roundingBeforeScalingFailsEveryNarrowingAndIsDiagnosed(@TempDir Path out) throws Exception {
+        MainTest.Run r = run(out, "scale-after-rounding");
+        assertEquals(1, r.exit(), r.out());
+        JsonNode report = CertifyTest.report(out);
+        for (String from : List.of("float", "half", "bfloat16")) {
+            for (String to : List.of("fp8_e4m3fn", "fp8_e5m2")) {
+                assertEquals("FAIL", CertifyTest.find(report, from + "->" + to + "/rn-nosat").get("status").asText(), from + to);
+            }
+        }
+        assertTrue(r.out().contains("are explained by: scale-after-rounding"), r.out());
+    }
+
+    @Test
+    void aSignedScaleReadUnsignedFailsAndIsDiagnosed(@TempDir Path out) throws Exception {
+        MainTest.Run r = run(out, "nscale-unsigned");
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.out().contains("are explained by: scale-unsigned"), r.out());
+        JsonNode widening = CertifyTest.find(CertifyTest.report(out), "fp8_e4m3fn->half/rn-nosat");
+        assertEquals("PASS", widening.get("status").asText(), "LSCALE is unsigned: " + widening);
+    }
+
+    /** E4M3's overflow with OSC=0 keeps the result's sign (decision overflow-nan): visible where NaNs compare exactly. */
+    @Test
+    void anUnsignedOverflowNanFailsUnderExactNanComparison(@TempDir Path out) throws Exception {
+        MainTest.Run any = run(out.resolve("any"), "unsigned-overflow-nan");
+        assertEquals(0, any.exit(), "nan-comparison=any accepts any NaN\n" + any.out());
+        MainTest.Run exact = run(out.resolve("exact"), "unsigned-overflow-nan", "--decision", "nan-comparison=exact");
+        assertEquals(1, exact.exit(), exact.out());
+        JsonNode c = CertifyTest.find(CertifyTest.report(out.resolve("exact")), "float->fp8_e4m3fn/rn-nosat");
+        assertEquals("FAIL", c.get("status").asText(), c.toString());
+        assertEquals("PASS", CertifyTest.find(CertifyTest.report(out.resolve("exact")), "float->fp8_e4m3fn/rn-sat")
+                .get("status").asText());
+        MainTest.Run right = run(out.resolve("right"), null, "--decision", "nan-comparison=exact");
+        assertEquals(0, right.exit(), right.out());
+    }
+
+    @Test
+    void aDeviceWithoutScaleInItsHandshakeIsSentNoScaledCase(@TempDir Path out) throws Exception {
+        MainTest.Run r = run(out, "no-scale");
+        assertTrue(r.exit() != 0, "certified nothing: never a pass\n" + r.out());
+        JsonNode c = CertifyTest.find(CertifyTest.report(out), "float->fp8_e4m3fn/rn-nosat");
+        assertEquals("NOT_APPLICABLE", c.get("status").asText(), c.toString());
+        assertTrue(c.toString().contains("takes no scales"), c.toString());
+    }
+
+    /** A recording of a scaled device replays with the scales its inputs were converted with. */
+    @Test
+    void aScaledRecordingReplaysAndOneWrongOutputFails(@TempDir Path out) throws Exception {
+        Path vectors = out.resolve("v");
+        MainTest.Run g = MainTest.run("", "generate", "--profile", "arm", "--level", "quick", "--pair", "fp8_e5m2:half",
+                "--format", "bin", "--out", vectors.toString());
+        assertEquals(0, g.exit(), g.err());
+        assertTrue(Files.size(vectors.resolve("arm/fp8_e5m2-half/rn-nosat.scale.bin")) > 0);
+        Path recording = Files.createDirectories(out.resolve("rec/arm/fp8_e5m2-half"));
+        byte[] outputs = Files.readAllBytes(vectors.resolve("arm/fp8_e5m2-half/rn-nosat.expected.bin"));
+        Files.write(recording.resolve("rn-nosat.out.bin"), outputs);
+        String[] args = {"--profile", "arm", "--vectors", vectors.toString(), "--only", "fp8_e5m2->half/*",
+            "--adapter", "replay:dir=" + out.resolve("rec")};
+        MainTest.Run r = CertifyTest.certify(out.resolve("ok"), args);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        outputs[2 * 1000] ^= 1;
+        Files.write(recording.resolve("rn-nosat.out.bin"), outputs);
+        r = CertifyTest.certify(out.resolve("bad"), args);
+        assertEquals(1, r.exit(), r.out());
+        assertEquals(1, CertifyTest.find(CertifyTest.report(out.resolve("bad")), "fp8_e5m2->half/rn-nosat").get("mismatches")
+                .asInt());
+    }
+
+    @Test
+    void convertTakesTheScaleAndRefusesItWhereThereIsNone() {
+        MainTest.Run r = MainTest.run("", "convert", "--profile", "arm", "--from", "float", "--to", "fp8_e4m3fn", "--scale",
+                "-10", "3F800000", "3FC00000");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(List.of("0x00", "0x01"), r.out().lines().toList(), "2^-10 ties to zero; 1.5 x 2^-10 rounds up to 2^-9");
+        MainTest.Run none = MainTest.run("", "convert", "--profile", "cuda", "--from", "float", "--to", "half", "--rounding",
+                "rn", "--scale", "1", "3F800000");
+        assertEquals(2, none.exit());
+        assertTrue(none.err().contains("takes no scale"), none.err());
+        MainTest.Run missing = MainTest.run("", "convert", "--profile", "arm", "--from", "fp8_e5m2", "--to", "half",
+                "7B");
+        assertEquals(2, missing.exit());
+        assertTrue(missing.err().contains("--scale K (0 to 15)"), missing.err());
+        MainTest.Run range = MainTest.run("", "convert", "--profile", "arm", "--from", "fp8_e5m2", "--to", "half",
+                "--scale", "16", "7B");
+        assertEquals(2, range.exit());
+        assertTrue(range.err().contains("outside 0 to 15"), range.err());
+    }
+}
