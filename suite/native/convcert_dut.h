@@ -26,6 +26,27 @@ int convcert_convert(const char *from, const char *to, const char *rounding, con
 /* The reason of the last nonzero convcert_convert, or "". */
 const char *convcert_last_error(void);
 
+/* Optional. The lanes the library takes beside each value, separated by spaces: "random" (stochastic
+   rounding's random bits, rounding "rs"), "scale" (a scaled conversion's scale field, as the pair's scale
+   column in conversions.csv lays it out). A library without this symbol takes none, and convcert sends it
+   no case with a lane (not applicable to it). */
+const char *convcert_lanes(void);
+
+/* Optional, with convcert_lanes: converts count elements of a case with a lane; lane is "random" or
+   "scale" and lane_values holds a uint32 per element (its random bits, or its scale field in the low bits,
+   two's complement where signed). Otherwise as convcert_convert. */
+int convcert_convert_lane(const char *from, const char *to, const char *rounding, const char *state,
+                          const char *form, const char *ctrl, const char *lane, const uint32_t *lane_values,
+                          const void *in, void *out, uint64_t count);
+
+/* Optional. A library that reports IEEE exception flags (profiles with flags.csv) exports this: as
+   convcert_convert, and flags[i] gets element i's flags in Berkeley SoftFloat's bits (0x01 inexact,
+   0x02 underflow, 0x04 overflow, 0x08 infinite, 0x10 invalid). convcert then calls it for every case
+   without a lane, and certifies the flags where the profile has them. */
+int convcert_convert_flags(const char *from, const char *to, const char *rounding, const char *state,
+                           const char *form, const char *ctrl, const void *in, void *out, uint8_t *flags,
+                           uint64_t count);
+
 #ifdef __cplusplus
 }
 #endif

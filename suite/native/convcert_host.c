@@ -5,13 +5,16 @@
  *   convcert-host LIBRARY SHARED-MEMORY-FILE
  *
  * It speaks a variant of the batch protocol of suite/ADAPTERS.md on stdin/stdout: "CONVCERT 1" in,
- * a CAP line per capability and READY out; then per batch one header line
- *   CALL FROM TO ROUNDING STATE FORM CTRL COUNT IN-BYTES OUT-BYTES
- * answered "OK COUNT" or "ERR message". The elements themselves never cross the pipe: the inputs lie at
- * the start of the shared memory file and the outputs at HALF, each packed little-endian in the
- * elements' own widths, as the library reads and writes them; GUARD bytes follow. convcert poisons the outputs and a guard
- * after them before each call; a library that leaves outputs unwritten or writes past them is caught
- * there. The library's own writes to stdout go to stderr, so they cannot forge an answer.
+ * a CAP line per capability, RANDOM, SCALE and FLAGS where the library has the optional symbols, and
+ * READY out; then per batch one header line
+ *   CALL FROM TO ROUNDING STATE FORM CTRL COUNT IN-BYTES OUT-BYTES LANE
+ * (LANE "-", "random" or "scale") answered "OK COUNT" or "ERR message". The elements themselves never
+ * cross the pipe: the inputs lie at the start of the shared memory file and the outputs at HALF, each
+ * packed little-endian in the elements' own widths, as the library reads and writes them; GUARD bytes
+ * follow, then a uint32 lane value per element at LANES and a flags byte per element at FLAGS
+ * (SharedMemory.java). convcert poisons the outputs, a guard after them and the flags before each
+ * call; a library that leaves outputs unwritten or writes past them is caught there. The library's own
+ * writes to stdout go to stderr, so they cannot forge an answer.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -29,9 +32,16 @@ typedef const char *(*capabilities_fn)(void);
 typedef int (*convert_fn)(const char *, const char *, const char *, const char *, const char *, const char *,
                           const void *, void *, uint64_t);
 typedef const char *(*last_error_fn)(void);
+typedef const char *(*lanes_fn)(void);
+typedef int (*convert_lane_fn)(const char *, const char *, const char *, const char *, const char *, const char *,
+                               const char *, const uint32_t *, const void *, void *, uint64_t);
+typedef int (*convert_flags_fn)(const char *, const char *, const char *, const char *, const char *, const char *,
+                                const void *, void *, uint8_t *, uint64_t);
 
-/* The shared memory file: inputs, then outputs at half, then this many guard bytes (SharedMemory.java). */
+/* The shared memory file (SharedMemory.java): inputs; outputs at HALF; GUARD bytes; at 2 HALF + GUARD,
+   MAX_COUNT uint32 lane values; then MAX_COUNT flags bytes. */
 #define GUARD 64
+#define MAX_COUNT 65536
 
 static FILE *protocol; /* the real stdout: only this program writes the protocol */
 
@@ -72,7 +82,7 @@ int main(int argc, char **argv) {
     }
     int shm = open(argv[2], O_RDWR);
     struct stat st;
-    if (shm < 0 || fstat(shm, &st) < 0 || st.st_size <= GUARD) {
+    if (shm < 0 || fstat(shm, &st) < 0 || st.st_size <= GUARD + 5 * MAX_COUNT) {
         fail("cannot open the shared memory file", strerror(errno));
         return 2;
     }
@@ -83,7 +93,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     close(shm);
-    size_t half = (size - GUARD) / 2;
+    size_t half = (size - GUARD - 5 * MAX_COUNT) / 2;
+    uint32_t *lanes = (uint32_t *)(memory + 2 * half + GUARD);
+    uint8_t *flags = memory + 2 * half + GUARD + 4 * MAX_COUNT;
     void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         char what[600];
@@ -121,22 +133,38 @@ int main(int argc, char **argv) {
         }
         p += n + (end ? 1 : 0);
     }
+    lanes_fn lanes_of = (lanes_fn)dlsym(library, "convcert_lanes");
+    convert_lane_fn convert_lane = (convert_lane_fn)dlsym(library, "convcert_convert_lane");
+    convert_flags_fn convert_flags = (convert_flags_fn)dlsym(library, "convcert_convert_flags");
+    const char *taken = lanes_of && convert_lane ? lanes_of() : NULL;
+    if (taken && strstr(taken, "random")) fputs("RANDOM\n", protocol);
+    if (taken && strstr(taken, "scale")) fputs("SCALE\n", protocol);
+    if (convert_flags) fputs("FLAGS\n", protocol);
     fputs("READY\n", protocol);
     fflush(protocol);
     while (fgets(line, sizeof line, stdin)) {
-        char from[64], to[64], rounding[16], state[32], form[16], ctrl[128];
+        char from[64], to[64], rounding[16], state[32], form[16], ctrl[128], lane[16];
         unsigned long long count, in_bytes, out_bytes;
         if (!strncmp(line, "QUIT", 4)) return 0;
-        if (sscanf(line, "CALL %63s %63s %15s %31s %15s %127s %llu %llu %llu", from, to, rounding, state, form, ctrl,
-                   &count, &in_bytes, &out_bytes) != 9) {
+        if (sscanf(line, "CALL %63s %63s %15s %31s %15s %127s %llu %llu %llu %15s", from, to, rounding, state, form,
+                   ctrl, &count, &in_bytes, &out_bytes, lane) != 10) {
             fail("bad header", line);
             continue;
         }
-        if (in_bytes * count > half || out_bytes * count > half) {
+        if (in_bytes * count > half || out_bytes * count > half || count > MAX_COUNT) {
             fail("batch larger than the shared memory", NULL);
             continue;
         }
-        int status = convert(from, to, rounding, state, form, ctrl, memory, memory + half, (uint64_t)count);
+        int with_lane = strcmp(lane, "-") != 0;
+        if (with_lane && !taken) {
+            fail("the library takes no lane", lane);
+            continue;
+        }
+        int status = with_lane ? convert_lane(from, to, rounding, state, form, ctrl, lane, lanes, memory, memory + half,
+                                              (uint64_t)count)
+                     : convert_flags ? convert_flags(from, to, rounding, state, form, ctrl, memory, memory + half, flags,
+                                                     (uint64_t)count)
+                     : convert(from, to, rounding, state, form, ctrl, memory, memory + half, (uint64_t)count);
         if (status != 0) {
             char status_text[32];
             snprintf(status_text, sizeof status_text, "%d", status);

@@ -16,6 +16,8 @@
  * --fault no-scale              leaves SCALE out of its handshake (the suite then sends it no scaled case)
  *
  * Build: cc -O2 -o fp8_dut fp8_dut.c
+ * As a library with the native ABI (the lane of suite/native/convcert_dut.h; faults by CONVCERT_FAULT):
+ *        cc -O2 -shared -fPIC -DCONVCERT_LIBRARY -I suite/native -o libfp8.so fp8_dut.c
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +29,10 @@ static const struct fmt FMTS[] = {
     {"float", 4, 8, 23, 127, 0}, {"half", 2, 5, 10, 15, 0}, {"bfloat16", 2, 8, 7, 127, 0},
     {"fp8_e4m3fn", 1, 4, 3, 7, 1}, {"fp8_e5m2", 1, 5, 2, 15, 0},
 };
-static const char *fault = "";
+#ifndef CONVCERT_FAULT
+#define CONVCERT_FAULT ""
+#endif
+static const char *fault = CONVCERT_FAULT;
 
 static const struct fmt *find(const char *name) {
     for (size_t i = 0; i < sizeof FMTS / sizeof FMTS[0]; i++) if (!strcmp(FMTS[i].name, name)) return &FMTS[i];
@@ -116,13 +121,63 @@ static uint64_t get(const uint8_t *p, int bytes) {
     return v;
 }
 
+/* Converts count elements of in, each with its FPMR scale field, into out; returns why not, or NULL. */
+static const char *convert_batch(const char *from, const char *to, const char *state, const uint8_t *in,
+                                 const uint32_t *scale, uint8_t *out, uint64_t count) {
+    const struct fmt *s = find(from), *d = find(to);
+    if (!s || !d || (s->bytes == 1) == (d->bytes == 1)) return "not implemented";
+    int osc = !strcmp(state, "sat");
+    for (uint64_t i = 0; i < count; i++) {
+        uint32_t field = scale ? scale[i] : 0;
+        int k = d->bytes == 1 ? (!strcmp(fault, "nscale-unsigned") ? (int)(field & 0xFF) : (int)(int8_t)(field & 0xFF))
+              : -(int)(field & (d->ebits == 8 ? 0x3F : 0xF));                /* BF1CVT: LSCALE[5:0]; F1CVT: [3:0] */
+        if (!strcmp(fault, "ignore-scale")) k = 0;
+        uint64_t v = convert(s, d, get(in + s->bytes * i, s->bytes), k, osc);
+        for (int b = 0; b < d->bytes; b++) out[d->bytes * i + b] = (uint8_t)(v >> (8 * b));
+    }
+    return NULL;
+}
+
+static const char CAPABILITIES[] =
+    "float fp8_e4m3fn rn *\nfloat fp8_e5m2 rn *\nhalf fp8_e4m3fn rn *\nhalf fp8_e5m2 rn *\n"
+    "bfloat16 fp8_e4m3fn rn *\nbfloat16 fp8_e5m2 rn *\nfp8_e4m3fn half rn *\nfp8_e4m3fn bfloat16 rn *\n"
+    "fp8_e5m2 half rn *\nfp8_e5m2 bfloat16 rn *\n";
+
+#ifdef CONVCERT_LIBRARY
+/* The same conversions as a library with the native ABI's lane (suite/native/convcert_dut.h). */
+#include "convcert_dut.h"
+
+static const char *last_error = "";
+
+const char *convcert_capabilities(void) { return CAPABILITIES; }
+
+const char *convcert_lanes(void) { return "scale"; }
+
+int convcert_convert(const char *from, const char *to, const char *rounding, const char *state, const char *form,
+                     const char *ctrl, const void *in, void *out, uint64_t count) {
+    (void)from; (void)to; (void)rounding; (void)state; (void)form; (void)ctrl; (void)in; (void)out;
+    if (count == 0) return 0;
+    last_error = "every FEAT_FP8 conversion takes its FPMR scale (convcert_convert_lane)";
+    return 1;
+}
+
+int convcert_convert_lane(const char *from, const char *to, const char *rounding, const char *state,
+                          const char *form, const char *ctrl, const char *lane, const uint32_t *lane_values,
+                          const void *in, void *out, uint64_t count) {
+    (void)rounding; (void)form; (void)ctrl;
+    if (strcmp(lane, "scale")) { last_error = "takes a scale, not random bits"; return 1; }
+    const char *why = convert_batch(from, to, state, in, lane_values, out, count);
+    if (why) { last_error = why; return 1; }
+    return 0;
+}
+
+const char *convcert_last_error(void) { return last_error; }
+#else
 int main(int argc, char **argv) {
     for (int i = 1; i + 1 < argc; i++) if (!strcmp(argv[i], "--fault")) fault = argv[i + 1];
     char line[1024];
     if (!fgets(line, sizeof line, stdin) || strncmp(line, "CONVCERT 1", 10)) return 2;
-    const char *narrow[] = {"float", "half", "bfloat16"}, *fp8[] = {"fp8_e4m3fn", "fp8_e5m2"};
-    for (int i = 0; i < 3; i++) for (int j = 0; j < 2; j++) printf("CAP %s %s rn *\n", narrow[i], fp8[j]);
-    for (int j = 0; j < 2; j++) printf("CAP %s half rn *\nCAP %s bfloat16 rn *\n", fp8[j], fp8[j]);
+    for (const char *p = CAPABILITIES; *p; p = strchr(p, '\n') + 1) printf("CAP %.*s\n", (int)(strchr(p, '\n') - p), p);
     printf("%sREADY\n", strcmp(fault, "no-scale") ? "SCALE\n" : "");
     fflush(stdout);
     static uint8_t in[4 * 65536], out[4 * 65536];
@@ -137,20 +192,14 @@ int main(int argc, char **argv) {
         }
         const struct fmt *s = find(from), *d = find(to);
         if (!s || !d) { printf("ERR not implemented: %s->%s\n", from, to); fflush(stdout); return 2; }
-        if (count && (fread(in, s->bytes, count, stdin) != count
-                      || (strcmp(fault, "no-scale") && fread(scale, 4, count, stdin) != count))) return 3;
-        int osc = !strcmp(state, "sat");
-        for (unsigned long long i = 0; i < count; i++) {
-            uint32_t field = strcmp(fault, "no-scale") ? scale[i] : 0;
-            int k = d->bytes == 1 ? (!strcmp(fault, "nscale-unsigned") ? (int)(field & 0xFF) : (int)(int8_t)(field & 0xFF))
-                  : -(int)(field & (d->ebits == 8 ? 0x3F : 0xF));            /* BF1CVT: LSCALE[5:0]; F1CVT: [3:0] */
-            if (!strcmp(fault, "ignore-scale")) k = 0;
-            uint64_t v = convert(s, d, get(in + s->bytes * i, s->bytes), k, osc);
-            for (int b = 0; b < d->bytes; b++) out[d->bytes * i + b] = (uint8_t)(v >> (8 * b));
-        }
+        int scaled = strcmp(fault, "no-scale") != 0;
+        if (count && (fread(in, s->bytes, count, stdin) != count || (scaled && fread(scale, 4, count, stdin) != count))) return 3;
+        const char *why = convert_batch(from, to, state, in, scaled ? scale : NULL, out, count);
+        if (why) { printf("ERR %s: %s->%s\n", why, from, to); fflush(stdout); continue; }
         printf("OK %llu\n", count);
         fwrite(out, d->bytes, count, stdout);
         fflush(stdout);
     }
     return 0;
 }
+#endif

@@ -4,6 +4,8 @@
  * fesetround, with the <fenv.h> exception flags read after each element and answered in SoftFloat's bits
  * (FLAGS in the handshake). Build (suite/devices/gcc-float16/README.md):
  *   cc -O2 -mno-f16c -frounding-math -o gcc_float16 dut.c -lm
+ * As a library with the native ABI (its flags through convcert_convert_flags, suite/native/convcert_dut.h):
+ *   cc -O2 -mno-f16c -frounding-math -shared -fPIC -DCONVCERT_LIBRARY -I suite/native -o libgcc_float16.so dut.c -lm
  */
 #include <fenv.h>
 #include <stdint.h>
@@ -51,6 +53,56 @@ static uint64_t convert(const char *from, const char *to, uint64_t x) {
   return r;
 }
 
+/* Converts n elements in the rounding mode, each element's flags into fl (when not NULL). */
+static void convert_batch(const char *from, const char *to, const char *rounding, const unsigned char *in,
+                          unsigned char *out, uint8_t *fl, unsigned long long n) {
+  int iw = width_of(from), ow = width_of(to);
+  int mode = !strcmp(rounding, "rd") ? FE_DOWNWARD : !strcmp(rounding, "ru") ? FE_UPWARD
+           : !strcmp(rounding, "rz") ? FE_TOWARDZERO : FE_TONEAREST;
+  fesetround(mode);
+  for (unsigned long long i = 0; i < n; i++) {
+    uint64_t x = 0;
+    memcpy(&x, in + i * iw, iw);
+    feclearexcept(FE_ALL_EXCEPT);
+    uint64_t y = convert(from, to, x);
+    if (fl) fl[i] = (uint8_t)softfloat_flags(fetestexcept(FE_ALL_EXCEPT));
+    memcpy(out + i * ow, &y, ow);
+  }
+  fesetround(FE_TONEAREST);
+}
+
+#ifdef CONVCERT_LIBRARY
+/* The same conversions as a library with the native ABI, flags through convcert_convert_flags. */
+#include "convcert_dut.h"
+
+static char capabilities[2048];
+
+const char *convcert_capabilities(void) {
+  const char *modes[] = {"rn", "rd", "ru", "rz"};
+  const char *sources[] = {"float", "double", "int32", "uint32", "int64", "uint64"};
+  size_t n = 0;
+  for (int s = 0; s < 6; s++)
+    for (int m = 0; m < 4; m++) n += snprintf(capabilities + n, sizeof capabilities - n, "%s half %s nosat\n", sources[s], modes[m]);
+  snprintf(capabilities + n, sizeof capabilities - n, "half float rn nosat\nhalf double rn nosat\n");
+  return capabilities;
+}
+
+int convcert_convert(const char *from, const char *to, const char *rounding, const char *state, const char *form,
+                     const char *ctrl, const void *in, void *out, uint64_t count) {
+  (void)state; (void)form; (void)ctrl;
+  convert_batch(from, to, rounding, in, out, NULL, count);
+  return 0;
+}
+
+int convcert_convert_flags(const char *from, const char *to, const char *rounding, const char *state, const char *form,
+                           const char *ctrl, const void *in, void *out, uint8_t *flags, uint64_t count) {
+  (void)state; (void)form; (void)ctrl;
+  convert_batch(from, to, rounding, in, out, flags, count);
+  return 0;
+}
+
+const char *convcert_last_error(void) { return ""; }
+#else
 int main(void) {
   char line[256];
   if (!fgets(line, sizeof line, stdin) || strncmp(line, "CONVCERT 1", 10) != 0) return 2;
@@ -71,24 +123,13 @@ int main(void) {
       fflush(stdout);
       return 2;
     }
-    int iw = width_of(from), ow = width_of(to);
-    if (n > (1 << 16) || fread(in, iw, n, stdin) != n) return 2;
-    int mode = !strcmp(rounding, "rd") ? FE_DOWNWARD : !strcmp(rounding, "ru") ? FE_UPWARD
-             : !strcmp(rounding, "rz") ? FE_TOWARDZERO : FE_TONEAREST;
-    fesetround(mode);
-    for (unsigned long long i = 0; i < n; i++) {
-      uint64_t x = 0;
-      memcpy(&x, in + i * iw, iw);
-      feclearexcept(FE_ALL_EXCEPT);
-      uint64_t y = convert(from, to, x);
-      fl[i] = (uint8_t)softfloat_flags(fetestexcept(FE_ALL_EXCEPT));
-      memcpy(out + i * ow, &y, ow);
-    }
-    fesetround(FE_TONEAREST);
+    if (n > (1 << 16) || fread(in, width_of(from), n, stdin) != n) return 2;
+    convert_batch(from, to, rounding, in, out, fl, n);
     printf("OK %llu\n", n);
-    fwrite(out, ow, n, stdout);
+    fwrite(out, width_of(to), n, stdout);
     fwrite(fl, 1, n, stdout);
     fflush(stdout);
   }
   return 0;
 }
+#endif

@@ -29,4 +29,20 @@ class GccFloat16Test {
         CertifyTest.sameCases(CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/gcc-float16/riscv")),
                 CertifyTest.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
     }
+
+    /** The same conversions as a library: its flags come through convcert-host's shared memory (convcert_convert_flags). */
+    @Test
+    void asANativeLibraryItsFlagsTravelThroughTheNativeAbi(@TempDir Path out) throws Exception {
+        Path library = out.resolve("libgcc_float16.so");
+        Process cc = new ProcessBuilder("cc", "-O2", "-mno-f16c", "-frounding-math", "-shared", "-fPIC", "-DCONVCERT_LIBRARY",
+                "-I", CertifyTest.HOME.resolve("suite/native").toString(), "-o", library.toString(),
+                CertifyTest.HOME.resolve("suite/devices/gcc-float16/dut.c").toString(), "-lm").inheritIO().start();
+        assumeTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, "GCC with _Float16 (x86-64, GCC 12 or later)");
+        MainTest.Run r = CertifyTest.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--adapter",
+                "native:lib=" + library);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertFalse(r.out().contains(FlagsLaneTest.NOT_CERTIFIED), r.out());
+        CertifyTest.sameCases(CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/gcc-float16/riscv")),
+                CertifyTest.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
+    }
 }

@@ -55,6 +55,34 @@ class ScaleLaneTest {
         assertEquals(4096, CertifyTest.find(report, "fp8_e5m2->half/rn-nosat").get("vectors").asLong());
     }
 
+    /** The same C as a library: its scales travel through convcert-host's shared memory (convcert_convert_lane). */
+    @Test
+    void theSameConversionsAsANativeLibraryTakeTheirScalesThroughTheNativeAbi(@TempDir Path out) throws Exception {
+        Path library = library(out, "libfp8.so", null);
+        MainTest.Run r = CertifyTest.certify(out.resolve("ok"), "--profile", "arm", "--level", "ci", "--adapter",
+                "native:lib=" + library);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("PASS: 16 cases"), r.out());
+        Path faulty = library(out, "libfp8-late.so", "scale-after-rounding");
+        MainTest.Run bad = CertifyTest.certify(out.resolve("bad"), "--profile", "arm", "--level", "ci", "--adapter",
+                "native:lib=" + faulty);
+        assertEquals(1, bad.exit(), bad.out());
+        assertTrue(bad.out().contains("are explained by: scale-after-rounding"), bad.out());
+    }
+
+    private static Path library(Path dir, String name, String fault) throws Exception {
+        Path library = dir.resolve(name);
+        List<String> command = new java.util.ArrayList<>(List.of("gcc", "-O2", "-shared", "-fPIC", "-DCONVCERT_LIBRARY",
+                "-I", CertifyTest.HOME.resolve("suite/native").toString(), "-o", library.toString(), SOURCE.toString()));
+        if (fault != null) {
+            command.add(2, "-DCONVCERT_FAULT=\"" + fault + "\"");
+        }
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "gcc failed: " + output);
+        return library;
+    }
+
     @Test
     void ignoringTheScaleFailsAndIsDiagnosed(@TempDir Path out) throws Exception {
         MainTest.Run r = run(out, "ignore-scale");

@@ -163,14 +163,12 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         }
     }
 
-    /** Whether the device said FLAGS in its handshake: each answer then ends with a flags byte per element. */
-    @Override
+    @Override // whether the device said FLAGS in its handshake: each answer then ends with a flags byte per element
     public boolean reportsFlags() {
         return said.flags();
     }
 
-    /** Whether the device said RANDOM in its handshake: stochastic batches then carry random bits. */
-    @Override
+    @Override // whether the device said RANDOM in its handshake: stochastic batches then carry random bits
     public boolean takesRandomBits() {
         return said.random();
     }
@@ -182,12 +180,12 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        convert(c, inputs, null, outputs, null, count); // a FLAGS device's flags are read all the same, and dropped
+        convert(c, inputs, null, "-", outputs, null, count); // a FLAGS device's flags are read all the same, and dropped
     }
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, byte[] flagsOut, int count) throws AdapterException {
-        convert(c, inputs, null, outputs, flagsOut, count);
+        convert(c, inputs, null, "-", outputs, flagsOut, count);
     }
 
     @Override // whether the device said SCALE in its handshake: scaled batches then carry scales
@@ -197,15 +195,16 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
 
     @Override // a stochastic case's BATCH: after the input elements, each element's random bits as a u32
     public void convert(CaseKey c, long[] inputs, long[] random, long[] outputs, int count) throws AdapterException {
-        convert(c, inputs, random, outputs, null, count);
+        convert(c, inputs, random, "random", outputs, null, count);
     }
 
     @Override // a scaled case's BATCH: after the input elements, each element's scale (its lane bits) as a u32
     public void convertScaled(CaseKey c, long[] inputs, long[] scales, long[] outputs, int count) throws AdapterException {
-        convert(c, inputs, scales, outputs, null, count);
+        convert(c, inputs, scales, "scale", outputs, null, count);
     }
 
-    private void convert(CaseKey c, long[] inputs, long[] lane, long[] outputs, byte[] flagsOut, int count)
+    /** laneName: "random", "scale" or "-" (none); lane: its values, or null. */
+    private void convert(CaseKey c, long[] inputs, long[] lane, String laneName, long[] outputs, byte[] flagsOut, int count)
             throws AdapterException {
         ensureRunning();
         if (count == 0) {
@@ -215,10 +214,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         int inWidth = context.widthOf(c.from());
         int outWidth = context.widthOf(c.to());
         if (shared != null) {
-            if (lane != null) {
-                throw new AdapterException("the native ABI (convcert_dut.h) takes no random bits or scales");
-            }
-            call(c, inputs, outputs, count, VectorBytes.of(inWidth), VectorBytes.of(outWidth));
+            call(c, inputs, lane, laneName, outputs, flagsOut, count, VectorBytes.of(inWidth), VectorBytes.of(outWidth));
             return;
         }
         int outBytes = count * VectorBytes.of(outWidth);
@@ -236,16 +232,17 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     }
 
     /**
-     * A CALL of convcert-host: the inputs packed into the shared memory, the outputs and the guard after
-     * them poisoned, one header line, 'OK count' back, the guard checked, the outputs read.
+     * A CALL of convcert-host: the inputs (and lane values) packed into the shared memory, the outputs, the
+     * guard after them and the flags poisoned, one header line, 'OK count' back, the guard checked, the
+     * outputs (and flags) read.
      */
-    private void call(CaseKey c, long[] inputs, long[] outputs, int count, int inBytes, int outBytes)
-            throws AdapterException {
-        shared.putInputs(inputs, count, inBytes);
+    private void call(CaseKey c, long[] inputs, long[] lane, String laneName, long[] outputs, byte[] flagsOut, int count,
+                      int inBytes, int outBytes) throws AdapterException {
+        shared.putInputs(inputs, lane, count, inBytes);
         shared.poisonOutputs(count, outBytes);
         try {
             device.write("CALL " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form() + " "
-                    + c.ctrlField() + " " + count + " " + inBytes + " " + outBytes + "\n");
+                    + c.ctrlField() + " " + count + " " + inBytes + " " + outBytes + " " + laneName + "\n");
             device.flush();
             String answer = device.readLine();
             lastCase = c.name();
@@ -261,7 +258,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         if (!shared.guardIntact(count, outBytes)) {
             throw failure("the library wrote beyond the " + count + " outputs of the batch");
         }
-        shared.getOutputs(outputs, count, outBytes);
+        shared.getOutputs(outputs, said.flags() ? flagsOut : null, count, outBytes);
     }
 
     /**
@@ -271,7 +268,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
      */
     private void settle(CaseKey c, String header) throws AdapterException {
         if (shared != null) {
-            header = "CALL " + header.substring(header.indexOf(' ') + 1).replaceFirst(" 0\n$", " 0 1 1\n");
+            header = "CALL " + header.substring(header.indexOf(' ') + 1).replaceFirst(" 0\n$", " 0 1 1 -\n");
         }
         try {
             device.write(header);

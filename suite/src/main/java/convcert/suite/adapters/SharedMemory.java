@@ -11,7 +11,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * The memory convcert-host and convcert share: a file mapped by both (on tmpfs where there is one),
- * inputs in its first half and outputs in its second, each element in its own width, little-endian.
+ * inputs in its first half and outputs in its second, each element in its own width, little-endian;
+ * after them and the guard, a u32 lane value (random bits, a scale) and a flags byte per element.
  * The file is removed as soon as the host has mapped it, so nothing is left behind; a restarted host
  * gets a new one.
  */
@@ -23,6 +24,14 @@ final class SharedMemory implements AutoCloseable {
     static final int GUARD = 64;
     /** What the outputs hold before every call: an output left unwritten reads as this, a mismatch. */
     static final byte POISON = (byte) 0xA5;
+    /** Elements a batch may hold (convcert_host.c's MAX_COUNT). */
+    static final int MAX_COUNT = 1 << 16;
+    /** Where the lane values (a u32 per element) start, and the flags (a byte per element) after them. */
+    static final long LANES = 2 * HALF + GUARD;
+    static final long FLAGS = LANES + 4L * MAX_COUNT;
+    /** What the flags hold before every call: no flags byte has these bits, so one left unwritten is a mismatch. */
+    static final byte FLAGS_POISON = (byte) 0xE0;
+    private static final long SIZE = FLAGS + MAX_COUNT;
 
     private Arena arena;
     private MemorySegment memory;
@@ -37,8 +46,8 @@ final class SharedMemory implements AutoCloseable {
         arena = Arena.ofShared();
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             channel.truncate(0);
-            channel.write(java.nio.ByteBuffer.wrap(new byte[1]), 2 * HALF + GUARD - 1);
-            memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, 2 * HALF + GUARD, arena);
+            channel.write(java.nio.ByteBuffer.wrap(new byte[1]), SIZE - 1);
+            memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, SIZE, arena);
         }
         return file;
     }
@@ -54,8 +63,11 @@ final class SharedMemory implements AutoCloseable {
         }
     }
 
-    /** Packs count inputs of bytes each into the input half. */
-    void putInputs(long[] inputs, int count, int bytes) {
+    /** Packs count inputs of bytes each into the input half, and their lane values (random bits, scales) where not null. */
+    void putInputs(long[] inputs, long[] lane, int count, int bytes) {
+        for (int i = 0; lane != null && i < count; i++) {
+            memory.set(ValueLayout.JAVA_INT_UNALIGNED, LANES + 4L * i, (int) lane[i]);
+        }
         for (int i = 0; i < count; i++) {
             switch (bytes) {
                 case 1 -> memory.set(ValueLayout.JAVA_BYTE, i, (byte) inputs[i]);
@@ -66,10 +78,13 @@ final class SharedMemory implements AutoCloseable {
         }
     }
 
-    /** Poisons the outputs of a batch of count elements of bytes each, and the guard after them. */
+    /** Poisons the outputs of a batch of count elements of bytes each, the guard after them, and the flags. */
     void poisonOutputs(int count, int bytes) {
         memory.asSlice(HALF, (long) count * bytes + GUARD).fill(POISON);
+        memory.asSlice(FLAGS, count).fill(FLAGS_POISON);
     }
+
+
 
     /** Whether the guard after count outputs of bytes each is still poison. */
     boolean guardIntact(int count, int bytes) {
@@ -82,8 +97,11 @@ final class SharedMemory implements AutoCloseable {
         return true;
     }
 
-    /** Unpacks count outputs of bytes each from the output half. */
-    void getOutputs(long[] outputs, int count, int bytes) {
+    /** Unpacks count outputs of bytes each from the output half, and copies their flags where flags is not null. */
+    void getOutputs(long[] outputs, byte[] flags, int count, int bytes) {
+        if (flags != null) {
+            MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, FLAGS, flags, 0, count);
+        }
         MemorySegment out = memory.asSlice(HALF);
         for (int i = 0; i < count; i++) {
             outputs[i] = switch (bytes) {
