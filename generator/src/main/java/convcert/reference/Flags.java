@@ -39,6 +39,7 @@ public final class Flags {
     private final boolean tininessAfter;
     private final boolean underflowWhenInexact;
     private final boolean overflowAfter;
+    private final boolean quietE5m2;
     private final Decoded max;
 
     Flags(Case c, Semantics s, FormatCodec src, FormatCodec dst) {
@@ -48,6 +49,7 @@ public final class Flags {
         this.tininessAfter = s.get(Semantics.TININESS) == Semantics.Tininess.AFTER_ROUNDING;
         this.underflowWhenInexact = s.get(Semantics.UNDERFLOW_FLAG) == Semantics.UnderflowFlag.WHEN_INEXACT;
         this.overflowAfter = s.get(Semantics.OVERFLOW_FLAG) == Semantics.OverflowFlag.AFTER_ROUNDING;
+        this.quietE5m2 = s.get(Semantics.E5M2_SIGNALING_NAN) == Semantics.E5m2SignalingNan.QUIET;
         this.max = dst.isInteger() ? null : dst.decode(dst.largestFinite(false));
         if (mode == Rounding.RH || mode.stochastic()) {
             throw new UsageException("flags are defined for the IEEE rounding modes, not " + mode.suffix());
@@ -68,7 +70,8 @@ public final class Flags {
                 return dst.isInteger() ? INVALID : 0;
             }
             case NAN -> {
-                boolean signaling = src.hasInfinity() && x.payload() >= 0; // quiet bit (the payload's first) clear
+                boolean signaling = src.hasInfinity() && x.payload() >= 0 // quiet bit (the payload's first) clear
+                        && !(quietE5m2 && src.format().width() == 8);
                 return dst.isInteger() || signaling ? INVALID : 0;
             }
             default -> {

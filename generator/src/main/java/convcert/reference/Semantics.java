@@ -190,6 +190,17 @@ public final class Semantics {
 
     public static final Switch<OverflowNan> OVERFLOW_NAN = declare("overflow-nan", OverflowNan.class, t -> false);
 
+    /**
+     * Whether an OFP8 E5M2 NaN whose quiet bit (the fraction's first) is clear is signaling, raising
+     * invalid when converted (ieee, as in the wider IEEE formats), or quiet like every other OFP8 NaN
+     * (RISC-V Zvfofp8min: converting OFP8 to BF16 "sets no floating-point exception flags"; QEMU's
+     * ocp_fp8e5m2_no_signal_nan). Optional: a profile without the row keeps the first option.
+     */
+    public enum E5m2SignalingNan { IEEE, QUIET }
+
+    public static final Switch<E5m2SignalingNan> E5M2_SIGNALING_NAN = declare("e5m2-signaling-nan", E5m2SignalingNan.class,
+            t -> false);
+
     private static boolean offers(SpecTables t, Rounding mode) {
         return t.conversions().stream().anyMatch(c -> c.modes().contains(mode));
     }
