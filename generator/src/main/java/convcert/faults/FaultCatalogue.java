@@ -15,10 +15,10 @@ import java.util.Set;
 public final class FaultCatalogue {
 
     static final List<String> MECHANISMS = List.of("ties", "rounding", "input", "via", "decision", "output", "saturation", "scale",
-            "control");
+            "control", "flags");
     static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "rs", "sat", "nosat", "wrap",
             "floating-to", "integer-to", "unsigned-to", "floating-from", "float-source", "narrowing", "ctrl", "scaled",
-            "signed-scale", "*");
+            "signed-scale", "flags", "*");
 
     private FaultCatalogue() {
     }

@@ -3,6 +3,7 @@ package convcert.faults;
 import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
+import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
@@ -34,6 +35,14 @@ public final class FaultModel {
         long apply(long input);
     }
 
+    /** The exception flags a faulty implementation raises converting an input to its output. */
+    public interface FlagsImplementation {
+        int of(long input, long output);
+    }
+
+    /** The decisions that change a conversion's flags and never its result. */
+    private static final List<String> FLAG_DECISIONS = List.of("tininess", "underflow-flag", "overflow-flag");
+
     private final Reference reference;
 
     public FaultModel(Reference reference) {
@@ -58,7 +67,39 @@ public final class FaultModel {
             case "control" -> control(c, p);
             case "output" -> output(c, right, src, dst, p);
             case "scale" -> scale(c, right, src, p);
+            case "flags" -> right::apply; // its results are right; its flags (below) are not
             default -> throw new IllegalArgumentException(f.mechanism());
+        };
+    }
+
+    /**
+     * The flags of a fault that is about flags, in a profile with a flags lane: a flags decision read
+     * the other way, or the right flags with one mistake (mechanism flags); null for every other fault,
+     * whose results are what it changes.
+     */
+    public FlagsImplementation flags(Fault f, Case c) {
+        if (!reference.tables().hasFlags() || !applies(f, c)) {
+            return null;
+        }
+        Converter right = reference.converter(c);
+        Flags flags = right.flags();
+        FormatCodec src = right.source();
+        if (f.mechanism().equals("decision") && FLAG_DECISIONS.contains(f.parameter().split("=", 2)[0])) {
+            return decision(c, f.parameter()) == null ? null : otherReading(c, f.parameter()).flags()::of;
+        }
+        if (!f.mechanism().equals("flags")) {
+            return null;
+        }
+        return switch (f.parameter()) {
+            case "no-inexact" -> (x, y) -> flags.of(x, y) & ~Flags.INEXACT;
+            case "overflow-without-inexact" -> (x, y) -> {
+                int raised = flags.of(x, y);
+                return (raised & Flags.OVERFLOW) != 0 ? raised & ~Flags.INEXACT : raised;
+            };
+            case "quiet-nan-invalid" -> (x, y) -> src.decode(x).kind() == Decoded.Kind.NAN ? flags.of(x, y) | Flags.INVALID
+                    : flags.of(x, y);
+            case "none" -> (x, y) -> 0;
+            default -> throw new IllegalArgumentException("flags " + f.parameter());
         };
     }
 
@@ -86,6 +127,8 @@ public final class FaultModel {
                 case "ctrl" -> !reference.consultedBits(conv).isEmpty();
                 case "scaled" -> conv.scale() != null;
                 case "signed-scale" -> conv.scale() != null && conv.scale().signed();
+                case "flags" -> reference.tables().hasFlags() && c.conversion().scale() == null && c.rounding() != Rounding.RH
+                        && !c.rounding().stochastic();
                 default -> true;
             };
             if (!ok) {
@@ -274,11 +317,15 @@ public final class FaultModel {
         if (!choices.containsKey(kv[0]) || choices.get(kv[0]).equals(kv[1])) {
             return null;
         }
-        Map<String, String> changed = new LinkedHashMap<>(choices);
+        return otherReading(c, p)::apply;
+    }
+
+    /** The case's converter with decision=option instead of the profile's choice. */
+    private Converter otherReading(Case c, String p) {
+        String[] kv = p.split("=", 2);
+        Map<String, String> changed = new LinkedHashMap<>(reference.semantics().choices());
         changed.put(kv[0], kv[1]);
-        Reference other = new Reference(reference.tables(), Semantics.of(reference.tables(), changed));
-        Converter wrong = other.converter(c);
-        return wrong::apply;
+        return new Reference(reference.tables(), Semantics.of(reference.tables(), changed)).converter(c);
     }
 
     private Implementation saturation(Case c, String p) {

@@ -7,6 +7,8 @@ import convcert.faults.Fault;
 import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
 import convcert.reference.Case;
+import convcert.reference.Converter;
+import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
@@ -156,10 +158,13 @@ public final class ScoreCommand implements Callable<Integer> {
                         continue;
                     }
                     tried++;
+                    Converter right = reference.converter(state);
+                    // operands: a lane case's values with their random bits or scales, as the faults convert them
                     long[][] io = files.computeIfAbsent(e.name(), n -> new long[][] {
-                        store.read(e, true, c.from().width()), store.read(e, false, c.to().width())});
-                    FormatCodec dst = reference.converter(state).destination();
-                    if (differs(wrong, io, dst, comparison)) {
+                        store.readOperands(e, right), store.read(e, false, c.to().width())});
+                    FormatCodec dst = right.destination();
+                    FaultModel.FlagsImplementation wrongFlags = model.flags(f, state);
+                    if (wrongFlags != null ? flagsDiffer(wrongFlags, right.flags(), io) : differs(wrong, io, dst, comparison)) {
                         by.add(VectorStore.key(e, i).name());
                         break;
                     }
@@ -184,6 +189,16 @@ public final class ScoreCommand implements Callable<Integer> {
         }
         return new Score(reference.tables().profile(), WorkingDirectory.relative(store.folder()).toString(), caught,
                 total, outcomes);
+    }
+
+    /** A flags fault's flags against the right ones, on the right results (its results are right). */
+    private static boolean flagsDiffer(FaultModel.FlagsImplementation wrong, Flags right, long[][] io) {
+        for (int k = 0; k < io[0].length; k++) {
+            if (wrong.of(io[0][k], io[1][k]) != right.of(io[0][k], io[1][k])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean differs(FaultModel.Implementation wrong, long[][] io, FormatCodec dst, Comparison comparison) {

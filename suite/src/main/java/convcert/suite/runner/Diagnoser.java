@@ -121,8 +121,8 @@ final class Diagnoser {
 
     /**
      * Right results with wrong flags (input -> actual flags): the other readings of the flag decisions,
-     * alone and together, are the hypotheses. A reading that gives every wrong flag and changes the flags
-     * of no passing input explains the case; null when none explains any.
+     * alone and together, and the catalogue's flags faults are the hypotheses. One that gives every wrong
+     * flag and changes the flags of no passing input explains the case; null when none explains any.
      */
     Diagnosis explainFlags(Converter converter, Supplier<Batches> batches, Map<Long, Integer> wrong, long mismatches,
                            long vectors) {
@@ -131,17 +131,28 @@ final class Diagnoser {
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
         Diagnosis.Hypothesis best = null;
         long bestScore = 0;
+        Map<Diagnosis.Hypothesis, FaultModel.FlagsImplementation> hypotheses = new LinkedHashMap<>();
         for (Map<String, String> reading : otherFlagReadings()) {
             Map<String, String> choices = new LinkedHashMap<>(reference.semantics().choices());
             choices.putAll(reading);
             Reference other = new Reference(reference.tables(), Semantics.of(reference.tables(), choices));
-            Flags lane = other.converter(converter.spec()).flags();
+            String id = reading.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining(" "));
+            hypotheses.put(new Diagnosis.Hypothesis(id, "the flags this reading of decisions.csv raises", 0, 0),
+                    other.converter(converter.spec()).flags()::of);
+        }
+        for (Fault f : catalogue) { // the flag decisions are tried above, alone and together
+            FaultModel.FlagsImplementation lane = f.mechanism().equals("flags") ? model.flags(f, converter.spec()) : null;
+            if (lane != null) {
+                hypotheses.put(new Diagnosis.Hypothesis(f.id(), f.description(), 0, 0), lane);
+            }
+        }
+        for (Map.Entry<Diagnosis.Hypothesis, FaultModel.FlagsImplementation> candidate : hypotheses.entrySet()) {
+            FaultModel.FlagsImplementation lane = candidate.getValue();
             long explained = wrong.entrySet().stream()
                     .filter(e -> lane.of(e.getKey(), converter.apply(e.getKey())) == e.getValue()).count();
             long broken = passes.stream().filter(p -> lane.of(p[0], p[1]) != right.of(p[0], p[1])).count();
-            String id = reading.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                    .collect(Collectors.joining(" "));
-            Diagnosis.Hypothesis h = new Diagnosis.Hypothesis(id, "the flags this reading of decisions.csv raises",
+            Diagnosis.Hypothesis h = new Diagnosis.Hypothesis(candidate.getKey().fault(), candidate.getKey().description(),
                     explained, broken);
             if (explained == wrong.size() && broken == 0) {
                 full.add(h);
