@@ -164,6 +164,27 @@ class ScaleLaneTest {
                 .asInt());
     }
 
+    /** A scaled vector set regenerates byte for byte, and the drift gate sees its scale lane. */
+    @Test
+    void theScaleLaneIsUnderTheDriftGate(@TempDir Path out) throws Exception {
+        Path vectors = out.resolve("v");
+        String[] generate = {"generate", "--profile", "arm", "--level", "quick", "--out", vectors.toString()};
+        assertEquals(0, MainTest.run("", generate).exit());
+        String manifest = Files.readString(vectors.resolve("manifest.json"));
+        assertTrue(manifest.contains("rn-nosat.scale.bin") && manifest.contains("rn-nosat.scale.memh"), "the manifest lists the lane");
+        List<String> check = new java.util.ArrayList<>(List.of(generate));
+        check.add("--check");
+        MainTest.Run same = MainTest.run("", check.toArray(String[]::new));
+        assertEquals(0, same.exit(), same.out() + same.err());
+        Path lane = vectors.resolve("arm/float-fp8_e4m3fn/rn-nosat.scale.bin");
+        byte[] bytes = Files.readAllBytes(lane);
+        bytes[bytes.length / 2] ^= 1;
+        Files.write(lane, bytes);
+        MainTest.Run drift = MainTest.run("", check.toArray(String[]::new));
+        assertEquals(1, drift.exit(), drift.out() + drift.err());
+        assertTrue((drift.out() + drift.err()).contains("rn-nosat.scale.bin"), drift.out() + drift.err());
+    }
+
     @Test
     void convertTakesTheScaleAndRefusesItWhereThereIsNone() {
         MainTest.Run r = MainTest.run("", "convert", "--profile", "arm", "--from", "float", "--to", "fp8_e4m3fn", "--scale",
