@@ -45,6 +45,8 @@ public final class Converter {
     private final Semantics.StochasticRounding stochasticReading;
     private final ScaleLane scale;
     private final int laneBits;
+    /** Decision e4m3fnuz-clamp=clamp-224: values beyond 224 (and infinities) become 224 before converting. */
+    private final boolean clamp224;
 
     Converter(Case spec, Semantics semantics, FormatCodec src, FormatCodec dst, HybridRule hybrid) {
         this.spec = spec;
@@ -71,9 +73,11 @@ public final class Converter {
         this.stochasticReading = mode.stochastic() ? semantics.get(Semantics.STOCHASTIC_ROUNDING) : null;
         this.scale = spec.conversion().scale();
         this.laneBits = spec.conversion().laneBits(mode);
+        this.clamp224 = semantics.get(Semantics.FNUZ_CLAMP) == Semantics.FnuzClamp.CLAMP_224 && dst.fnuz()
+                && dst.format().exponentBits() == 4 && dst.format().mantissaBits() == 3;
         this.floatToHalfFast = laneBits == 0 && FloatToHalfFastPath.covers(spec, semantics);
-        // A lane (random bits, a scale) sits above each value: the generic path only.
-        this.kernel = floatToHalfFast || laneBits != 0 ? null : Kernel.of(spec, semantics, this);
+        // A lane (random bits, a scale) sits above each value, the clamp before it: the generic path only.
+        this.kernel = floatToHalfFast || laneBits != 0 || clamp224 ? null : Kernel.of(spec, semantics, this);
     }
 
     /** Stochastic rounding's random bits per value (0 in other modes); they are this case's lane. */
@@ -138,6 +142,16 @@ public final class Converter {
     /** The random bits of an operand (0 outside stochastic rounding). */
     public long random(long operand) {
         return randomBits == 0 ? 0 : lane(operand);
+    }
+
+    /** |d| > 224 = 7 x 2^5 (d finite). */
+    private static boolean beyond224(Unpacked d) {
+        int binade = d.exponent + 63 - Long.numberOfLeadingZeros(d.significand);
+        if (binade != 7) {
+            return binade > 7;
+        }
+        long top = d.significand << Long.numberOfLeadingZeros(d.significand); // 1.xxx at bit 63
+        return Long.compareUnsigned(top, 7L << 61) > 0; // 224 = 1.11 x 2^7
     }
 
     /** Whether an rn tie into an exponent-only format goes to the even code rather than up (decision exponent-ties). */
@@ -301,6 +315,10 @@ public final class Converter {
         }
         if (t != null) {
             t.decoded = d.toDecoded();
+        }
+        if (clamp224 && (d.kind == Decoded.Kind.INFINITE || d.kind == Decoded.Kind.FINITE && beyond224(d))) {
+            if (t != null) t.note("clamped to " + (d.negative ? "-" : "") + "224 first (decision e4m3fnuz-clamp=clamp-224)");
+            d.set(Decoded.Kind.FINITE, d.negative, 7, 5, 0); // 224 = 7 x 2^5
         }
         if (unsignedDestination && d.negative && (d.kind == Decoded.Kind.FINITE || d.kind == Decoded.Kind.INFINITE)) {
             boolean absolute = semantics.get(Semantics.UNSIGNED_NEGATIVE) == Semantics.UnsignedNegative.ABSOLUTE;

@@ -358,6 +358,11 @@ public final class FormatCodec {
         };
     }
 
+    /** Whether the format is FNUZ: its one NaN is the code of -0 (AMD's E4M3FNUZ, E5M2FNUZ). */
+    boolean fnuz() {
+        return nanAtNegativeZero;
+    }
+
     /** The format's NaN (formats.csv nan) with the given sign, where the format has a sign outside its one NaN. */
     public long signedNan(boolean negative) {
         long nan = format.nan();

@@ -201,6 +201,16 @@ public final class Semantics {
     public static final Switch<E5m2SignalingNan> E5M2_SIGNALING_NAN = declare("e5m2-signaling-nan", E5m2SignalingNan.class,
             t -> false);
 
+    /**
+     * Conversions to E4M3FNUZ (AMD's, max 240): as the API converts (none), or with the value first
+     * clamped to +-224, OCP E4M3's range shared with 448 / 2 (vLLM, SGLang: torch.clamp(x, -224, 224)
+     * before the cast, so that FNUZ and OCP checkpoints scale alike): every finite value beyond 224 and
+     * every infinity gives +-224, NaN stays NaN. Optional: a profile without the row keeps none.
+     */
+    public enum FnuzClamp { NONE, CLAMP_224 }
+
+    public static final Switch<FnuzClamp> FNUZ_CLAMP = declare("e4m3fnuz-clamp", FnuzClamp.class, t -> false);
+
     private static boolean offers(SpecTables t, Rounding mode) {
         return t.conversions().stream().anyMatch(c -> c.modes().contains(mode));
     }

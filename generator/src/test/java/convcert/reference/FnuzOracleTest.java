@@ -134,6 +134,31 @@ class FnuzOracleTest {
                 })));
     }
 
+    /**
+     * Decision e4m3fnuz-clamp=clamp-224 (vLLM's torch.clamp(x, -224, 224) before the cast): the oracle of
+     * the clamped value, in both forms; E5M2FNUZ is untouched.
+     */
+    @TestFactory
+    Stream<DynamicTest> theClampTo224ConvertsTheClampedValue() {
+        Reference clamped = new Reference(ROCM.tables(), Semantics.of(ROCM.tables(), java.util.Map.of("e4m3fnuz-clamp",
+                "clamp-224")));
+        List<Integer> inputs = floatInputs();
+        return FORMATS.stream().flatMap(f -> Stream.of("nosat", "sat").map(form -> DynamicTest.dynamicTest(
+                "float->" + f.name() + " " + form + " clamped", () -> {
+                    Converter c = clamped.converter(clamped.resolve("float", f.name(), "rn", form, clamped.ctrl("")));
+                    boolean e4m3 = f.exponentBits() == 4;
+                    int changed = 0;
+                    for (int bits : inputs) {
+                        float x = Float.intBitsToFloat(bits);
+                        float y = e4m3 && !Float.isNaN(x) ? Math.max(-224f, Math.min(224f, x)) : x;
+                        long want = oracle(f, y, form.equals("sat"));
+                        assertEquals(want, c.apply(bits & 0xFFFFFFFFL), String.format("0x%08X", bits));
+                        changed += want != oracle(f, x, form.equals("sat")) ? 1 : 0;
+                    }
+                    assertTrue(e4m3 ? changed > 1000 : changed == 0, "clamping changes " + changed + " results");
+                })));
+    }
+
     /** half -> FNUZ over all 2^16 inputs: the same oracle (every half is a float). */
     @TestFactory
     Stream<DynamicTest> everyHalfNarrowsAsTheOracleSays() {
