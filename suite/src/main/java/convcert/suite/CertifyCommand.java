@@ -6,6 +6,7 @@ import convcert.reference.UsageException;
 import convcert.spec.Conversion;
 import convcert.spec.Home;
 import convcert.suite.adapters.Adapters;
+import convcert.suite.runner.JobArray;
 import convcert.suite.runner.Waivers;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -62,7 +63,9 @@ public final class CertifyCommand implements Callable<Integer> {
     boolean exhaustive;
 
     @Option(names = "--shard", paramLabel = "K/N", defaultValue = "1/1",
-            description = "With --exhaustive: run the K-th of N equal input ranges (default: ${DEFAULT-VALUE}).")
+            description = "With --exhaustive: run the K-th of N equal input ranges (default: ${DEFAULT-VALUE}); auto reads "
+                    + "K and N from a job array's variables (Slurm SLURM_ARRAY_TASK_ID/COUNT, GitLab CI_NODE_INDEX/TOTAL; "
+                    + "Kubernetes JOB_COMPLETION_INDEX with auto/N).")
     String shard;
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "1",
@@ -168,8 +171,12 @@ public final class CertifyCommand implements Callable<Integer> {
         return (kind + "-" + parent + name).replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
-    /** --shard K/N as {K, N}. */
+    /** --shard K/N (or auto, from a job array's variables) as {K, N}; shard becomes "K/N". */
     private int[] shard() {
+        if (shard.equals("auto") || shard.startsWith("auto/")) {
+            JobArray task = JobArray.resolve(shard, System.getenv());
+            shard = task.shard() + "/" + task.shards();
+        }
         String[] kn = shard.split("/");
         int k;
         int n;
