@@ -97,6 +97,9 @@ int convcert_convert(const char *from, const char *to, const char *rounding, con
 int convcert_convert_flags(const char *from, const char *to, const char *rounding, const char *state, const char *form,
                            const char *ctrl, const void *in, void *out, uint8_t *flags, uint64_t count) {
   (void)state; (void)form; (void)ctrl;
+#ifdef CONVCERT_FLAGS_UNWRITTEN /* a library that says it reports flags and never writes them (GccFloat16Test) */
+  flags = NULL;
+#endif
   convert_batch(from, to, rounding, in, out, flags, count);
   return 0;
 }
