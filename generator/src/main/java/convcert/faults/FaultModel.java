@@ -85,7 +85,9 @@ public final class FaultModel {
         Flags flags = right.flags();
         FormatCodec src = right.source();
         if (f.mechanism().equals("decision") && FLAG_DECISIONS.contains(f.parameter().split("=", 2)[0])) {
-            return decision(c, f.parameter()) == null ? null : otherReading(c, f.parameter()).flags()::of;
+            String[] kv = f.parameter().split("=", 2);
+            String chosen = reference.semantics().choices().get(kv[0]);
+            return chosen == null || chosen.equals(kv[1]) ? null : otherReading(c, f.parameter()).flags()::of;
         }
         if (!f.mechanism().equals("flags")) {
             return null;
