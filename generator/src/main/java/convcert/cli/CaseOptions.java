@@ -18,7 +18,8 @@ public final class CaseOptions {
     String rounding;
 
     @Option(names = "--saturation", paramLabel = "FORM",
-            description = "API form: nosat (no _sat suffix), sat (_sat), implicit (Table 1); default nosat where offered.")
+            description = "API form: nosat (no _sat suffix), sat (_sat), implicit (Table 1); P3109's satfinite, "
+                    + "satpropagate, satnone; default: the first the pair offers (nosat where offered).")
     String saturation;
 
     @Option(names = "--ctrl", paramLabel = "BIT=V,...",

@@ -1,6 +1,7 @@
 package convcert.reference;
 
 import convcert.spec.HybridRule;
+import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.ScaleLane;
 import convcert.spec.Saturation;
@@ -27,6 +28,11 @@ public final class Converter {
     private final FormatCodec dst;
     private final Rounding mode;
     private final boolean saturating;
+    /** P3109's SatPropagate: finite values clamp, infinities stay where the destination has them. */
+    private final boolean propagating;
+    /** An unsigned P3109 destination whose negative values are below its range (decision p3109-unsigned-negative). */
+    private final boolean belowRange;
+    private final boolean p3109Destination;
     private final boolean wrapping;
     private final boolean nanUnderSaturation;
     private final boolean integral;
@@ -56,6 +62,10 @@ public final class Converter {
         this.mode = spec.rounding();
         this.saturating = spec.saturation() == Saturation.SAT;
         this.wrapping = spec.saturation() == Saturation.WRAP;
+        this.propagating = spec.saturation() == Saturation.PROPAGATE;
+        this.p3109Destination = dst.layout() == Layout.P3109_SIGNED || dst.layout() == Layout.P3109_UNSIGNED;
+        this.belowRange = dst.layout() == Layout.P3109_UNSIGNED
+                && semantics.get(Semantics.P3109_UNSIGNED_NEGATIVE) == Semantics.P3109UnsignedNegative.BELOW_RANGE;
         this.nanUnderSaturation = "nan".equals(dst.format().satNan())
                 || (dst.format().satNanBit() != null && spec.ctrl().bit(dst.format().satNanBit()) == 1);
         this.integral = spec.conversion().sameType();
@@ -321,6 +331,13 @@ public final class Converter {
             d.set(Decoded.Kind.FINITE, d.negative, 7, 5, 0); // 224 = 7 x 2^5
         }
         if (unsignedDestination && d.negative && (d.kind == Decoded.Kind.FINITE || d.kind == Decoded.Kind.INFINITE)) {
+            if (belowRange) { // rounded as a signed value; a nonzero result lies below the range
+                return d.kind == Decoded.Kind.FINITE ? toFloat(true, d.significand, d.exponent, bits, t) : infinite(true, t);
+            }
+            if (dst.layout() == Layout.P3109_UNSIGNED) {
+                if (t != null) t.note(dst.format().name() + " has no sign: 0 (decision p3109-unsigned-negative=zero)");
+                return dst.zero(false);
+            }
             boolean absolute = semantics.get(Semantics.UNSIGNED_NEGATIVE) == Semantics.UnsignedNegative.ABSOLUTE;
             if (t != null) t.note(dst.format().name() + " has no sign: " + (absolute ? "the magnitude is converted" : "NaN")
                     + " (decision unsigned-negative=" + Semantics.optionName(semantics.get(Semantics.UNSIGNED_NEGATIVE)) + ")");
@@ -338,7 +355,7 @@ public final class Converter {
 
     private long special(Unpacked d, Trace t) {
         return switch (d.kind) {
-            case ZERO -> integerDestination ? 0 : unsignedDestination ? unsignedZero(t) : dst.zero(d.negative);
+            case ZERO -> integerDestination ? 0 : dst.layout() == Layout.EXPONENT ? unsignedZero(t) : dst.zero(d.negative);
             case INFINITE -> infinite(d.negative, t);
             case NAN -> nan(d.negative, d.payload, t);
             case FINITE -> throw new IllegalStateException();
@@ -360,8 +377,14 @@ public final class Converter {
             return negative ? dst.integerMin() : dst.integerMax();
         }
         if (saturating && semantics.get(Semantics.SAT_INFINITY) == Semantics.SatInfinity.LARGEST_FINITE) {
-            if (t != null) t.note("saturating: infinity gives the largest finite value (Table 3)");
-            return dst.largestFinite(negative);
+            if (t != null) t.note("saturating: infinity gives the " + (negative ? "smallest" : "largest") + " finite value");
+            return largestFinite(negative);
+        }
+        if (propagating) {
+            boolean kept = dst.hasInfinity(negative);
+            if (t != null) t.note("SatPropagate: " + (kept ? "the infinity stays" : dst.format().name() + " has no "
+                    + (negative ? "-" : "+") + "infinity: its " + (negative ? "smallest" : "largest") + " finite value"));
+            return kept ? dst.infinity(negative) : largestFinite(negative);
         }
         if (saturating && t != null) {
             t.note("saturation clamps finite values only: infinity converts as without it (decision sat-infinity=propagate)");
@@ -400,9 +423,17 @@ public final class Converter {
         return dst.nan(negative, payload, encoding);
     }
 
+    /**
+     * The finite value nearest an overflow of this sign: the largest of its sign, or, below an unsigned P3109
+     * format's range, its smallest, 0.
+     */
+    private long largestFinite(boolean negative) {
+        return negative && belowRange ? dst.zero(false) : dst.largestFinite(negative);
+    }
+
     /** Non-saturating infinity; a format without one gives NaN (fp8_e4m3fn), or its largest value when finite only. */
     private long infinity(boolean negative, Trace t) {
-        if (dst.hasInfinity()) {
+        if (dst.hasInfinity(negative)) {
             return dst.infinity(negative);
         }
         if (!dst.hasNan()) {
@@ -413,7 +444,8 @@ public final class Converter {
             if (t != null) t.note(dst.format().name() + " has no infinity: the NaN of the value's sign (decision overflow-nan=signed)");
             return dst.signedNan(negative);
         }
-        if (t != null) t.note(dst.format().name() + " has no infinity: NaN (decision e4m3fn-overflow)");
+        if (t != null) t.note(dst.format().name() + (dst.hasInfinity() ? " has no -infinity: NaN" : " has no infinity: NaN")
+                + (p3109Destination ? " (P3109: its one NaN)" : " (decision e4m3fn-overflow)"));
         return generatedNan(negative, 1L << 63);
     }
 
@@ -441,6 +473,11 @@ public final class Converter {
                 : randomBits != 0 ? stochasticRoundsUp(significand, shift, random(inputBits), t)
                 : (roundingTable >>> Rounder.index(negative, last, guard) & 1) != 0;
         long rounded = up ? kept + 1 : kept;
+        if (negative && belowRange && rounded != 0) {
+            if (t != null) t.note("rounds to a negative value, below the range of " + dst.format().name()
+                    + " (decision p3109-unsigned-negative=below-range)");
+            return overflow(true, false, t);
+        }
         if (rounded == 0 || e == maxExponent || flushSubnormals) {
             return edgeOfRange(negative, e, kept, guard, rounded, q, t);
         }
@@ -489,9 +526,9 @@ public final class Converter {
 
     /** Overflow of a finite value; beyondBinade: |x| reached the binade above the largest finite value. */
     private long overflow(boolean negative, boolean beyondBinade, Trace t) {
-        if (saturating) {
-            if (t != null) t.note("saturating overflow gives the largest finite value (Table 3)");
-            return dst.largestFinite(negative);
+        if (saturating || propagating) {
+            if (t != null) t.note("saturating overflow gives the " + (negative ? "smallest" : "largest") + " finite value");
+            return largestFinite(negative);
         }
         boolean directedInfinity = semantics.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY;
         boolean toInfinity = switch (mode) {
@@ -499,14 +536,19 @@ public final class Converter {
             case RZ -> directedInfinity;
             case RU -> !negative || directedInfinity;
             case RD -> negative || directedInfinity;
-            case RO -> semantics.get(Semantics.ODD_OVERFLOW) == Semantics.OddOverflow.INFINITY && beyondBinade;
+            // P3109's Saturate (SatNone): ToOdd clamps a positive overflow of an unsigned extended format only
+            case RO -> p3109Destination ? negative || dst.format().isSigned() || !dst.hasInfinity()
+                    : semantics.get(Semantics.ODD_OVERFLOW) == Semantics.OddOverflow.INFINITY && beyondBinade;
         };
-        if (t != null && mode != Rounding.RN && mode != Rounding.RNA && mode != Rounding.RH) {
+        if (t != null && mode == Rounding.RO && p3109Destination) {
+            t.note("overflow under ro: P3109's Saturate table for a " + (dst.format().isSigned() ? "signed" : "unsigned")
+                    + (dst.hasInfinity() ? " extended" : " finite") + " format");
+        } else if (t != null && mode != Rounding.RN && mode != Rounding.RNA && mode != Rounding.RH) {
             t.note("overflow under " + mode.suffix() + ": decision " + (mode == Rounding.RO ? "odd-overflow="
                     + Semantics.optionName(semantics.get(Semantics.ODD_OVERFLOW)) : "directed-overflow="
                     + Semantics.optionName(semantics.get(Semantics.DIRECTED_OVERFLOW))));
         }
-        return toInfinity ? infinity(negative, t) : dst.largestFinite(negative);
+        return toInfinity ? infinity(negative, t) : largestFinite(negative);
     }
 
     /**

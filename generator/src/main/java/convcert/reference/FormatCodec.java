@@ -49,11 +49,12 @@ public final class FormatCodec {
         this.exponentFieldMax = (1 << format.exponentBits()) - 1;
         this.mantissaMask = (1L << mantissaBits) - 1;
         // FNUZ (AMD FP8): the one NaN takes the code of -0, and the all-ones exponent holds numbers.
-        this.nanAtNegativeZero = layout == Layout.IEEE_FN && format.nan() != null && format.nan() == signBit;
+        this.nanAtNegativeZero = (layout == Layout.IEEE_FN || layout == Layout.P3109_SIGNED) && format.nan() != null
+                && format.nan() == signBit;
         this.bias = format.bias();
         int top; // the grid spans binades minExponent..top
         switch (layout) {
-            case IEEE, IEEE_FN -> {
+            case IEEE, IEEE_FN, P3109_SIGNED, P3109_UNSIGNED -> {
                 minExponent = 1 - bias;
                 top = (int) (format.maxFinite() >>> mantissaBits) - bias;
                 rows = null;
@@ -220,8 +221,8 @@ public final class FormatCodec {
     public long rank(long bits) {
         bits &= mask;
         return switch (layout) {
-            case IEEE, IEEE_FN -> (bits & signBit) != 0 ? -(bits & ~signBit) : bits;
-            case EXPONENT -> bits;
+            case IEEE, IEEE_FN, P3109_SIGNED -> (bits & signBit) != 0 ? -(bits & ~signBit) : bits;
+            case EXPONENT, P3109_UNSIGNED -> bits;
             case TAPERED -> ranks()[(int) bits];
             default -> format.isSigned() && (bits & signBit) != 0 ? bits - (mask + 1) : bits;
         };
@@ -262,6 +263,7 @@ public final class FormatCodec {
     Unpacked unpack(long bits, Unpacked u) {
         return switch (layout) {
             case IEEE, IEEE_FN -> unpackIeee(bits & mask, u);
+            case P3109_SIGNED, P3109_UNSIGNED -> unpackP3109(bits & mask, u);
             case EXPONENT -> (bits & mask) == exponentFieldMax ? u.set(Decoded.Kind.NAN, false, 0, 0, 1L << 63)
                     : u.set(Decoded.Kind.FINITE, false, 1, (int) (bits & mask) - bias, 0);
             case TAPERED -> u.set(decodeTable[(int) (bits & mask)]);
@@ -295,6 +297,24 @@ public final class FormatCodec {
         }
         if (m == mantissaMask && format.nan() != null && !nanAtNegativeZero) { // finite-only and FNUZ: a number here
             return u.set(Decoded.Kind.NAN, negative, 0, 0, 1L << 63);
+        }
+        return u.set(Decoded.Kind.FINITE, negative, m | (1L << mantissaBits), e - bias - mantissaBits, 0);
+    }
+
+    /** P3109: the one NaN, the extended domain's infinities, and every other code a number (0 the one zero). */
+    private Unpacked unpackP3109(long bits, Unpacked u) {
+        if (bits == format.nan()) {
+            return u.set(Decoded.Kind.NAN, false, 0, 0, 1L << 63);
+        }
+        boolean negative = (bits & signBit) != 0;
+        if (format.inf() != null && (bits & ~signBit) == format.inf()) {
+            return u.set(Decoded.Kind.INFINITE, negative, 0, 0, 0);
+        }
+        int e = (int) (bits >>> mantissaBits) & exponentFieldMax;
+        long m = bits & mantissaMask;
+        if (e == 0) {
+            return m == 0 ? u.set(Decoded.Kind.ZERO, false, 0, 0, 0)
+                    : u.set(Decoded.Kind.FINITE, negative, m, minExponent - mantissaBits, 0);
         }
         return u.set(Decoded.Kind.FINITE, negative, m | (1L << mantissaBits), e - bias - mantissaBits, 0);
     }
@@ -337,6 +357,11 @@ public final class FormatCodec {
         return format.inf() != null;
     }
 
+    /** Whether the format has the infinity of this sign (an unsigned format has no -infinity). */
+    public boolean hasInfinity(boolean negative) {
+        return format.inf() != null && (!negative || signBit != 0);
+    }
+
     public boolean hasNan() {
         return format.nan() != null;
     }
@@ -360,7 +385,7 @@ public final class FormatCodec {
 
     /** Whether the format is FNUZ: its one NaN is the code of -0 (AMD's E4M3FNUZ, E5M2FNUZ). */
     boolean fnuz() {
-        return nanAtNegativeZero;
+        return nanAtNegativeZero && layout == Layout.IEEE_FN;
     }
 
     /** The format's NaN (formats.csv nan) with the given sign, where the format has a sign outside its one NaN. */

@@ -107,7 +107,7 @@ public final class Reference {
             mode = rounding(rounding);
         }
         if (f == null) {
-            f = c.forms(mode).contains(Form.NOSAT) ? Form.NOSAT : Form.SAT;
+            f = Form.EXPLICIT.stream().filter(c.forms(mode)::contains).findFirst().orElseThrow();
         }
         return resolve(c, mode, f, ctrl);
     }
@@ -125,7 +125,7 @@ public final class Reference {
     public static Form form(String name) {
         Form form = Form.parse(name);
         if (form == null) {
-            throw new UsageException("unknown saturation form '" + name + "'; use sat, nosat or implicit");
+            throw new UsageException("unknown saturation form '" + name + "'; forms: " + Form.known());
         }
         return form;
     }
@@ -182,7 +182,7 @@ public final class Reference {
             }
         }
         for (CtrlState ctrl : ctrls) {
-            for (Form form : List.of(Form.NOSAT, Form.SAT)) {
+            for (Form form : Form.EXPLICIT) {
                 if (c.forms(mode).contains(form)) {
                     Case candidate = resolve(c, mode, form, ctrl);
                     states.putIfAbsent(stateLabel(candidate), candidate);
@@ -207,7 +207,7 @@ public final class Reference {
         }
         List<Integer> bits = consultedBits(c);
         List<Form> forms = new ArrayList<>();
-        for (Form f : List.of(Form.NOSAT, Form.SAT)) {
+        for (Form f : Form.EXPLICIT) {
             if (c.forms(mode).contains(f)) {
                 forms.add(f);
             }

@@ -95,6 +95,17 @@ public final class Semantics {
     public static final Switch<UnsignedNegative> UNSIGNED_NEGATIVE = declare("unsigned-negative", UnsignedNegative.class,
             t -> has(t, Layout.EXPONENT));
 
+    /**
+     * A negative value converted to an unsigned IEEE P3109 format: below its range [0, max] (the draft's
+     * Saturate table of July 2026: rounded first, a nonzero result gives 0 under SatFinite and
+     * SatPropagate and, under SatNone, 0 in rz and ru and NaN otherwise), or 0 whatever the projection
+     * (the interim reading awf/p3109-cpp implements).
+     */
+    public enum P3109UnsignedNegative { BELOW_RANGE, ZERO }
+
+    public static final Switch<P3109UnsignedNegative> P3109_UNSIGNED_NEGATIVE = declare("p3109-unsigned-negative",
+            P3109UnsignedNegative.class, t -> has(t, Layout.P3109_UNSIGNED));
+
     /** A zero converted to an exponent-only format (OCP E8M0), which has no zero: its smallest value, or NaN. */
     public enum ExponentZero { SMALLEST, NAN }
 

@@ -30,13 +30,25 @@ final class ConversionTable {
     private ConversionTable() {
     }
 
+    private record RowPair(CsvTable.Row row, Format from, Format to) {
+    }
+
     static Map<String, Conversion> load(CsvTable table, FormatTable formats, Map<String, String> groups,
                                         Map<String, HybridRule> hybridRules, List<SaturationRule> rules,
                                         Collection<Integer> ctrlBits, Set<Rounding> named) {
         Map<String, Conversion> conversions = new LinkedHashMap<>();
-        for (CsvTable.Row row : table.rows()) {
-            Format from = formats.format(row, "from");
-            Format to = formats.format(row, "to");
+        List<RowPair> pairs = new ArrayList<>();
+        for (CsvTable.Row row : table.rows()) { // a row naming a family stands for a pair per format of it
+            for (Format from : formats.formatsOf(row, "from")) {
+                for (Format to : formats.formatsOf(row, "to")) {
+                    pairs.add(new RowPair(row, from, to));
+                }
+            }
+        }
+        for (RowPair pair : pairs) {
+            CsvTable.Row row = pair.row();
+            Format from = pair.from();
+            Format to = pair.to();
             Set<Rounding> modes = EnumSet.noneOf(Rounding.class);
             for (String word : row.words("modes")) {
                 Rounding mode = Rounding.parse(word);
@@ -52,7 +64,8 @@ final class ConversionTable {
             for (String word : row.words("forms")) {
                 Form form = Form.parse(word);
                 if (form == null || form == Form.IMPLICIT) {
-                    throw row.error("forms", "expected nosat and/or sat, got '" + word + "'");
+                    throw row.error("forms", "expected some of " + Form.EXPLICIT.stream().map(Form::tableName)
+                            .collect(java.util.stream.Collectors.joining(" ")) + ", got '" + word + "'");
                 }
                 forms.add(form);
             }
@@ -100,8 +113,14 @@ final class ConversionTable {
             }
             for (Form form : checked) {
                 for (CtrlState ctrl : CtrlState.all(ctrlBits)) {
-                    Saturation effective = SaturationTable.find(rules, group, form, ctrl).effective();
-                    boolean ok = to.isInteger() ? effective != Saturation.NOSAT : effective != Saturation.WRAP;
+                    SaturationRule rule = SaturationTable.find(rules, group, form, ctrl);
+                    if (rule == null) {
+                        throw row.error("forms", "no saturation.csv rule matches group " + group + ", form "
+                                + form.tableName() + ", CTRL " + ctrl);
+                    }
+                    Saturation effective = rule.effective();
+                    boolean ok = to.isInteger() ? effective != Saturation.NOSAT && effective != Saturation.PROPAGATE
+                            : effective != Saturation.WRAP;
                     if (!ok) {
                         throw row.error("group", "group " + group + " gives '" + effective.tableName()
                                 + "' for " + form.tableName() + " at CTRL " + ctrl + ", meaningless for " + to.name());

@@ -27,7 +27,7 @@ public record Format(String name, List<String> aliases, int width, Layout layout
     }
 
     public boolean isSigned() {
-        return layout != Layout.UINT && layout != Layout.EXPONENT;
+        return layout.hasSignBit();
     }
 
     /** All bits of the format set: the mask of a value of this width. */

@@ -17,7 +17,7 @@ final class FormatTable {
             Layout layout = Layout.parse(row.required("layout"));
             if (layout == null) {
                 throw row.error("layout", "unknown layout '" + row.text("layout")
-                        + "' (known: ieee ieee-fn exponent tapered int uint)");
+                        + "' (known: ieee ieee-fn p3109-signed p3109-unsigned exponent tapered int uint)");
             }
             int width = row.integer("width");
             if (width < 4 || width > 64 || (width > 8 && width != 16 && width != 32 && width != 64)) {
@@ -58,7 +58,7 @@ final class FormatTable {
                     exponentBits = row.integer("exponent_bits");
                     mantissaBits = row.integer("mantissa_bits");
                     bias = row.integer("bias");
-                    int sign = layout == Layout.EXPONENT ? 0 : 1;
+                    int sign = layout.hasSignBit() ? 1 : 0;
                     if (sign + exponentBits + mantissaBits != width) {
                         throw row.error("mantissa_bits", (sign == 1 ? "1 + " : "") + "exponent_bits + mantissa_bits = "
                                 + (sign + exponentBits + mantissaBits) + ", not the width " + width);
@@ -71,12 +71,13 @@ final class FormatTable {
                 if (layout == Layout.IEEE && inf == null) {
                     throw row.error("inf", "an ieee layout has an infinity");
                 }
+                boolean p3109 = layout == Layout.P3109_SIGNED || layout == Layout.P3109_UNSIGNED;
                 if ((layout == Layout.IEEE_FN || layout == Layout.EXPONENT) && inf != null) {
                     throw row.error("inf", "an " + layout.tableName() + " layout has no infinity; leave blank");
                 }
                 long mask = width == 64 ? -1L : (1L << width) - 1;
                 Long nan = row.optionalHex("nan");
-                if (nan == null && layout != Layout.IEEE_FN) {
+                if (nan == null && layout != Layout.IEEE_FN) { // P3109 formats all have their one NaN
                     throw row.error("nan", "value required (only an ieee-fn layout may have no NaN: finite only)");
                 }
                 long max = row.hex("max_finite");
@@ -101,6 +102,9 @@ final class FormatTable {
                 if (layout == Layout.IEEE || layout == Layout.IEEE_FN) {
                     checkIeeeSpecials(row, format);
                 }
+                if (p3109) {
+                    checkP3109Specials(row, format);
+                }
                 if (layout == Layout.EXPONENT) {
                     if (nan == null || nan != mask || max != mask - 1) {
                         throw row.error(nan == null || nan != mask ? "nan" : "max_finite", "an exponent layout's NaN is "
@@ -112,18 +116,34 @@ final class FormatTable {
                     }
                 }
             }
-            if (byName.containsKey(name)) {
-                throw row.error("name", "duplicate format '" + name + "'");
-            }
-            byName.put(name, format);
-            for (String any : Stream.concat(Stream.of(name), format.aliases().stream()).toList()) {
-                Format previous = byAnyName.putIfAbsent(any, format);
-                if (previous != null) {
-                    throw row.error(any.equals(name) ? "name" : "aliases",
-                            "'" + any + "' already names " + previous.name());
-                }
+            add(row, format);
+        }
+    }
+
+    /** Adds a format of a formats.csv or families.csv row; its names must be new. */
+    Format add(CsvTable.Row row, Format format) {
+        String name = format.name();
+        if (byName.containsKey(name)) {
+            throw row.error("name", "duplicate format '" + name + "'");
+        }
+        byName.put(name, format);
+        for (String any : Stream.concat(Stream.of(name), format.aliases().stream()).toList()) {
+            Format previous = byAnyName.putIfAbsent(any, format);
+            if (previous != null) {
+                throw row.error(any.equals(name) ? "name" : "aliases",
+                        "'" + any + "' already names " + previous.name());
             }
         }
+        return format;
+    }
+
+    /** families.csv's families (empty without the table): a conversions.csv row may name one. */
+    Map<String, List<Format>> families = Map.of();
+
+    /** The formats a conversions.csv cell names: one format, or each of a family's. */
+    List<Format> formatsOf(CsvTable.Row row, String column) {
+        List<Format> family = families.get(row.required(column));
+        return family != null ? family : List.of(format(row, column));
     }
 
     private static void checkIeeeSpecials(CsvTable.Row row, Format f) {
@@ -166,6 +186,30 @@ final class FormatTable {
         }
     }
 
+    /**
+     * P3109's encodings (draft section 3): one zero, no -0; the NaN at the -0 code (signed) or all ones
+     * (unsigned); infinities only in the extended domain, at the top codes; the largest finite value next.
+     */
+    private static void checkP3109Specials(CsvTable.Row row, Format f) {
+        boolean signed = f.isSigned();
+        long nan = signed ? 1L << (f.width() - 1) : f.mask();
+        long top = signed ? nan - 1 : f.mask() - 1; // all ones below the sign; the code below the NaN
+        if (f.nan() != nan) {
+            throw row.error("nan", "a " + f.layout().tableName() + " NaN is " + f.hex(nan));
+        }
+        if (f.negativeZero()) {
+            throw row.error("negative_zero", "a P3109 format has one zero: no");
+        }
+        if (f.inf() != null && f.inf() != top) {
+            throw row.error("inf", "a " + f.layout().tableName() + " +infinity is " + f.hex(top) + " (extended domain)");
+        }
+        long max = f.inf() == null ? top : top - 1;
+        if (f.maxFinite() != max) {
+            throw row.error("max_finite", "the largest finite value is " + f.hex(max) + (f.inf() == null
+                    ? " (finite domain)" : " (extended domain)"));
+        }
+    }
+
     /** The format a row names in column: a name of formats.csv (an alias or an unknown name is an error). */
     Format format(CsvTable.Row row, String column) {
         String name = row.required(column);
@@ -173,7 +217,8 @@ final class FormatTable {
         if (f == null) {
             Format alias = byAnyName.get(name);
             throw row.error(column, alias != null ? "write the format's name '" + alias.name() + "', not the alias '"
-                    + name + "'" : "unknown type '" + name + "' (known: " + String.join(" ", byName.keySet()) + ")");
+                    + name + "'" : "unknown type '" + name + "' (known: " + String.join(" ", byName.keySet())
+                    + (families.isEmpty() ? "" : "; families: " + String.join(" ", families.keySet())) + ")");
         }
         return f;
     }

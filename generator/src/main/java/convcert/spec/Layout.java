@@ -11,6 +11,17 @@ public enum Layout {
      * NaN; no sign, no zero, no subnormals, no mantissa.
      */
     EXPONENT("exponent"),
+    /**
+     * IEEE P3109 signed binary{K}p{P}: sign, exponent and trailing significand fields, subnormals, one
+     * zero and one NaN, the code of -0 (2^(K-1)); the extended domain's infinities are all ones below the
+     * sign (+inf) and all ones (-inf). The finite domain has none: every other code is a number.
+     */
+    P3109_SIGNED("p3109-signed"),
+    /**
+     * IEEE P3109 unsigned binary{K}p{P}: no sign, exponent and trailing significand fields over all K
+     * bits, subnormals, one zero (0), the NaN all ones; the extended domain's +inf the code below it.
+     */
+    P3109_UNSIGNED("p3109-unsigned"),
     /** Prefix-coded tapered precision (HiFloat8): per-exponent rows in tapered.csv. */
     TAPERED("tapered"),
     /** Two's complement integer. */
@@ -30,6 +41,11 @@ public enum Layout {
 
     public boolean isInteger() {
         return this == INT || this == UINT;
+    }
+
+    /** Whether a sign bit sits above the fields (floating layouts; integers are two's complement or not). */
+    public boolean hasSignBit() {
+        return this != EXPONENT && this != UINT && this != P3109_UNSIGNED;
     }
 
     public static Layout parse(String name) {

@@ -42,11 +42,11 @@ final class SaturationTable {
             String formText = row.required("form");
             Form form = formText.equals("*") ? null : Form.parse(formText);
             if (form == null && !formText.equals("*")) {
-                throw row.error("form", "expected nosat, sat, implicit or *, got '" + formText + "'");
+                throw row.error("form", "expected " + Form.known() + " or *, got '" + formText + "'");
             }
             Saturation effective = Saturation.parse(row.required("effective"));
             if (effective == null) {
-                throw row.error("effective", "expected nosat, sat or wrap, got '" + row.text("effective") + "'");
+                throw row.error("effective", "expected nosat, sat, wrap or propagate, got '" + row.text("effective") + "'");
             }
             Map<Integer, Integer> pattern = new LinkedHashMap<>();
             for (String column : table.columnNames()) {
@@ -57,8 +57,11 @@ final class SaturationTable {
             saturationRules.add(new SaturationRule(group, pattern, form, effective, row.required("source"),
                     row.location()));
         }
+        // Every group covers the C API's forms, and P3109's where a row names one (a profile of either kind).
+        java.util.Set<Form> forms = java.util.EnumSet.of(Form.NOSAT, Form.SAT, Form.IMPLICIT);
+        saturationRules.stream().map(SaturationRule::form).filter(java.util.Objects::nonNull).forEach(forms::add);
         for (String group : groups.keySet()) {
-            for (Form form : Form.values()) {
+            for (Form form : forms) {
                 for (CtrlState ctrl : CtrlState.all(ctrlBits.keySet())) {
                     if (find(saturationRules, group, form, ctrl) == null) {
                         throw new TableException(new Location(table.file(), 0, 0), "no rule matches group " + group

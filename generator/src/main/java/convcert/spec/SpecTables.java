@@ -24,7 +24,7 @@ import java.util.TreeMap;
 public final class SpecTables {
 
     /** The core tables, in load order; their bytes (with profile.csv's and the extensions') make up {@link #digest()}. */
-    public static final List<String> FILES = List.of("formats.csv", "tapered.csv", "rounding.csv",
+    public static final List<String> FILES = List.of("formats.csv", "families.csv", "tapered.csv", "rounding.csv",
             "hybrid-rounding.csv", "saturation-groups.csv", "saturation.csv", "ctrl.csv", "conversions.csv",
             "decisions.csv", "examples.csv", "blocks.csv", "flags.csv");
 
@@ -60,6 +60,7 @@ public final class SpecTables {
         this.formats = new FormatTable(read("formats.csv", "name", "aliases", "width", "layout", "exponent_bits",
                 "mantissa_bits", "bias", "inf", "nan", "max_finite", "negative_zero", "sat_nan", "from_nan",
                 "description"));
+        formats.families = FamilyTable.load(readOptional("families.csv", FamilyTable.COLUMNS.toArray(String[]::new)), formats);
         this.taperedRows = TaperedTable.load(readOptional("tapered.csv", "format", "prefix", "kind", "exponent_bits",
                 "mantissa_bits", "min_abs_exponent", "max_abs_exponent", "hybrid"), formats);
         this.castNames = RoundingTable.load(read("rounding.csv", "mode", "suffix", "ieee_attribute", "definition",
@@ -101,7 +102,7 @@ public final class SpecTables {
     }
 
     /** Core tables a profile may leave out when it has nothing to say. */
-    public static final List<String> OPTIONAL_FILES = List.of("tapered.csv", "hybrid-rounding.csv", "ctrl.csv",
+    public static final List<String> OPTIONAL_FILES = List.of("families.csv", "tapered.csv", "hybrid-rounding.csv", "ctrl.csv",
             "blocks.csv", "flags.csv");
 
     /** A table profile.csv declares, or an empty one (an optional table the profile does not have). */

@@ -170,7 +170,7 @@ public final class Generator {
                 Map<String, Integer> ctrl = ctrlMap(state);
                 entries.add(new Manifest.Entry(name, profile, c.from().name(), c.to().name(), mode.suffix(), label,
                         state.saturation().tableName(), state.form().tableName(),
-                        "_" + mode.suffix() + (state.form() == Form.SAT ? "_sat" : ""), ctrl,
+                        "_" + mode.suffix() + state.form().apiSuffix(), ctrl,
                         reference.tables().digest(), reference.semantics().choices(), options.level().label(),
                         options.seed(), inputs.length, modeTagged.counts(), files, selections));
                 vectors.addAndGet(inputs.length);
