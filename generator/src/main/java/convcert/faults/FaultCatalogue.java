@@ -16,7 +16,7 @@ public final class FaultCatalogue {
 
     static final List<String> MECHANISMS = List.of("ties", "rounding", "input", "via", "decision", "output", "saturation", "scale",
             "control", "flags");
-    static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "rs", "sat", "nosat", "wrap",
+    static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "rs", "sat", "nosat", "wrap", "propagate",
             "floating-to", "integer-to", "unsigned-to", "floating-from", "float-source", "narrowing", "ctrl", "scaled",
             "signed-scale", "flags", "*");
 

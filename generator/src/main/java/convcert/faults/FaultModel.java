@@ -112,7 +112,7 @@ public final class FaultModel {
         if (!f.modes().isEmpty() && !f.modes().contains(c.rounding())) {
             return false;
         }
-        List<String> states = words.stream().filter(w -> List.of("sat", "nosat", "wrap").contains(w)).toList();
+        List<String> states = words.stream().filter(w -> List.of("sat", "nosat", "wrap", "propagate").contains(w)).toList();
         if (!states.isEmpty() && !states.contains(c.saturation().tableName())) {
             return false;
         }

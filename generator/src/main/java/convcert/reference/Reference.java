@@ -257,8 +257,14 @@ public final class Reference {
         return b.toString();
     }
 
-    /** nosat, sat, wrap, or sat-keepnan (the destination's sat_nan bit keeps NaN, e.g. CTRL[50]=1 for Ascend C fp8). */
+    /**
+     * nosat, sat, wrap, or sat-keepnan (the destination's sat_nan bit keeps NaN, e.g. CTRL[50]=1 for Ascend C
+     * fp8); a P3109 projection's state is its saturation mode (satfinite, satpropagate, satnone).
+     */
     public static String stateLabel(Case c) {
+        if (c.form().projection()) {
+            return c.form().tableName();
+        }
         boolean keepNan = c.saturation() == Saturation.SAT
                 && c.conversion().to().satNanBit() != null && c.ctrl().bit(c.conversion().to().satNanBit()) == 1;
         return c.saturation().tableName() + (keepNan ? "-keepnan" : "");

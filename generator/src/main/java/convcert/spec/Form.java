@@ -15,6 +15,11 @@ public enum Form {
     /** The forms a request names explicitly (all but implicit), in the order a case's default and states try them. */
     public static final List<Form> EXPLICIT = List.of(NOSAT, SAT, SATFINITE, SATPROPAGATE, SATNONE);
 
+    /** Whether the form is one of P3109's saturation modes (a case's state is named after it). */
+    public boolean projection() {
+        return this == SATFINITE || this == SATPROPAGATE || this == SATNONE;
+    }
+
     public String tableName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -26,7 +26,7 @@ public final class SpecTables {
     /** The core tables, in load order; their bytes (with profile.csv's and the extensions') make up {@link #digest()}. */
     public static final List<String> FILES = List.of("formats.csv", "families.csv", "tapered.csv", "rounding.csv",
             "hybrid-rounding.csv", "saturation-groups.csv", "saturation.csv", "ctrl.csv", "conversions.csv",
-            "decisions.csv", "examples.csv", "blocks.csv", "flags.csv");
+            "decisions.csv", "examples.csv", "blocks.csv", "flags.csv", "document.csv");
 
     /** What a profile holds: profile.csv lists each table with its part (core, or an extension). */
     public static final String PROFILE_FILE = "profile.csv";
@@ -50,6 +50,7 @@ public final class SpecTables {
     private final Map<String, BlockFormat> blocks;
     private final Map<String, String> flags;
     private final Map<String, Example> examples;
+    private final DocumentTable.Document document;
     private final String digest;
 
     /** Each table by its own loader (XxxTable), in dependency order. */
@@ -82,6 +83,7 @@ public final class SpecTables {
         this.flags = FlagTable.load(readOptional("flags.csv", "flag", "name", "source"));
         this.examples = ExampleTable.load(read("examples.csv", "id", "table", "from", "to", "input", "rounding", "form",
                 "ctrl", "expected", "status", "document_says", "note"), formats, conversions, ctrlBits);
+        this.document = DocumentTable.load(readOptional("document.csv", "document", "version", "status", "note"));
         this.digest = computeDigest();
     }
 
@@ -102,7 +104,7 @@ public final class SpecTables {
     }
 
     /** Core tables a profile may leave out when it has nothing to say. */
-    public static final List<String> OPTIONAL_FILES = List.of("families.csv", "tapered.csv", "hybrid-rounding.csv", "ctrl.csv",
+    public static final List<String> OPTIONAL_FILES = List.of("document.csv", "families.csv", "tapered.csv", "hybrid-rounding.csv", "ctrl.csv",
             "blocks.csv", "flags.csv");
 
     /** A table profile.csv declares, or an empty one (an optional table the profile does not have). */
@@ -143,6 +145,19 @@ public final class SpecTables {
     }
 
     /** Whether the profile's conversions have a flags lane (it has flags.csv). */
+    /**
+     * "DRAFT: profile p3109 restates IEEE P3109 D1 (2026), a draft: ..." where document.csv marks the
+     * profile's document a draft (every report under it carries the line); null otherwise.
+     */
+    public String draftNotice() {
+        return document == null ? null : document.draftNotice(profile);
+    }
+
+    /** "IEEE P3109 D1 (2026), draft" from document.csv, or null without it. */
+    public String document() {
+        return document == null ? null : document.title() + " " + document.version() + (document.draft() ? ", draft" : "");
+    }
+
     public boolean hasFlags() {
         return !flags.isEmpty();
     }

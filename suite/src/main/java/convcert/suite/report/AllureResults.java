@@ -39,6 +39,9 @@ final class AllureResults {
         values.put("convcert", r.provenance() == null ? "" : r.provenance().convcert() + " " + r.provenance().commit());
         values.put("implementation", r.provenance() == null ? "" : r.provenance().implementation());
         r.decisions().forEach((id, option) -> values.put("decision." + id, option));
+        for (int i = 0; i < r.notes().size(); i++) {
+            values.put("note." + (i + 1), r.notes().get(i));
+        }
         values.forEach((k, v) -> env.append(Markup.property(k)).append('=').append(Markup.property(v)).append('\n'));
         Files.writeString(results.resolve("environment.properties"), env);
         StringBuilder categories = new StringBuilder("[\n");

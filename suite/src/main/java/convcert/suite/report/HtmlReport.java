@@ -67,8 +67,9 @@ public final class HtmlReport {
             h.append("<p class=\"warn\"><b>Partial report:</b> the run was interrupted; cases marked NOT_RUN did not finish.</p>\n");
         }
         provenance(h, r);
-        for (String note : r.notes()) {
-            h.append("<p>Note: ").append(esc(note)).append("</p>\n");
+        for (String note : r.notes()) { // a draft profile's notice stands out
+            h.append(note.startsWith("DRAFT: ") ? "<p class=\"warn\"><b>Draft.</b> " + esc(note.substring(7))
+                    : "<p>Note: " + esc(note)).append("</p>\n");
         }
         if (!r.unmatched().isEmpty()) {
             h.append("<p class=\"warn\">").append(r.unmatched().size()).append(" of ").append(r.declared().size())

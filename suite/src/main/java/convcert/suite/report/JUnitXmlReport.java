@@ -83,6 +83,9 @@ public final class JUnitXmlReport {
         }
         p.put("convcert.partial", String.valueOf(r.partial()));
         r.decisions().forEach((id, option) -> p.put("convcert.decision." + id, option));
+        for (int i = 0; i < r.notes().size(); i++) { // a draft profile's notice among them
+            p.put("convcert.note." + (i + 1), r.notes().get(i));
+        }
         p.forEach((k, v) -> b.append("      <property name=\"").append(esc(k)).append("\" value=\"")
                 .append(esc(v == null ? "" : v)).append("\"/>\n"));
         return b.append("    </properties>\n").toString();

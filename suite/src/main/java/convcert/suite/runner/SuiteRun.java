@@ -69,6 +69,10 @@ public final class SuiteRun implements AutoCloseable {
         List<CaseKey> space = profileCases();
         this.unmatched = capabilities.stream().filter(c -> space.stream().noneMatch(c::matches))
                 .map(Capability::toString).toList();
+        String draft = config.reference().tables().draftNotice();
+        if (draft != null) { // first: a reader must see it before any number
+            notes.add(draft);
+        }
         if (!config.waivers().isEmpty()) {
             notes.add("waivers judged on " + config.today() + " (UTC): a waiver is live through its expiry date");
         }
