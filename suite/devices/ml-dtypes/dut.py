@@ -4,10 +4,12 @@
 Certifies the casts of ml_dtypes (pip install ml_dtypes) between float32 and the OCP MX element and
 scale types, against the ocp-mx profile; between float32 and AMD's FNUZ FP8 types (with OCP's FP8
 again) against the rocm profile; and from float32 and float64 to FP8, FP6, FP4 and bfloat16 against
-the cuda profile, whose double sources round once:
+the cuda profile, whose double sources round once; and float32, float16 and bfloat16 to and from the
+FNUZ types read as IEEE P3109's binary8p4sf and binary8p3sf against the p3109 profile (rn, SatNone):
     convcert certify --profile ocp-mx --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
     convcert certify --profile rocm --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
     convcert certify --profile cuda --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
+    convcert certify --profile p3109 --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
 Each profile has only some of the types: the others' capabilities match no case there (a warning).
 ml_dtypes casts round to nearest even; FP8 overflows to NaN or infinity (non-saturating; FNUZ: 0x80), FP6/FP4
 have no infinity and clamp (saturating), E8M0 overflows to NaN. Elements narrower than a byte
@@ -43,6 +45,19 @@ for name, (dtype, state) in TYPES.items():
     device.convert("double", name, "rn", state)(lambda x, t=dtype: x.view(np.float64).astype(t).view(np.uint8))
     device.convert(name, "float", "rn", "nosat")(lambda x, t=dtype: x.astype(np.uint8).view(t).astype(np.float32)
                                                  .view(np.uint32))
+
+# IEEE P3109's finite signed 8-bit formats binary8p4sf and binary8p3sf are the FNUZ encodings (bias 8 and
+# 16, NaN 0x80, no infinity, no -0), and ml_dtypes' casts round to nearest even with overflow and infinity
+# to NaN: the p3109 profile's (rn, SatNone) projection. From float, half and bfloat16, and back.
+P3109 = {"binary8p4sf": ml_dtypes.float8_e4m3fnuz, "binary8p3sf": ml_dtypes.float8_e5m2fnuz}
+SOURCES = {"float": (np.float32, np.uint32), "half": (np.float16, np.uint16), "bfloat16": (ml_dtypes.bfloat16, np.uint16)}
+for name, dtype in P3109.items():
+    for source, (ftype, itype) in SOURCES.items():
+        width = np.dtype(itype).itemsize  # the helper knows the profiles' widths, not P3109's generated names
+        device.convert(source, name, "rn", "satnone", in_bytes=width, out_bytes=1)(
+            lambda x, t=dtype, f=ftype, i=itype: x.astype(i).view(f).astype(t).view(np.uint8))
+        device.convert(name, source, "rn", "satnone", in_bytes=1, out_bytes=width)(
+            lambda x, t=dtype, f=ftype, i=itype: x.astype(np.uint8).view(t).astype(f).view(i))
 
 # bfloat16, from float32 and float64 (the cuda profile has both), and back
 device.convert("float", "bfloat16", "rn", "nosat")(lambda x: x.view(np.float32).astype(ml_dtypes.bfloat16).view(np.uint16))

@@ -40,8 +40,13 @@ class MlDtypesTest {
     }
 
     private void sameVerdicts(String folder, String profile, int exit, List<String> decisions) throws IOException {
+        sameVerdicts(folder, exit, decisions, "--profile", profile, "--level", "ci");
+    }
+
+    private void sameVerdicts(String folder, int exit, List<String> decisions, String... selection) throws IOException {
         assumeTrue(installed(), "ml_dtypes is not installed here (pip install ml_dtypes; .ci/run installs it)");
-        List<String> args = new java.util.ArrayList<>(List.of("--profile", profile, "--level", "ci", "--adapter", DEVICE));
+        List<String> args = new java.util.ArrayList<>(List.of(selection));
+        args.addAll(List.of("--adapter", DEVICE));
         decisions.forEach(d -> args.addAll(List.of("--decision", d)));
         MainTest.Run r = CertifyTest.certify(temp.resolve(folder), args.toArray(String[]::new));
         assertEquals(exit, r.exit(), r.out() + r.err());
@@ -69,6 +74,21 @@ class MlDtypesTest {
     @Test
     void theFnuzCastsPassTheRocmProfile() throws IOException {
         sameVerdicts("rocm", "rocm", 0, List.of());
+    }
+
+    /**
+     * The FNUZ types are IEEE P3109's binary8p4sf and binary8p3sf, and ml_dtypes' casts its (rn, SatNone)
+     * projection: every float32, float16 and bfloat16 input of the full level agrees, and every code back.
+     */
+    @Test
+    void theFnuzCastsAreP3109sFiniteFormatsUnderSatNone() throws IOException {
+        List<String> selection = new java.util.ArrayList<>(List.of("--profile", "p3109", "--level", "full"));
+        for (String format : List.of("binary8p4sf", "binary8p3sf")) {
+            for (String source : List.of("float", "half", "bfloat16")) {
+                selection.addAll(List.of("--pair", source + ":" + format, "--pair", format + ":" + source));
+            }
+        }
+        sameVerdicts("p3109", 0, List.of(), selection.toArray(String[]::new));
     }
 
     /** From float64 ml_dtypes rounds through float32 first: every double source fails, diagnosed via-float. */
