@@ -6,6 +6,7 @@ import convcert.spec.Rounding;
 import convcert.spec.TableException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -16,7 +17,7 @@ public final class FaultCatalogue {
 
     static final List<String> MECHANISMS = List.of("ties", "rounding", "input", "via", "decision", "output", "saturation", "scale",
             "control", "flags");
-    static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "rs", "sat", "nosat", "wrap", "propagate",
+    static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "rs", "rsa", "rsb", "rsc", "sat", "nosat", "wrap", "propagate",
             "floating-to", "integer-to", "unsigned-to", "floating-from", "float-source", "narrowing", "ctrl", "scaled",
             "signed-scale", "flags", "*");
 
@@ -43,7 +44,9 @@ public final class FaultCatalogue {
                     throw row.error("applies", "unknown word '" + word + "'; known: " + String.join(" ", APPLIES));
                 }
                 Rounding mode = Rounding.parse(word);
-                if (mode != null) {
+                if (mode == Rounding.RS) { // every stochastic mode: rs and P3109's rsa, rsb, rsc
+                    Arrays.stream(Rounding.values()).filter(Rounding::stochastic).forEach(modes::add);
+                } else if (mode != null) {
                     modes.add(mode);
                 }
             }

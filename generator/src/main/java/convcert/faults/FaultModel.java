@@ -227,7 +227,8 @@ public final class FaultModel {
         String[] ab = p.split("->");
         Rounding from = Reference.rounding(ab[0]);
         Rounding to = Reference.rounding(ab[1]);
-        if (c.rounding() != from || (to == Rounding.RH && reference.tables().hybridRule(c.conversion().from()) == null)) {
+        boolean applies = from == Rounding.RS ? c.rounding().stochastic() : c.rounding() == from; // rs: any stochastic mode
+        if (!applies || c.rounding() == to || (to == Rounding.RH && reference.tables().hybridRule(c.conversion().from()) == null)) {
             return null;
         }
         Converter wrong = reference.converter(withMode(c, to));

@@ -80,7 +80,13 @@ public final class Converter {
         this.roundingTable = mode == Rounding.RH || mode.stochastic() ? 0 : Rounder.table(mode);
         this.evenCodeTies = evenCodeTies(spec, semantics);
         this.randomBits = mode.stochastic() ? spec.conversion().randomBits() : 0;
-        this.stochasticReading = mode.stochastic() ? semantics.get(Semantics.STOCHASTIC_ROUNDING) : null;
+        this.stochasticReading = switch (mode) {
+            case RS -> semantics.get(Semantics.STOCHASTIC_ROUNDING);
+            case RSA -> Semantics.StochasticRounding.STOCHASTIC_A;
+            case RSB -> Semantics.StochasticRounding.STOCHASTIC_B;
+            case RSC -> Semantics.StochasticRounding.STOCHASTIC_C;
+            default -> null;
+        };
         this.scale = spec.conversion().scale();
         this.laneBits = spec.conversion().laneBits(mode);
         this.clamp224 = semantics.get(Semantics.FNUZ_CLAMP) == Semantics.FnuzClamp.CLAMP_224 && dst.fnuz()
@@ -532,7 +538,7 @@ public final class Converter {
         }
         boolean directedInfinity = semantics.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY;
         boolean toInfinity = switch (mode) {
-            case RN, RNA, RH, RS -> true;
+            case RN, RNA, RH, RS, RSA, RSB, RSC -> true;
             case RZ -> directedInfinity;
             case RU -> !negative || directedInfinity;
             case RD -> negative || directedInfinity;
@@ -585,8 +591,9 @@ public final class Converter {
         boolean up = Rounder.stochasticUp(stochasticReading, significand, shift, randomBits, random);
         if (t != null) t.note("stochastic: random bits 0x" + Long.toHexString(random) + " (" + randomBits + ") with the top "
                 + randomBits + " discarded bits 0x" + Long.toHexString(shift > 0 ? Rounder.discarded(significand, shift,
-                randomBits) : 0) + ": " + (up ? "rounds up" : "truncates") + " (decision stochastic-rounding="
-                + Semantics.optionName(stochasticReading) + ")");
+                randomBits) : 0) + ": " + (up ? "rounds up" : "truncates") + (mode == Rounding.RS ? " (decision stochastic-rounding="
+                + Semantics.optionName(stochasticReading) + ")" : " (" + mode.suffix() + " reads them as "
+                + Semantics.optionName(stochasticReading) + ")"));
         return up;
     }
 

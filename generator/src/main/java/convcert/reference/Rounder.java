@@ -64,7 +64,7 @@ final class Rounder {
             // Round to odd: an inexact result gets its last bit set, i.e. an even one goes up by one.
             case RO -> guard != 0 && (kept & 1) == 0;
             case RH -> throw new IllegalStateException("hybrid rounding is decided by the converter");
-            case RS -> throw new IllegalStateException("stochastic rounding needs its random bits: see stochasticUp");
+            case RS, RSA, RSB, RSC -> throw new IllegalStateException("stochastic rounding needs its random bits: see stochasticUp");
         };
     }
 

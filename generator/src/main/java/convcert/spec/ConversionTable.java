@@ -90,7 +90,7 @@ final class ConversionTable {
                 throw row.error(NAN_RESULT, to.isInteger() ? "does not fit in " + to.width() + " bits"
                         : "only for integer destinations (a floating one has formats.csv nan and sat_nan)");
             }
-            int randomBits = randomBits(table, row, from, to, modes.contains(Rounding.RS));
+            int randomBits = randomBits(table, row, from, to, modes.stream().anyMatch(Rounding::stochastic));
             Set<Form> rsForms = EnumSet.noneOf(Form.class);
             for (String word : table.columnNames().contains(RS_FORMS) ? row.words(RS_FORMS) : List.<String>of()) {
                 Form form = Form.parse(word);
@@ -159,7 +159,17 @@ final class ConversionTable {
             throw row.error(table.columnNames().contains(RANDOM_BITS) ? RANDOM_BITS : "modes",
                     "rs (stochastic rounding) needs the random bits per value in a random_bits column");
         }
-        int n = row.integer(RANDOM_BITS);
+        int n;
+        if (text.equals("precision")) { // P3109's StochasticX(min(P, 16)): P of the pair's P3109 format
+            Format p3109 = p3109(to) ? to : p3109(from) ? from : null;
+            if (p3109 == null) {
+                throw row.error(RANDOM_BITS, "'precision' takes the precision of a P3109 format; " + from.name() + " -> "
+                        + to.name() + " has none");
+            }
+            n = Math.min(p3109.mantissaBits() + 1, 16);
+        } else {
+            n = row.integer(RANDOM_BITS);
+        }
         if (n < 1 || n > 32) {
             throw row.error(RANDOM_BITS, "expected 1 to 32 random bits, got " + n);
         }
@@ -171,6 +181,10 @@ final class ConversionTable {
                     + " random bits do not fit in one 64-bit operand");
         }
         return n;
+    }
+
+    private static boolean p3109(Format f) {
+        return f.layout() == Layout.P3109_SIGNED || f.layout() == Layout.P3109_UNSIGNED;
     }
 
     /**

@@ -7,14 +7,16 @@ import java.util.stream.Collectors;
 /**
  * The rounding modes the reference implements, by API suffix. rounding.csv maps the document's
  * CAST_* names onto these; a suffix there that is not listed here is a table error. RS is stochastic
- * rounding with explicit random bits: an operand lane beside the value (conversions.csv random_bits).
+ * rounding with explicit random bits: an operand lane beside the value (conversions.csv random_bits),
+ * read as decision stochastic-rounding says; RSA, RSB and RSC are IEEE P3109's StochasticA, B and C,
+ * three modes of one profile, each with its own reading.
  */
 public enum Rounding {
-    RN, RD, RU, RNA, RZ, RO, RH, RS;
+    RN, RD, RU, RNA, RZ, RO, RH, RS, RSA, RSB, RSC;
 
     /** Whether a conversion in this mode takes random bits beside each value. */
     public boolean stochastic() {
-        return this == RS;
+        return this == RS || this == RSA || this == RSB || this == RSC;
     }
 
     public String suffix() {

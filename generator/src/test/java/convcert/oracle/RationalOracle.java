@@ -130,7 +130,7 @@ public final class RationalOracle {
             boolean toInfinity = switch (mode) {
                 case RN, RNA, RH -> true;
                 case RZ, RO -> false;
-                case RS -> throw new IllegalArgumentException("stochastic rounding: see StochasticOracleTest");
+                case RS, RSA, RSB, RSC -> throw new IllegalArgumentException("stochastic rounding: see StochasticOracleTest");
                 case RU -> !negative;
                 case RD -> negative;
             };
@@ -201,7 +201,7 @@ public final class RationalOracle {
             case RN -> nearer < 0 ? 0 : nearer > 0 ? 1 : (lowEven ? 0 : 1);
             case RO -> lowEven ? 1 : 0;
             case RH -> throw new IllegalArgumentException("hybrid rounding: use HifloatPseudoCode");
-            case RS -> throw new IllegalArgumentException("stochastic rounding: see StochasticOracleTest");
+            case RS, RSA, RSB, RSC -> throw new IllegalArgumentException("stochastic rounding: see StochasticOracleTest");
         };
     }
 

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.TestFactory;
  * normal binade's, no upper bound) then Saturate (the July 2026 table: imandra-ai/ieee-p3109's
  * executable model) then Encode, in double arithmetic (exact for these inputs). Every half and
  * bfloat16 input and seeded floats go to every 8-bit format in every projection; every code comes back
- * to binary32 exactly and to binary16 and bfloat16 under rn by the JDK's own conversion.
+ * to binary32 exactly and to binary16 and bfloat16 under rn by the JDK's own conversion. The stochastic
+ * modes take seeded random bits beside each input (0 and all ones among them).
  */
 class P3109OracleTest {
 
@@ -110,8 +111,14 @@ class P3109OracleTest {
         return formats;
     }
 
-    /** RoundToPrecision: x (finite, nonzero) to P significant bits, the quantum no finer than 2^(1-bias-(P-1)). */
-    static double roundToPrecision(Binary f, double x, Rounding mode) {
+    /**
+     * RoundToPrecision: x (finite, nonzero) to P significant bits, the quantum no finer than 2^(1-bias-(P-1));
+     * the stochastic modes away from zero by their definitions with random bits r, N = P of them
+     * (StochasticX(min(P, 16)), the draft's conformance plan): v the discarded fraction of a unit in the last
+     * place, A iff floor(v 2^N) + r >= 2^N, B iff floor(v 2^(N+1)) + 2r + 1 >= 2^(N+1), C iff
+     * RNITE(v 2^N) + r >= 2^N.
+     */
+    static double roundToPrecision(Binary f, double x, Rounding mode, long random) {
         boolean negative = x < 0;
         double a = Math.abs(x);
         int t = f.p() - 1;
@@ -128,6 +135,9 @@ class P3109OracleTest {
             case RU -> fraction > 0 && !negative;
             case RD -> fraction > 0 && negative;
             case RO -> fraction > 0 && !odd;
+            case RSA -> Math.floor(Math.scalb(fraction, f.p())) + random >= Math.scalb(1.0, f.p());
+            case RSB -> Math.floor(Math.scalb(fraction, f.p() + 1)) + 2 * random + 1 >= Math.scalb(1.0, f.p() + 1);
+            case RSC -> Math.rint(Math.scalb(fraction, f.p())) + random >= Math.scalb(1.0, f.p());
             default -> throw new IllegalArgumentException(mode.toString());
         };
         double r = (floor + (up ? 1 : 0)) * quantum;
@@ -164,15 +174,16 @@ class P3109OracleTest {
         };
     }
 
-    static int project(Binary f, double x, Rounding mode, Sat sat) {
+    static int project(Binary f, double x, Rounding mode, Sat sat, long random) {
         if (Double.isNaN(x)) {
             return f.nan();
         }
-        double r = Double.isInfinite(x) || x == 0 ? x : roundToPrecision(f, x, mode);
+        double r = Double.isInfinite(x) || x == 0 ? x : roundToPrecision(f, x, mode, random);
         return f.encode(saturate(f, r, sat, mode));
     }
 
-    static final List<Rounding> MODES = List.of(Rounding.RN, Rounding.RNA, Rounding.RU, Rounding.RD, Rounding.RZ, Rounding.RO);
+    static final List<Rounding> MODES = List.of(Rounding.RN, Rounding.RNA, Rounding.RU, Rounding.RD, Rounding.RZ, Rounding.RO,
+            Rounding.RSA, Rounding.RSB, Rounding.RSC);
 
     @Test
     void theOracleHasTheDraftsValues() {
@@ -245,12 +256,22 @@ class P3109OracleTest {
                     Converter c = P3109.converter(P3109.resolve(source, f.name(), mode.suffix(), sat.name().toLowerCase(),
                             P3109.ctrl("")));
                     long[] got = new long[codes.length];
-                    c.apply(codes, got);
+                    long[] random = new long[codes.length]; // the stochastic modes' random bits: seeded, the extremes first
+                    long[] operands = codes.clone();
+                    if (mode.stochastic()) {
+                        SplittableRandom bits = new SplittableRandom(f.name().hashCode() * 31L + mode.ordinal());
+                        for (int i = 0; i < codes.length; i++) {
+                            random[i] = i % 7 == 0 ? 0 : i % 7 == 1 ? (1L << c.randomBits()) - 1 : bits.nextLong(1L << c.randomBits());
+                            operands[i] = c.operand(codes[i], random[i]);
+                        }
+                        assertEquals(f.p(), c.randomBits(), "StochasticX(min(P, 16))");
+                    }
+                    c.apply(operands, got);
                     for (int i = 0; i < codes.length && failures.size() < 20; i++) {
-                        int want = project(f, inputs[i], mode, sat);
+                        int want = project(f, inputs[i], mode, sat, random[i]);
                         if (got[i] != want) {
                             failures.add(source + "->" + f.name() + " " + mode.suffix() + " " + sat + " 0x"
-                                    + Long.toHexString(codes[i]) + ": reference 0x" + Long.toHexString(got[i]) + ", draft 0x"
+                                    + Long.toHexString(codes[i]) + " random 0x" + Long.toHexString(random[i]) + ": reference 0x" + Long.toHexString(got[i]) + ", draft 0x"
                                     + Integer.toHexString(want));
                         }
                     }
@@ -311,7 +332,7 @@ class P3109OracleTest {
     void theInterimUnsignedReadingIsSelectable() {
         Reference interim = new Reference(P3109.tables(), Semantics.of(P3109.tables(), Map.of("p3109-unsigned-negative", "zero")));
         for (String form : List.of("satfinite", "satpropagate", "satnone")) {
-            for (Rounding mode : MODES) {
+            for (Rounding mode : MODES.subList(0, 6)) {
                 Converter c = interim.converter(interim.resolve("float", "binary8p3ue", mode.suffix(), form, interim.ctrl("")));
                 for (int bits : new int[] {0xBF800000, 0xFF800000, 0xAB800000, 0xC7600000}) {
                     assertEquals(0L, c.apply(bits & 0xFFFFFFFFL), form + " " + mode.suffix() + " " + Integer.toHexString(bits));
