@@ -31,7 +31,7 @@ class P3109ProfileTest {
         Files.writeString(dir.resolve("families.csv"), "p3109-k6,binary{k}p{p}{s}{d},,6,3 4,signed unsigned,extended,"
                 + "a test's 6-bit formats,the draft's parameters\n", java.nio.file.StandardOpenOption.APPEND);
         Files.writeString(dir.resolve("conversions.csv"), "half,p3109-k6,rn rz,satfinite satnone,P,,test,"
-                + "a family added from the tables alone\n", java.nio.file.StandardOpenOption.APPEND);
+                + "a family added from the tables alone,\n", java.nio.file.StandardOpenOption.APPEND);
         return dir;
     }
 
