@@ -33,6 +33,8 @@ public final class Converter {
     /** An unsigned P3109 destination whose negative values are below its range (decision p3109-unsigned-negative). */
     private final boolean belowRange;
     private final boolean p3109Destination;
+    /** A fixed-point destination whose negative limit is the two's complement minimum (decision fixed-minimum). */
+    private final boolean twosComplementMinimum;
     private final boolean wrapping;
     private final boolean nanUnderSaturation;
     private final boolean integral;
@@ -64,6 +66,8 @@ public final class Converter {
         this.wrapping = spec.saturation() == Saturation.WRAP;
         this.propagating = spec.saturation() == Saturation.PROPAGATE;
         this.p3109Destination = dst.layout() == Layout.P3109_SIGNED || dst.layout() == Layout.P3109_UNSIGNED;
+        this.twosComplementMinimum = dst.layout() == Layout.FIXED
+                && semantics.get(Semantics.FIXED_MINIMUM) == Semantics.FixedMinimum.TWOS_COMPLEMENT;
         this.belowRange = dst.layout() == Layout.P3109_UNSIGNED
                 && semantics.get(Semantics.P3109_UNSIGNED_NEGATIVE) == Semantics.P3109UnsignedNegative.BELOW_RANGE;
         this.nanUnderSaturation = "nan".equals(dst.format().satNan())
@@ -434,6 +438,9 @@ public final class Converter {
      * format's range, its smallest, 0.
      */
     private long largestFinite(boolean negative) {
+        if (negative && twosComplementMinimum) {
+            return dst.signBit(); // -2^(width-1) x the quantum: 0x80, -2.0, for OCP MX INT8
+        }
         return negative && belowRange ? dst.zero(false) : dst.largestFinite(negative);
     }
 
@@ -444,7 +451,7 @@ public final class Converter {
         }
         if (!dst.hasNan()) {
             if (t != null) t.note(dst.format().name() + " has neither infinity nor NaN: the largest value of that sign");
-            return dst.largestFinite(negative);
+            return largestFinite(negative);
         }
         if (semantics.get(Semantics.OVERFLOW_NAN) == Semantics.OverflowNan.SIGNED) {
             if (t != null) t.note(dst.format().name() + " has no infinity: the NaN of the value's sign (decision overflow-nan=signed)");

@@ -60,6 +60,12 @@ public final class FormatCodec {
                 rows = null;
                 decodeTable = null;
             }
+            case FIXED -> { // one quantum, 2^-fraction bits, in every binade up to the largest value's
+                top = 63 - Long.numberOfLeadingZeros(format.maxFinite()) - mantissaBits;
+                minExponent = top;
+                rows = null;
+                decodeTable = null;
+            }
             case EXPONENT -> { // code 0 is 2^-bias: every code below NaN is a normal power of two
                 minExponent = -bias;
                 top = (int) format.maxFinite() - bias;
@@ -90,7 +96,7 @@ public final class FormatCodec {
         header = new long[Math.max(n, 0)];
         for (int i = 0; i < n; i++) {
             int e = minExponent + i;
-            keptBits[i] = rows == null ? mantissaBits : rows[i].mantissaBits();
+            keptBits[i] = layout == Layout.FIXED ? e + mantissaBits : rows == null ? mantissaBits : rows[i].mantissaBits();
             quantum[i] = e - keptBits[i];
             header[i] = rows == null ? (long) (e + bias) << mantissaBits : taperedHeader(rows[i], e);
         }
@@ -267,6 +273,7 @@ public final class FormatCodec {
             case EXPONENT -> (bits & mask) == exponentFieldMax ? u.set(Decoded.Kind.NAN, false, 0, 0, 1L << 63)
                     : u.set(Decoded.Kind.FINITE, false, 1, (int) (bits & mask) - bias, 0);
             case TAPERED -> u.set(decodeTable[(int) (bits & mask)]);
+            case FIXED -> unpackSigned(bits << (64 - width) >> (64 - width), u).scaledBy(-mantissaBits);
             case INT -> unpackSigned(bits << (64 - width) >> (64 - width), u);
             case UINT -> unpackUnsigned(bits & mask, u);
         };
@@ -333,6 +340,10 @@ public final class FormatCodec {
      * binade's kept bits), with the given sign.
      */
     public long encode(boolean negative, long kept, int q) {
+        if (layout == Layout.FIXED) { // the integer kept x 2^(q + fraction bits), two's complement
+            long n = kept << (q + mantissaBits);
+            return (negative ? -n : n) & mask;
+        }
         int length = 64 - Long.numberOfLeadingZeros(kept);
         int e = q + length - 1;
         long sign = negative ? signBit : 0;
@@ -350,6 +361,9 @@ public final class FormatCodec {
     }
 
     public long largestFinite(boolean negative) {
+        if (layout == Layout.FIXED) {
+            return negative ? -format.maxFinite() & mask : format.maxFinite();
+        }
         return (negative ? signBit : 0) | format.maxFinite();
     }
 

@@ -106,6 +106,16 @@ public final class Semantics {
     public static final Switch<P3109UnsignedNegative> P3109_UNSIGNED_NEGATIVE = declare("p3109-unsigned-negative",
             P3109UnsignedNegative.class, t -> has(t, Layout.P3109_UNSIGNED));
 
+    /**
+     * The most negative value of a fixed-point element (OCP MX INT8): -max, symmetric (Microsoft's
+     * microxcaling, the MX paper's reference code, clamps to +-127/64 and never makes 0x80), or the two's
+     * complement minimum -2^(width-1), which gfloat decodes 0x80 as (-2.0) and a converter may reach.
+     */
+    public enum FixedMinimum { SYMMETRIC, TWOS_COMPLEMENT }
+
+    public static final Switch<FixedMinimum> FIXED_MINIMUM = declare("fixed-minimum", FixedMinimum.class,
+            t -> has(t, Layout.FIXED));
+
     /** A zero converted to an exponent-only format (OCP E8M0), which has no zero: its smallest value, or NaN. */
     public enum ExponentZero { SMALLEST, NAN }
 

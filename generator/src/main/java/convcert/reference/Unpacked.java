@@ -20,6 +20,12 @@ final class Unpacked {
         return this;
     }
 
+    /** Multiplies a finite value by 2^k (a fixed-point code read as its integer). */
+    Unpacked scaledBy(int k) {
+        exponent += k;
+        return this;
+    }
+
     Unpacked set(Decoded d) {
         return set(d.kind(), d.negative(), d.significand(), d.exponent(), d.payload());
     }

@@ -17,7 +17,7 @@ final class FormatTable {
             Layout layout = Layout.parse(row.required("layout"));
             if (layout == null) {
                 throw row.error("layout", "unknown layout '" + row.text("layout")
-                        + "' (known: ieee ieee-fn p3109-signed p3109-unsigned exponent tapered int uint)");
+                        + "' (known: ieee ieee-fn p3109-signed p3109-unsigned exponent tapered fixed int uint)");
             }
             int width = row.integer("width");
             if (width < 4 || width > 64 || (width > 8 && width != 16 && width != 32 && width != 64)) {
@@ -25,7 +25,9 @@ final class FormatTable {
                         + " (elements of up to 8 bits are stored one per byte)");
             }
             Format format;
-            if (layout.isInteger()) {
+            if (layout == Layout.FIXED) {
+                format = fixed(row, name, width);
+            } else if (layout.isInteger()) {
                 for (String column : List.of("exponent_bits", "mantissa_bits", "bias", "inf", "nan", "sat_nan")) {
                     if (!row.text(column).isEmpty()) {
                         throw row.error(column, "must be blank for an integer format");
@@ -144,6 +146,30 @@ final class FormatTable {
     List<Format> formatsOf(CsvTable.Row row, String column) {
         List<Format> family = families.get(row.required(column));
         return family != null ? family : List.of(format(row, column));
+    }
+
+    /** A fixed-point row: mantissa_bits fraction bits below the sign and integer bits; no exponent, infinity or NaN. */
+    private static Format fixed(CsvTable.Row row, String name, int width) {
+        for (String column : List.of("exponent_bits", "bias", "inf", "nan", "sat_nan", "from_nan")) {
+            if (!row.text(column).isEmpty()) {
+                throw row.error(column, "must be blank for a fixed-point format");
+            }
+        }
+        int fraction = row.integer("mantissa_bits");
+        if (fraction < 0 || fraction > width - 1) {
+            throw row.error("mantissa_bits", "a " + width + "-bit fixed-point format has 0 to " + (width - 1)
+                    + " fraction bits, not " + fraction);
+        }
+        long max = (1L << (width - 1)) - 1;
+        if (row.hex("max_finite") != max) {
+            throw row.error("max_finite", "a " + width + "-bit fixed-point format's largest code is 0x"
+                    + Long.toHexString(max).toUpperCase());
+        }
+        if (row.yesNo("negative_zero")) {
+            throw row.error("negative_zero", "two's complement has one zero: no");
+        }
+        return new Format(name, row.words("aliases"), width, Layout.FIXED, 0, fraction, 0, null, null, max, false, null,
+                null, row.text("description"), row.location());
     }
 
     private static void checkIeeeSpecials(CsvTable.Row row, Format f) {

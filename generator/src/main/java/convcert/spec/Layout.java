@@ -24,6 +24,11 @@ public enum Layout {
     P3109_UNSIGNED("p3109-unsigned"),
     /** Prefix-coded tapered precision (HiFloat8): per-exponent rows in tapered.csv. */
     TAPERED("tapered"),
+    /**
+     * Two's complement fixed point: the integer times 2^-mantissa_bits (OCP MX INT8 elements: 6 fraction
+     * bits); no zero sign, no infinity, no NaN.
+     */
+    FIXED("fixed"),
     /** Two's complement integer. */
     INT("int"),
     /** Unsigned integer. */
