@@ -112,11 +112,58 @@ final class Certification {
         return verdict.exitCode();
     }
 
+    /**
+     * --plan: the run's cases, vectors and a time estimate from a short calibration (CertificationPlan),
+     * nothing certified and no report written; --level's vectors are made in a temporary folder.
+     */
+    int plan() throws IOException {
+        Path temp = request.level() == null ? null : Files.createTempDirectory("convcert-plan");
+        try {
+            Path vectorFolder = temp == null ? request.vectors() : generate(request.reference(), temp);
+            SuiteRun run = open(vectorFolder);
+            try {
+                return CertificationPlan.print(run, request, stdout);
+            } finally {
+                run.close();
+            }
+        } finally {
+            if (temp != null) {
+                try (var files = Files.walk(temp)) {
+                    for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        }
+    }
+
     /** The vectors, the adapter and the run, its waivers checked and its reports' header set. */
     private SuiteRun prepare(RunReports reports) throws IOException {
         Reference reference = request.reference();
         Path vectorFolder = request.level() == null ? request.vectors()
                 : generate(reference, request.out().resolve("vectors-" + request.level()));
+        SuiteRun run = open(vectorFolder);
+        try {
+            VectorStore store = run.config().vectors();
+            String source = request.exhaustive() ? "exhaustive: all 2^32 inputs, expected values computed by the reference"
+                    : WorkingDirectory.relative(vectorFolder).toString();
+            Provenance provenance = Provenance.of(run.config().adapter().identity(), request.exhaustive() ? "no stored vectors"
+                    : "manifest.json sha256 " + store.manifestDigest());
+            String shard = request.shards() > 1 ? request.shardText() : null;
+            reports.of(run::results, run::planned, entries -> new ConformanceReport(Provenance.versionLine(), provenance,
+                    request.adapter(), reference.tables().profile(), reference.tables().digest(),
+                    reference.semantics().choices(), source, shard, false, run.declared(), run.unmatched(), run.notes(),
+                    null, List.of()).withCases(entries));
+            return run;
+        } catch (RuntimeException e) {
+            run.close();
+            throw e;
+        }
+    }
+
+    /** The vectors verified, the adapter made, the run planned and its waivers checked. */
+    private SuiteRun open(Path vectorFolder) {
+        Reference reference = request.reference();
         VectorStore store = request.exhaustive() ? null : VectorStore.open(vectorFolder);
         if (store != null) {
             String profileName = reference.tables().profile();
@@ -137,15 +184,6 @@ final class Certification {
             List<CaseKey> known = new ArrayList<>(run.profileCases());
             run.plan().values().forEach(cases -> cases.forEach(p -> known.add(p.key())));
             request.waivers().checkAgainst(known);
-            String source = request.exhaustive() ? "exhaustive: all 2^32 inputs, expected values computed by the reference"
-                    : WorkingDirectory.relative(vectorFolder).toString();
-            Provenance provenance = Provenance.of(implementation.identity(), request.exhaustive() ? "no stored vectors"
-                    : "manifest.json sha256 " + store.manifestDigest());
-            String shard = request.shards() > 1 ? request.shardText() : null;
-            reports.of(run::results, run::planned, entries -> new ConformanceReport(Provenance.versionLine(), provenance,
-                    request.adapter(), reference.tables().profile(), reference.tables().digest(),
-                    reference.semantics().choices(), source, shard, false, run.declared(), run.unmatched(), run.notes(),
-                    null, List.of()).withCases(entries));
             return run;
         } catch (RuntimeException e) {
             run.close();

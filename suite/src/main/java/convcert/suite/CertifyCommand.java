@@ -58,6 +58,10 @@ public final class CertifyCommand implements Callable<Integer> {
             description = "Only cases whose name matches, e.g. 'float->half/rn-*' ('*' matches anything).")
     String only;
 
+    @Option(names = "--plan", description = "Print the cases, vectors and an estimate of the time (from a calibration "
+            + "of about 2 s through the adapter) and exit; nothing is certified, no report written.")
+    boolean plan;
+
     @Option(names = "--exhaustive", description = "Stream all 2^32 inputs of each selected 32-bit-source pair, "
             + "compared with the reference on the fly (needs --pair).")
     boolean exhaustive;
@@ -112,7 +116,8 @@ public final class CertifyCommand implements Callable<Integer> {
             }
             return 0;
         }
-        return new Certification(request(loader), stdout, spec.commandLine().getErr()).run();
+        Certification certification = new Certification(request(loader), stdout, spec.commandLine().getErr());
+        return plan ? certification.plan() : certification.run();
     }
 
     private Request request(ClassLoader loader) {

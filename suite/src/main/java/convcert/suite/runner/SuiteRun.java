@@ -163,6 +163,11 @@ public final class SuiteRun implements AutoCloseable {
         return kept;
     }
 
+    /** Whether the adapter declares the case (a capability line matches it). */
+    public boolean applies(CaseKey key) {
+        return own.applies(key);
+    }
+
     /** Runs one planned case, judges it by the waivers and records it. */
     public CaseResult execute(Planned p) {
         Progress progress = config.progress() != null && p.count() >= LONG_CASE
