@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * certify --plan: what a run would do, before it does it, so a team can size a farm: the cases and
  * vectors the adapter would be given, and an estimate of the time from a calibration that runs real
  * cases through it for about two seconds (an exhaustive case: slices of its inputs, split as --jobs
- * splits them, the first not counted). Nothing is certified and no report is written.
+ * splits them, the first not counted). Nothing is certified and no report is written, so it exits
+ * 5 (nothing certified), as a run that certified nothing does: a gate that runs --plan by mistake fails.
  */
 final class CertificationPlan {
 
@@ -43,7 +44,7 @@ final class CertificationPlan {
         if (applicable.isEmpty()) {
             out.println("  estimate     none: the run would certify nothing (exit " + ExitCode.NOTHING_CERTIFIED.code() + ")");
             out.flush();
-            return ExitCode.PASS.code();
+            return ExitCode.NOTHING_CERTIFIED.code();
         }
         long calibrated = 0;
         long nanos = 0;
@@ -92,8 +93,9 @@ final class CertificationPlan {
             out.printf("  farm         --shard auto over N array tasks takes about %s each for N = 16 (docs/farms)%n",
                     duration(estimate / 16));
         }
+        out.println("plan only: nothing certified (exit " + ExitCode.NOTHING_CERTIFIED.code() + ")");
         out.flush();
-        return ExitCode.PASS.code();
+        return ExitCode.NOTHING_CERTIFIED.code();
     }
 
     /** Slice k of an exhaustive case's inputs (from 1.0f up, normal floats), in --jobs parts as the run splits it. */

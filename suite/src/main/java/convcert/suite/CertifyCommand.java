@@ -59,7 +59,7 @@ public final class CertifyCommand implements Callable<Integer> {
     String only;
 
     @Option(names = "--plan", description = "Print the cases, vectors and an estimate of the time (from a calibration "
-            + "of about 2 s through the adapter) and exit; nothing is certified, no report written.")
+            + "of about 2 s through the adapter) and exit 5: nothing is certified, no report written.")
     boolean plan;
 
     @Option(names = "--exhaustive", description = "Stream all 2^32 inputs of each selected 32-bit-source pair, "
