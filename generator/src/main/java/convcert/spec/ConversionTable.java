@@ -160,8 +160,8 @@ final class ConversionTable {
                     "rs (stochastic rounding) needs the random bits per value in a random_bits column");
         }
         int n;
-        if (text.equals("precision")) { // P3109's StochasticX(min(P, 16)): P of the pair's P3109 format
-            Format p3109 = p3109(to) ? to : p3109(from) ? from : null;
+        if (text.equals("precision")) { // P3109's StochasticX(min(P, 16)): P of the source, else of the destination
+            Format p3109 = p3109(from) ? from : p3109(to) ? to : null;
             if (p3109 == null) {
                 throw row.error(RANDOM_BITS, "'precision' takes the precision of a P3109 format; " + from.name() + " -> "
                         + to.name() + " has none");

@@ -113,12 +113,12 @@ class P3109OracleTest {
 
     /**
      * RoundToPrecision: x (finite, nonzero) to P significant bits, the quantum no finer than 2^(1-bias-(P-1));
-     * the stochastic modes away from zero by their definitions with random bits r, N = P of them
-     * (StochasticX(min(P, 16)), the draft's conformance plan): v the discarded fraction of a unit in the last
+     * the stochastic modes away from zero by their definitions with N = bits random bits r (StochasticX(min(P,
+     * 16)), the draft's conformance plan): v the discarded fraction of a unit in the last
      * place, A iff floor(v 2^N) + r >= 2^N, B iff floor(v 2^(N+1)) + 2r + 1 >= 2^(N+1), C iff
      * RNITE(v 2^N) + r >= 2^N.
      */
-    static double roundToPrecision(Binary f, double x, Rounding mode, long random) {
+    static double roundToPrecision(Binary f, double x, Rounding mode, long random, int bits) {
         boolean negative = x < 0;
         double a = Math.abs(x);
         int t = f.p() - 1;
@@ -135,9 +135,9 @@ class P3109OracleTest {
             case RU -> fraction > 0 && !negative;
             case RD -> fraction > 0 && negative;
             case RO -> fraction > 0 && !odd;
-            case RSA -> Math.floor(Math.scalb(fraction, f.p())) + random >= Math.scalb(1.0, f.p());
-            case RSB -> Math.floor(Math.scalb(fraction, f.p() + 1)) + 2 * random + 1 >= Math.scalb(1.0, f.p() + 1);
-            case RSC -> Math.rint(Math.scalb(fraction, f.p())) + random >= Math.scalb(1.0, f.p());
+            case RSA -> Math.floor(Math.scalb(fraction, bits)) + random >= Math.scalb(1.0, bits);
+            case RSB -> Math.floor(Math.scalb(fraction, bits + 1)) + 2 * random + 1 >= Math.scalb(1.0, bits + 1);
+            case RSC -> Math.rint(Math.scalb(fraction, bits)) + random >= Math.scalb(1.0, bits);
             default -> throw new IllegalArgumentException(mode.toString());
         };
         double r = (floor + (up ? 1 : 0)) * quantum;
@@ -174,11 +174,12 @@ class P3109OracleTest {
         };
     }
 
-    static int project(Binary f, double x, Rounding mode, Sat sat, long random) {
+    /** n: the stochastic modes' random bits (StochasticX(min(P, 16)), P of the source if P3109, else of f). */
+    static int project(Binary f, double x, Rounding mode, Sat sat, long random, int n) {
         if (Double.isNaN(x)) {
             return f.nan();
         }
-        double r = Double.isInfinite(x) || x == 0 ? x : roundToPrecision(f, x, mode, random);
+        double r = Double.isInfinite(x) || x == 0 ? x : roundToPrecision(f, x, mode, random, n);
         return f.encode(saturate(f, r, sat, mode));
     }
 
@@ -268,7 +269,7 @@ class P3109OracleTest {
                     }
                     c.apply(operands, got);
                     for (int i = 0; i < codes.length && failures.size() < 20; i++) {
-                        int want = project(f, inputs[i], mode, sat, random[i]);
+                        int want = project(f, inputs[i], mode, sat, random[i], f.p());
                         if (got[i] != want) {
                             failures.add(source + "->" + f.name() + " " + mode.suffix() + " " + sat + " 0x"
                                     + Long.toHexString(codes[i]) + " random 0x" + Long.toHexString(random[i]) + ": reference 0x" + Long.toHexString(got[i]) + ", draft 0x"
@@ -326,6 +327,38 @@ class P3109OracleTest {
     static long rneBfloat16(float x) {
         int bits = Float.floatToRawIntBits(x);
         return ((bits + 0x7FFF + ((bits >>> 16) & 1)) >>> 16) & 0xFFFF;
+    }
+
+    /** Convert between P3109 formats (the conformance plan's binary8p3se and binary8p4se): every code, every projection. */
+    @Test
+    void convertBetweenP3109FormatsAgrees() {
+        Binary p3 = new Binary(8, 3, true, true);
+        Binary p4 = new Binary(8, 4, true, true);
+        List<String> failures = new ArrayList<>();
+        for (Binary[] pair : new Binary[][] {{p3, p4}, {p4, p3}}) {
+            for (Rounding mode : MODES) {
+                for (Sat sat : Sat.values()) {
+                    Converter c = P3109.converter(P3109.resolve(pair[0].name(), pair[1].name(), mode.suffix(),
+                            sat.name().toLowerCase(), P3109.ctrl("")));
+                    if (mode.stochastic()) {
+                        assertEquals(pair[0].p(), c.randomBits(), "StochasticX(min(P, 16)) of the source");
+                    }
+                    SplittableRandom bits = new SplittableRandom(mode.ordinal() * 7L + sat.ordinal());
+                    for (int code = 0; code < 256; code++) {
+                        long r = mode.stochastic() ? bits.nextLong(1L << c.randomBits()) : 0;
+                        long got = c.apply(c.operand(code, r));
+                        double v = pair[0].value(code);
+                        int want = project(pair[1], v, mode, sat, r, pair[0].p());
+                        if (got != want && failures.size() < 20) {
+                            failures.add(pair[0].name() + "->" + pair[1].name() + " " + mode.suffix() + " " + sat + " 0x"
+                                    + Integer.toHexString(code) + " random 0x" + Long.toHexString(r) + ": reference 0x"
+                                    + Long.toHexString(got) + ", draft 0x" + Integer.toHexString(want));
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(failures.isEmpty(), String.join("\n", failures));
     }
 
     @Test
