@@ -128,8 +128,8 @@ public final class GenerateCommand implements Callable<Integer> {
         }
     }
 
-    /** The regenerated set of --check, all of it. */
-    private static void delete(Path folder) {
+    /** A generated vector set, all of it (--check's regenerated set, certify --plan's): best effort, never an error. */
+    public static void delete(Path folder) {
         try (Stream<Path> walk = Files.walk(folder)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException | UncheckedIOException e) {

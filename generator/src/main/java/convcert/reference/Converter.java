@@ -65,7 +65,7 @@ public final class Converter {
         this.saturating = spec.saturation() == Saturation.SAT;
         this.wrapping = spec.saturation() == Saturation.WRAP;
         this.propagating = spec.saturation() == Saturation.PROPAGATE;
-        this.p3109Destination = dst.layout() == Layout.P3109_SIGNED || dst.layout() == Layout.P3109_UNSIGNED;
+        this.p3109Destination = dst.layout().p3109();
         this.twosComplementMinimum = dst.layout() == Layout.FIXED
                 && semantics.get(Semantics.FIXED_MINIMUM) == Semantics.FixedMinimum.TWOS_COMPLEMENT;
         this.belowRange = dst.layout() == Layout.P3109_UNSIGNED

@@ -161,7 +161,7 @@ final class ConversionTable {
         }
         int n;
         if (text.equals("precision")) { // P3109's StochasticX(min(P, 16)): P of the source, else of the destination
-            Format p3109 = p3109(from) ? from : p3109(to) ? to : null;
+            Format p3109 = from.layout().p3109() ? from : to.layout().p3109() ? to : null;
             if (p3109 == null) {
                 throw row.error(RANDOM_BITS, "'precision' takes the precision of a P3109 format; " + from.name() + " -> "
                         + to.name() + " has none");
@@ -181,10 +181,6 @@ final class ConversionTable {
                     + " random bits do not fit in one 64-bit operand");
         }
         return n;
-    }
-
-    private static boolean p3109(Format f) {
-        return f.layout() == Layout.P3109_SIGNED || f.layout() == Layout.P3109_UNSIGNED;
     }
 
     /**

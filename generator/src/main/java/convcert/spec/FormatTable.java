@@ -73,7 +73,6 @@ final class FormatTable {
                 if (layout == Layout.IEEE && inf == null) {
                     throw row.error("inf", "an ieee layout has an infinity");
                 }
-                boolean p3109 = layout == Layout.P3109_SIGNED || layout == Layout.P3109_UNSIGNED;
                 if ((layout == Layout.IEEE_FN || layout == Layout.EXPONENT) && inf != null) {
                     throw row.error("inf", "an " + layout.tableName() + " layout has no infinity; leave blank");
                 }
@@ -104,7 +103,7 @@ final class FormatTable {
                 if (layout == Layout.IEEE || layout == Layout.IEEE_FN) {
                     checkIeeeSpecials(row, format);
                 }
-                if (p3109) {
+                if (layout.p3109()) {
                     checkP3109Specials(row, format);
                 }
                 if (layout == Layout.EXPONENT) {

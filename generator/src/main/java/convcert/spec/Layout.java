@@ -48,6 +48,11 @@ public enum Layout {
         return this == INT || this == UINT;
     }
 
+    /** Whether the layout is one of IEEE P3109's (signed or unsigned). */
+    public boolean p3109() {
+        return this == P3109_SIGNED || this == P3109_UNSIGNED;
+    }
+
     /** Whether a sign bit sits above the fields (floating layouts; integers are two's complement or not). */
     public boolean hasSignBit() {
         return this != EXPONENT && this != UINT && this != P3109_UNSIGNED;

@@ -1,6 +1,7 @@
 package convcert.suite;
 
 import convcert.cli.Extensions;
+import convcert.cli.GenerateCommand;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spec.Home;
@@ -128,11 +129,7 @@ final class Certification {
             }
         } finally {
             if (temp != null) {
-                try (var files = Files.walk(temp)) {
-                    for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(p);
-                    }
-                }
+                GenerateCommand.delete(temp);
             }
         }
     }
