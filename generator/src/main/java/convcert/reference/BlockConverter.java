@@ -18,7 +18,8 @@ import java.util.List;
  * block NaN whatever its elements (OCP MX v1.0 section 5), so those elements are not compared.
  *
  * <p>Block layout: value -> block takes size values and gives the scale then size elements;
- * block -> value the reverse.
+ * block -> value the reverse. A two-level format (NVFP4) converts by its recipe ({@link TwoLevelRecipe}),
+ * with the tensor's largest magnitude before the inputs.
  */
 public final class BlockConverter {
 
@@ -33,6 +34,7 @@ public final class BlockConverter {
     private final int smallestScale;
     private final int largestScale;
     private final Decoded largestElement;
+    private final TwoLevelRecipe recipe;
 
     BlockConverter(Reference reference, BlockFormat block, Rounding mode, boolean toBlock) {
         this.block = block;
@@ -49,6 +51,7 @@ public final class BlockConverter {
         this.smallestScale = scale == null ? 0 : scale.decode(0).exponent();
         this.largestScale = scale == null ? 0 : scale.decode(block.scale().maxFinite()).exponent();
         this.largestElement = element.decode(block.element().maxFinite());
+        this.recipe = block.twoLevel() ? new TwoLevelRecipe(reference, block, this.mode) : null;
     }
 
     public BlockFormat block() {
@@ -68,21 +71,21 @@ public final class BlockConverter {
     }
 
     public int inputsPerBlock() {
-        return block.valuesPerBlock(!toBlock);
+        return block.inputs(toBlock).size();
     }
 
     public int outputsPerBlock() {
-        return block.valuesPerBlock(toBlock);
+        return block.outputs(toBlock).size();
     }
 
     /** The format of input i of a block. */
     public Format inputFormat(int i) {
-        return toBlock ? block.value() : block.blockValueFormat(i);
+        return block.inputs(toBlock).get(i);
     }
 
     /** The format of output i of a block. */
     public Format outputFormat(int i) {
-        return toBlock ? block.blockValueFormat(i) : block.value();
+        return block.outputs(toBlock).get(i);
     }
 
     /** The codec of output i of a block. */
@@ -95,7 +98,11 @@ public final class BlockConverter {
         for (int b = 0; b < blocks; b++) {
             int i = inOffset + b * inputsPerBlock();
             int o = outOffset + b * outputsPerBlock();
-            if (toBlock) {
+            if (recipe != null && toBlock) {
+                recipe.quantize(in, i, out, o, null);
+            } else if (recipe != null) {
+                recipe.dequantize(in, i, out, o);
+            } else if (toBlock) {
                 quantize(in, i, out, o, null);
             } else {
                 dequantize(in, i, out, o);
@@ -210,6 +217,10 @@ public final class BlockConverter {
         List<String> lines = new ArrayList<>();
         if (scale == null) {
             lines.add("no scale: each value converts on its own (" + block.location() + ")");
+        } else if (recipe != null && toBlock) {
+            recipe.quantize(in, offset, new long[outputsPerBlock()], 0, lines);
+        } else if (recipe != null) {
+            lines.add(recipe.explainDequantize(in, offset));
         } else if (toBlock) {
             long[] out = new long[outputsPerBlock()];
             quantize(in, offset, out, 0, lines);

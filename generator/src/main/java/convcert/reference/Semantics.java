@@ -129,7 +129,8 @@ public final class Semantics {
      */
     public enum MxScale { FLOOR, EVEN, CEIL, RCEIL }
 
-    public static final Switch<MxScale> MX_SCALE = declare("mx-scale", MxScale.class, Semantics::scaledBlocks);
+    public static final Switch<MxScale> MX_SCALE = declare("mx-scale", MxScale.class,
+            t -> t.blocks().values().stream().anyMatch(b -> b.scaled() && !b.twoLevel()));
 
     /** What a NaN element does to its block: the scale becomes NaN, or the maximum ignores it. */
     public enum MxNan { NAN_SCALE, IGNORE_NAN }
@@ -159,6 +160,36 @@ public final class Semantics {
     public enum MxInfinity { NAN_SCALE, LARGEST_SCALE }
 
     public static final Switch<MxInfinity> MX_INFINITY = declare("mx-infinity", MxInfinity.class, Semantics::scaledBlocks);
+
+    /**
+     * The binary32 arithmetic of a two-level block recipe (NVFP4), with A the tensor's largest magnitude,
+     * M = largest scale x largest element (448 x 6) and a the block's largest magnitude: divide (torchao:
+     * T = A / M, s = (a / E) / T, element of x / (T x S), value e x (T x S)), or reciprocal
+     * (TransformerEngine: G = M / A, s = a x (G x rn(1/E)), element of x x (1 / (S x rn(1/G))), value
+     * e x ((S x A) x rn(1/M))). Every step rounds to binary32, nearest even.
+     */
+    public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL }
+
+    public static final Switch<TensorScaleArithmetic> TENSOR_SCALE_ARITHMETIC = declare("tensor-scale-arithmetic",
+            TensorScaleArithmetic.class, Semantics::twoLevelBlocks);
+
+    /** How a two-level recipe's block scale s rounds into its format: nearest even (torchao, TE), or up (cuDNN). */
+    public enum BlockScaleRounding { RN, RU }
+
+    public static final Switch<BlockScaleRounding> BLOCK_SCALE_ROUNDING = declare("block-scale-rounding",
+            BlockScaleRounding.class, Semantics::twoLevelBlocks);
+
+    /** The least block scale of a two-level recipe: s clamped below to the scale's smallest normal (torchao), or none. */
+    public enum BlockScaleMinimum { SMALLEST_NORMAL, NONE }
+
+    public static final Switch<BlockScaleMinimum> BLOCK_SCALE_MINIMUM = declare("block-scale-minimum",
+            BlockScaleMinimum.class, Semantics::twoLevelBlocks);
+
+    /** A block scale code with its sign bit set, dequantized: the sign ignored (cuBLAS's UE4M3), or applied. */
+    public enum BlockScaleSign { IGNORE, SIGNED }
+
+    public static final Switch<BlockScaleSign> BLOCK_SCALE_SIGN = declare("block-scale-sign", BlockScaleSign.class,
+            Semantics::twoLevelBlocks);
 
     /** When a result is tiny, for the underflow flag: rounded to the precision with an unbounded exponent, or before. */
     public enum Tininess { AFTER_ROUNDING, BEFORE_ROUNDING }
@@ -242,6 +273,10 @@ public final class Semantics {
 
     private static boolean scaledBlocks(SpecTables t) {
         return t.blocks().values().stream().anyMatch(b -> b.scaled());
+    }
+
+    private static boolean twoLevelBlocks(SpecTables t) {
+        return t.blocks().values().stream().anyMatch(b -> b.twoLevel());
     }
 
     /** Every selectable decision, in declaration order (the order choices() and reports list them). */

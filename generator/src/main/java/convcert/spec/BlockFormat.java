@@ -1,30 +1,58 @@
 package convcert.spec;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 
 /**
- * One row of blocks.csv: size elements of one format, sharing one scale of an exponent-only format
- * (OCP MX), or with no scale (a packed vector such as CUDA's fp4x2). A block converts from and to
- * value, the wide format its data comes from; value -> block rounds elements in each of modes,
- * block -> value is exact but for overflow (rn). packed: elements of up to 4 bits are stored two per
- * byte, the first in the low nibble; otherwise every value takes bytes of its own.
+ * One row of blocks.csv: size elements of one format, sharing one scale (OCP MX: an exponent-only
+ * scale; NVFP4: a floating scale under a per-tensor scale), or with no scale (a packed vector such as
+ * CUDA's fp4x2). A block converts from and to value, the wide format its data comes from; value ->
+ * block rounds elements in each of modes, block -> value is exact but for overflow (rn) where the scale
+ * is a power of two. tensorScale: the format of the tensor's largest magnitude, the input a two-level
+ * recipe derives its per-tensor scale from (null: one level). packed: elements of up to 4 bits are
+ * stored two per byte, the first in the low nibble; otherwise every value takes bytes of its own.
  */
-public record BlockFormat(String name, List<String> aliases, Format element, Format scale, int size, Format value,
-                          Set<Rounding> modes, boolean packed, String description, String source, Location location) {
+public record BlockFormat(String name, List<String> aliases, Format element, Format scale, Format tensorScale, int size,
+                          Format value, Set<Rounding> modes, boolean packed, String description, String source,
+                          Location location) {
 
     public boolean scaled() {
         return scale != null;
     }
 
-    /** Values per block on each side: size values one way; the scale (if any) and size elements the other. */
-    public int valuesPerBlock(boolean blockSide) {
-        return blockSide && scaled() ? size + 1 : size;
+    /** Whether a per-tensor scale sits above the block scales (NVFP4). */
+    public boolean twoLevel() {
+        return tensorScale != null;
     }
 
-    /** The format of value i of a block (the scale first, then the elements). */
-    public Format blockValueFormat(int i) {
-        return i == 0 && scaled() ? scale : element;
+    /**
+     * The formats of a block's inputs, in order: value -> block takes the tensor's largest magnitude
+     * (two-level formats) and size values; block -> value the tensor's largest magnitude, the scale and
+     * size elements.
+     */
+    public List<Format> inputs(boolean toBlock) {
+        List<Format> formats = new ArrayList<>();
+        if (twoLevel()) {
+            formats.add(tensorScale);
+        }
+        formats.addAll(toBlock ? Collections.nCopies(size, value) : blockSide());
+        return List.copyOf(formats);
+    }
+
+    /** The formats of a block's outputs: the scale and size elements, or size values. */
+    public List<Format> outputs(boolean toBlock) {
+        return toBlock ? blockSide() : Collections.nCopies(size, value);
+    }
+
+    private List<Format> blockSide() {
+        List<Format> formats = new ArrayList<>();
+        if (scaled()) {
+            formats.add(scale);
+        }
+        formats.addAll(Collections.nCopies(size, element));
+        return formats;
     }
 
     /** "float->mxfp4_e2m1" (quantize) or "mxfp4_e2m1->float" (dequantize). */

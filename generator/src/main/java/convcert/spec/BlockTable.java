@@ -8,14 +8,18 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * blocks.csv: the block formats of a profile (optional; OCP MX has them, CUDA its packed fp4x2).
- * Elements must be floating formats, the scale (if any) an exponent-only format (E8M0), value an IEEE
+ * blocks.csv: the block formats of a profile (optional; OCP MX has them, CUDA its packed fp4x2 and
+ * NVFP4). Elements must be floating formats, the scale (if any) an exponent-only format (E8M0) or, under
+ * a per-tensor scale (the optional tensor_scale column), a floating format (NVFP4's E4M3); value an IEEE
  * format wider than the element; names must not clash with formats.csv.
  */
 final class BlockTable {
 
     static final List<String> COLUMNS = List.of("name", "aliases", "element", "scale", "size", "value", "modes",
             "storage", "description", "source");
+
+    /** Optional: the format of the tensor's largest magnitude, which a two-level recipe scales from. */
+    static final String TENSOR_SCALE = "tensor_scale";
 
     private BlockTable() {
     }
@@ -37,13 +41,27 @@ final class BlockTable {
                 throw row.error("element", element.name() + " is not an IEEE-like floating format");
             }
             Format scale = row.text("scale").isEmpty() ? null : format(row, "scale", formats);
-            if (scale != null && scale.layout() != Layout.EXPONENT) {
-                throw row.error("scale", scale.name() + " is not an exponent-only format (layout exponent)");
+            boolean twoLevel = table.columnNames().contains(TENSOR_SCALE) && !row.text(TENSOR_SCALE).isEmpty();
+            Format tensor = twoLevel ? format(row, TENSOR_SCALE, formats) : null;
+            if (scale != null && !twoLevel && scale.layout() != Layout.EXPONENT) {
+                throw row.error("scale", scale.name() + " is not an exponent-only format (layout exponent); a floating "
+                        + "block scale needs a per-tensor scale above it (tensor_scale)");
             }
             Format value = format(row, "value", formats);
             if (value.layout() != Layout.IEEE || value.exponentBits() <= element.exponentBits() || value.mantissaBits() < element.mantissaBits()) {
                 throw row.error("value", value.name() + " must be an IEEE format (with infinity and NaN) wider than "
                         + element.name() + " in exponent and mantissa");
+            }
+            if (twoLevel) {
+                if (scale == null || scale.isInteger() || scale.layout() == Layout.EXPONENT || scale.layout() == Layout.TAPERED
+                        || scale.layout() == Layout.FIXED) {
+                    throw row.error("scale", "a two-level block (tensor_scale " + tensor.name() + ") needs a floating block "
+                            + "scale such as E4M3, not " + (scale == null ? "none" : scale.name()));
+                }
+                if (!tensor.equals(value) || value.width() != 32 || value.exponentBits() != 8 || value.mantissaBits() != 23) {
+                    throw row.error(TENSOR_SCALE, "a two-level recipe computes in binary32: tensor_scale and value must both "
+                            + "be the binary32 format, not " + tensor.name() + " and " + value.name());
+                }
             }
             int size = row.integer("size");
             if (size < 1 || size > 1024) {
@@ -75,7 +93,7 @@ final class BlockTable {
                 throw row.error("storage", "only elements of up to 4 bits pack two per byte; " + element.name() + " has "
                         + element.width());
             }
-            BlockFormat b = new BlockFormat(name, row.words("aliases"), element, scale, size, value, Set.copyOf(modes),
+            BlockFormat b = new BlockFormat(name, row.words("aliases"), element, scale, tensor, size, value, Set.copyOf(modes),
                     storage.equals("packed"), row.required("description"), row.required("source"), row.location());
             if (blocks.putIfAbsent(name, b) != null) {
                 throw row.error("name", "duplicate block format '" + name + "'");

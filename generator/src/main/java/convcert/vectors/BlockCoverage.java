@@ -124,6 +124,9 @@ final class BlockCoverage {
     }
 
     Blocks toBlock() {
+        if (block.twoLevel()) {
+            return new TwoLevelCoverage(reference, block, level, seed).toBlock();
+        }
         if (!block.scaled()) {
             return lanes();
         }
@@ -283,6 +286,9 @@ final class BlockCoverage {
     }
 
     Blocks fromBlock() {
+        if (block.twoLevel()) {
+            return new TwoLevelCoverage(reference, block, level, seed).fromBlock();
+        }
         if (!block.scaled()) { // every combination of element codes, when there are few
             long codes = 1L << block.element().width();
             long all = 1;

@@ -1,0 +1,172 @@
+package convcert.reference;
+
+import convcert.spec.BlockFormat;
+import convcert.spec.Rounding;
+import convcert.spec.Saturation;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One block of a two-level block format (NVFP4: E2M1 elements, an E4M3 block scale, a binary32
+ * per-tensor scale) converted by a quantization recipe. Unlike OCP MX, whose power-of-two scale makes
+ * every step exact, the recipes are sequences of binary32 operations, each rounded to nearest even;
+ * which operations is decision tensor-scale-arithmetic, and the block scale's rounding, least value and
+ * sign are decisions too (spec-tables/README.md, "Two-level blocks"). The binary32 steps are Java float
+ * arithmetic, which is IEEE 754 binary32 with round to nearest even; the scale and element conversions
+ * are the reference's own.
+ *
+ * <p>Inputs: the tensor's largest magnitude A first (both directions), then the values, or the scale
+ * and the elements.
+ */
+final class TwoLevelRecipe {
+
+    private final Semantics semantics;
+    private final int size;
+    private final Converter toScale;
+    private final Converter fromScale;
+    private final Converter toElement;
+    private final Converter fromElement;
+    private final long scaleSign;
+    private final long scaleNan;
+    /** M: the largest scale times the largest element (448 x 6 = 2688), exact in binary32. */
+    private final float range;
+    private final float largestElement;
+    private final float smallestNormalScale;
+
+    TwoLevelRecipe(Reference reference, BlockFormat block, Rounding mode) {
+        this.semantics = reference.semantics();
+        this.size = block.size();
+        String why = "block scale of " + block.name() + " (" + block.location() + ")";
+        Rounding scaleMode = semantics.get(Semantics.BLOCK_SCALE_ROUNDING) == Semantics.BlockScaleRounding.RU
+                ? Rounding.RU : Rounding.RN;
+        this.toScale = reference.unlisted(block.value(), block.scale(), scaleMode, Saturation.SAT, why);
+        this.fromScale = reference.unlisted(block.scale(), block.value(), Rounding.RN, Saturation.NOSAT, why);
+        String element = "element of " + block.name() + " (" + block.location() + ")";
+        this.toElement = reference.unlisted(block.value(), block.element(), mode, Saturation.SAT, element);
+        this.fromElement = reference.unlisted(block.element(), block.value(), Rounding.RN, Saturation.NOSAT, element);
+        this.scaleSign = reference.codec(block.scale()).signBit();
+        this.scaleNan = block.scale().nan();
+        this.largestElement = asFloat(fromElement.apply(block.element().maxFinite()));
+        this.range = asFloat(fromScale.apply(block.scale().maxFinite())) * largestElement;
+        this.smallestNormalScale = Math.scalb(1f, reference.codec(block.scale()).minExponent());
+    }
+
+    private static float asFloat(long bits) {
+        return Float.intBitsToFloat((int) bits);
+    }
+
+    private static long bits(float f) {
+        return Float.floatToRawIntBits(f) & 0xFFFFFFFFL;
+    }
+
+    /** CUDA's fminf: the other operand where one is NaN. */
+    private static float fminf(float a, float b) {
+        return Float.isNaN(a) ? b : Float.isNaN(b) ? a : Math.min(a, b);
+    }
+
+    private boolean divide() {
+        return semantics.get(Semantics.TENSOR_SCALE_ARITHMETIC) == Semantics.TensorScaleArithmetic.DIVIDE;
+    }
+
+    /** The encode factor G = M / A of the reciprocal recipe: 1 where A is 0 or G underflows to 0, at most FLT_MAX. */
+    private float encodeFactor(float amax) {
+        float g = fminf(range / amax, Float.MAX_VALUE);
+        return amax == 0f || g == 0f ? 1f : g;
+    }
+
+    /** Values -> block: in[offset] is A, then size values; out receives the scale and size elements. */
+    void quantize(long[] in, int offset, long[] out, int outOffset, List<String> notes) {
+        float amax = asFloat(in[offset]);
+        float a = 0f;
+        int nans = 0;
+        boolean infinite = false;
+        for (int i = 0; i < size; i++) {
+            float x = asFloat(in[offset + 1 + i]);
+            if (Float.isNaN(x)) {
+                nans++;
+            } else {
+                infinite |= Float.isInfinite(x);
+                a = Math.max(a, Math.abs(x));
+            }
+        }
+        if (nans > 0 && (semantics.get(Semantics.MX_NAN) == Semantics.MxNan.NAN_SCALE || nans == size)) {
+            note(notes, "a NaN value makes the scale NaN (decision mx-nan=" + option(Semantics.MX_NAN) + ")");
+            nanScale(out, outOffset);
+            return;
+        }
+        if (infinite && semantics.get(Semantics.MX_INFINITY) == Semantics.MxInfinity.NAN_SCALE) {
+            note(notes, "an infinite value makes the scale NaN (decision mx-infinity=nan-scale)");
+            nanScale(out, outOffset);
+            return;
+        }
+        float t = amax / range;
+        float g = encodeFactor(amax);
+        float s = divide() ? a / largestElement / t : a * (g * (1f / largestElement));
+        note(notes, "tensor amax " + amax + ", block amax " + a + ": " + (divide()
+                ? "T = A / " + range + " = " + t + ", s = (a / " + largestElement + ") / T = " + s
+                : "G = " + range + " / A = " + g + ", s = a x (G x rn(1/" + largestElement + ")) = " + s)
+                + " (decision tensor-scale-arithmetic=" + option(Semantics.TENSOR_SCALE_ARITHMETIC) + ")");
+        if (s < smallestNormalScale && semantics.get(Semantics.BLOCK_SCALE_MINIMUM) == Semantics.BlockScaleMinimum.SMALLEST_NORMAL) {
+            note(notes, "s raised to the scale's smallest normal " + smallestNormalScale + " (decision block-scale-minimum)");
+            s = smallestNormalScale;
+        }
+        long code = toScale.apply(bits(s));
+        float scale = asFloat(fromScale.apply(code));
+        if (Float.isNaN(scale)) {
+            note(notes, "s is NaN (0 / 0): the scale is NaN, and so is every value of the block");
+            nanScale(out, outOffset);
+            return;
+        }
+        out[outOffset] = code;
+        note(notes, "block scale S = " + scale + " (s rounded " + option(Semantics.BLOCK_SCALE_ROUNDING)
+                + ", saturating; decision block-scale-rounding)");
+        float r = fminf(1f / (scale * (1f / g)), Float.MAX_VALUE);
+        float total = t * scale;
+        note(notes, divide() ? "each element: x / (T x S), T x S = " + total
+                : "each element: x x r, r = 1 / (S x rn(1/G)) = " + r);
+        for (int i = 0; i < size; i++) {
+            float x = asFloat(in[offset + 1 + i]);
+            out[outOffset + 1 + i] = toElement.apply(bits(divide() ? x / total : x * r));
+        }
+    }
+
+    private void nanScale(long[] out, int outOffset) {
+        out[outOffset] = scaleNan;
+        Arrays.fill(out, outOffset + 1, outOffset + 1 + size, 0);
+    }
+
+    /** Block -> values: in[offset] is A, then the scale and size elements; out receives size values. */
+    void dequantize(long[] in, int offset, long[] out, int outOffset) {
+        float amax = asFloat(in[offset]);
+        float scale = scaleValue(in[offset + 1]);
+        float factor = divide() ? amax / range * scale : scale * amax * (float) (1.0 / range);
+        for (int i = 0; i < size; i++) {
+            out[outOffset + i] = bits(asFloat(fromElement.apply(in[offset + 2 + i])) * factor);
+        }
+    }
+
+    private float scaleValue(long code) {
+        boolean ignoreSign = semantics.get(Semantics.BLOCK_SCALE_SIGN) == Semantics.BlockScaleSign.IGNORE;
+        return asFloat(fromScale.apply(ignoreSign ? code & ~scaleSign : code));
+    }
+
+    /** How a block dequantizes, for messages. */
+    String explainDequantize(long[] in, int offset) {
+        float amax = asFloat(in[offset]);
+        float scale = scaleValue(in[offset + 1]);
+        return "block scale " + scale + " (decision block-scale-sign=" + option(Semantics.BLOCK_SCALE_SIGN) + "), tensor amax "
+                + amax + ": each element times " + (divide() ? "(A / " + range + ") x S = " + amax / range * scale
+                : "(S x A) x rn(1/" + range + ") = " + scale * amax * (float) (1.0 / range))
+                + " in binary32 (decision tensor-scale-arithmetic=" + option(Semantics.TENSOR_SCALE_ARITHMETIC) + ")";
+    }
+
+    private String option(Semantics.Switch<?> decision) {
+        return Semantics.optionName(semantics.get(decision));
+    }
+
+    private static void note(List<String> notes, String line) {
+        if (notes != null) {
+            notes.add(line);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""NVFP4 quantization and dequantization in numpy binary32, a process device speaking the BLOCKS batch.
+
+Written from the recipes' sources, not from convcert's reference: TransformerEngine's (core_nvfp4.cuh,
+dequantize_nvfp4.cuh; the default) or, with --recipe torchao, torchao's two-level nvfp4_quantize
+(nvfp4_tensor.py). Every arithmetic step is a numpy float32 operation (IEEE binary32, nearest even);
+E4M3 and E2M1 round to nearest even from their value lists. Blocks (suite/ADAPTERS.md, spec-tables
+README "Two-level blocks"): float -> nvfp4 takes the tensor's largest magnitude A and 16 floats and
+gives the E4M3 scale and 16 E2M1 codes, two per byte, the first in the low nibble; nvfp4 -> float
+takes A, the scale and the packed elements and gives 16 floats.
+
+    ./convcert certify --profile cuda --only '*nvfp4*' --adapter 'process:cmd=python3 suite/devices/nvfp4-python/dut.py'
+    ./convcert certify --profile cuda --only '*nvfp4*' --decision tensor-scale-arithmetic=divide \\
+        --decision block-scale-minimum=smallest-normal --decision block-scale-sign=signed \\
+        --adapter 'process:cmd=python3 suite/devices/nvfp4-python/dut.py --recipe torchao'
+"""
+import sys
+
+import numpy as np
+
+f32 = np.float32
+TORCHAO = "--recipe" in sys.argv and sys.argv[sys.argv.index("--recipe") + 1] == "torchao"
+E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+E4M3 = [(m / 8) * 2.0 ** -6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7) for e in range(16) for m in range(8)][:127]
+M = f32(448.0) * f32(6.0)
+
+
+def nearest_even(values, a):
+    """The index of the value nearest a (ascending values, a within them), ties to the even index."""
+    lo = max(i for i, v in enumerate(values) if v <= a)
+    if values[lo] == a or lo == len(values) - 1:
+        return lo
+    mid = (values[lo] + values[lo + 1]) / 2
+    return lo + 1 if a > mid or (a == mid and lo % 2 == 1) else lo
+
+
+def to_e4m3(s):
+    """A block scale: NaN stays NaN (0x7F), the rest saturates to 448 (__NV_SATFINITE)."""
+    return 0x7F if np.isnan(s) else nearest_even(E4M3, min(float(s), 448.0))
+
+
+def to_e2m1(q):
+    """cvt.rn.satfinite.e2m1: NaN gives +6, the rest saturates to 6 keeping its sign."""
+    if np.isnan(q):
+        return 7
+    sign = 8 if np.signbit(q) else 0
+    return sign | nearest_even(E2M1, min(abs(float(q)), 6.0))
+
+
+def e4m3_value(code):
+    return f32("nan") if code & 0x7F == 0x7F else f32(E4M3[code & 0x7F])
+
+
+def quantize(amax, x):
+    with np.errstate(all="ignore"):
+        if np.isnan(x).any():  # the maximum propagates NaN (torch.amax): a NaN scale (decision mx-nan=nan-scale)
+            return [0x7F] + [0] * 16
+        a = np.max(np.abs(x))
+        if TORCHAO:
+            t = amax / M
+            s = (a / f32(6.0)) / t
+            s = max(s, f32(2.0 ** -6)) if not np.isnan(s) else s  # clamp(min=finfo(float8_e4m3fn).tiny)
+            scale = to_e4m3(s)
+            if scale == 0x7F:
+                return [0x7F] + [0] * 16
+            q = x / (t * f32(E4M3[scale]))
+        else:
+            g = min(M / amax, f32(np.finfo(f32).max)) if amax != 0 else f32(1.0)
+            g = f32(1.0) if g == 0 else g
+            scale = to_e4m3(a * (g * (f32(1.0) / f32(6.0))))
+            s_dec = f32(1.0) / g
+            r = f32(1.0) / (f32(E4M3[scale]) * s_dec)
+            r = f32(np.finfo(f32).max) if np.isnan(r) or r > np.finfo(f32).max else r
+            q = x * r
+        return [scale] + [to_e2m1(v) for v in q]
+
+
+def dequantize(amax, scale, elements):
+    s = e4m3_value(scale if TORCHAO else scale & 0x7F)  # cuBLASLt reads UE4M3; torchao keeps the sign
+    if scale & 0x80 and TORCHAO:
+        s = -s
+    with np.errstate(all="ignore"):
+        factor = (amax / M) * s if TORCHAO else (s * amax) * f32(1.0 / 2688.0)
+        return np.array([(-1 if c & 8 else 1) * E2M1[c & 7] for c in elements], dtype=f32) * factor
+
+
+def main():
+    recipe = "torchao" if TORCHAO else "transformer-engine"
+    sys.stdin.buffer.readline()
+    sys.stdout.write("CAP float nvfp4 rn block\nCAP nvfp4 float rn block\nREADY\n")
+    sys.stdout.flush()
+    print("nvfp4 device: recipe " + recipe, file=sys.stderr)
+    for line in iter(sys.stdin.buffer.readline, b""):
+        w = line.split()
+        if w[0] == b"QUIT":
+            break
+        n = int(w[-1])
+        if w[0] != b"BLOCKS":
+            sys.stdout.write("ERR not implemented\n")
+            sys.stdout.flush()
+            continue
+        reply = bytearray()
+        for _ in range(n):
+            if w[1] == b"float":
+                block = np.frombuffer(sys.stdin.buffer.read(68), dtype="<f4")
+                out = quantize(block[0], block[1:])
+                reply += bytes([out[0]]) + bytes(out[1 + 2 * i] | out[2 + 2 * i] << 4 for i in range(8))
+            else:
+                raw = sys.stdin.buffer.read(13)
+                amax = np.frombuffer(raw[:4], dtype="<f4")[0]
+                elements = [c for b in raw[5:] for c in (b & 0xF, b >> 4)]
+                reply += dequantize(amax, raw[4], elements).astype("<f4").tobytes()
+        sys.stdout.buffer.write(b"OK %d\n" % n + bytes(reply))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
