@@ -19,7 +19,13 @@ import sys
 import numpy as np
 
 f32 = np.float32
-TORCHAO = "--recipe" in sys.argv and sys.argv[sys.argv.index("--recipe") + 1] == "torchao"
+def option(name, default):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+TORCHAO = option("--recipe", "transformer-engine") == "torchao"
+NAME = option("--name", "nvfp4")  # another row of blocks.csv with the same element and scales (--size N)
+SIZE = int(option("--size", "16"))
 E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
 E4M3 = [(m / 8) * 2.0 ** -6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7) for e in range(16) for m in range(8)][:127]
 M = f32(448.0) * f32(6.0)
@@ -54,7 +60,7 @@ def e4m3_value(code):
 def quantize(amax, x):
     with np.errstate(all="ignore"):
         if np.isnan(x).any():  # the maximum propagates NaN (torch.amax): a NaN scale (decision mx-nan=nan-scale)
-            return [0x7F] + [0] * 16
+            return [0x7F] + [0] * SIZE
         a = np.max(np.abs(x))
         if TORCHAO:
             t = amax / M
@@ -62,7 +68,7 @@ def quantize(amax, x):
             s = max(s, f32(2.0 ** -6)) if not np.isnan(s) else s  # clamp(min=finfo(float8_e4m3fn).tiny)
             scale = to_e4m3(s)
             if scale == 0x7F:
-                return [0x7F] + [0] * 16
+                return [0x7F] + [0] * SIZE
             q = x / (t * f32(E4M3[scale]))
         else:
             g = min(M / amax, f32(np.finfo(f32).max)) if amax != 0 else f32(1.0)
@@ -87,7 +93,7 @@ def dequantize(amax, scale, elements):
 def main():
     recipe = "torchao" if TORCHAO else "transformer-engine"
     sys.stdin.buffer.readline()
-    sys.stdout.write("CAP float nvfp4 rn block\nCAP nvfp4 float rn block\nREADY\n")
+    sys.stdout.write(f"CAP float {NAME} rn block\nCAP {NAME} float rn block\nREADY\n")
     sys.stdout.flush()
     print("nvfp4 device: recipe " + recipe, file=sys.stderr)
     for line in iter(sys.stdin.buffer.readline, b""):
@@ -102,11 +108,11 @@ def main():
         reply = bytearray()
         for _ in range(n):
             if w[1] == b"float":
-                block = np.frombuffer(sys.stdin.buffer.read(68), dtype="<f4")
+                block = np.frombuffer(sys.stdin.buffer.read(4 * (SIZE + 1)), dtype="<f4")
                 out = quantize(block[0], block[1:])
-                reply += bytes([out[0]]) + bytes(out[1 + 2 * i] | out[2 + 2 * i] << 4 for i in range(8))
+                reply += bytes([out[0]]) + bytes(out[1 + 2 * i] | out[2 + 2 * i] << 4 for i in range(SIZE // 2))
             else:
-                raw = sys.stdin.buffer.read(13)
+                raw = sys.stdin.buffer.read(5 + SIZE // 2)
                 amax = np.frombuffer(raw[:4], dtype="<f4")[0]
                 elements = [c for b in raw[5:] for c in (b & 0xF, b >> 4)]
                 reply += dequantize(amax, raw[4], elements).astype("<f4").tobytes()

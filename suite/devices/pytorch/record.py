@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch's dtype casts on the CPU and on a CUDA GPU, recorded over golden-vector inputs in the replay layout.
 
-For every case of the cuda and rocm profiles that a plain `tensor.to(dtype)` implements (round to nearest
+For every case of the profiles in VECTORS (cuda, rocm, ocp-mx) that a plain `tensor.to(dtype)` implements (round to nearest
 even; PyTorch's casts do not saturate), the inputs of VECTORS/PROFILE/FROM-TO/*.in.bin go through the cast on
 each device and the results are written as OUT/torch-DEVICE/PROFILE/FROM-TO/rn-STATE.{in,out}.bin, which
 `convcert certify --adapter replay:dir=OUT/torch-DEVICE` checks offline:
@@ -18,6 +18,7 @@ DTYPES = {
     "float": (torch.float32, 4), "double": (torch.float64, 8), "half": (torch.float16, 2),
     "bfloat16": (torch.bfloat16, 2), "fp8_e4m3fn": (torch.float8_e4m3fn, 1), "fp8_e5m2": (torch.float8_e5m2, 1),
     "fp8_e4m3fnuz": (torch.float8_e4m3fnuz, 1), "fp8_e5m2fnuz": (torch.float8_e5m2fnuz, 1),
+    "e8m0": (torch.float8_e8m0fnu, 1),
 }
 BITS = {1: (torch.int8, np.int8), 2: (torch.int16, np.int16), 4: (torch.int32, np.int32), 8: (torch.int64, np.int64)}
 
@@ -32,7 +33,7 @@ def cast(bits, src, dst, device):
 def main(vectors, out):
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     cases = 0
-    for profile in ("cuda", "rocm"):
+    for profile in sorted(p.name for p in vectors.iterdir() if p.is_dir()):
         for pair in sorted((vectors / profile).glob("*-*")):
             src, dst = pair.name.split("-", 1)
             if src not in DTYPES or dst not in DTYPES or src == dst:
