@@ -30,15 +30,16 @@ except ImportError as e:  # torchao's steps restated in PyTorch operations (nvfp
         return amax.to(torch.float32) / (448.0 * 6.0)
 
     def f32_to_f4(x):
-        """Nearest E2M1 code of x (already clamped to +-6), ties to the even code."""
+        """Nearest E2M1 code of x (already clamped to +-6), ties to the even code; a NaN (0 / 0 where T x S
+        is 0: the CPU's NaN is negative, CUDA's positive) gives +6."""
         grid = E2M1.to(x.device)
         a = x.abs()
         lo = torch.searchsorted(grid, a, right=True) - 1
         hi = torch.clamp(lo + 1, max=7)
         mid = (grid[lo] + grid[hi]) / 2
         up = (a > mid) | ((a == mid) & (lo % 2 == 1))
-        code = torch.where((lo < 7) & up, hi, lo)
-        return (code | torch.where(torch.signbit(x), 8, 0)).to(torch.uint8)
+        code = torch.where((lo < 7) & up, hi, lo) | torch.where(torch.signbit(x), 8, 0)
+        return torch.where(torch.isnan(x), 7, code).to(torch.uint8)  # NaN: +6, whatever its sign (PTX satfinite)
 
     def nvfp4_quantize(x, block_size, per_tensor_scale):
         block_scale = torch.amax(torch.abs(x), dim=-1) / 6.0
@@ -86,20 +87,20 @@ def dequantize(raw, device):
 
 
 def main(vectors, out):
-    device = "cuda" if torch.cuda.is_available() else "cpu"
-    folder = out / (("torchao-" if SOURCE.startswith("torchao ") else "torch-ops-") + device) / "cuda"
     q = vectors / "cuda" / "float-nvfp4" / "rn-block.in.bin"
     d = vectors / "cuda" / "nvfp4-float" / "rn-block.in.bin"
-    (folder / "float-nvfp4").mkdir(parents=True, exist_ok=True)
-    (folder / "nvfp4-float").mkdir(parents=True, exist_ok=True)
     blocks = np.fromfile(q, dtype="<f4").reshape(-1, 17)
-    (folder / "float-nvfp4" / "rn-block.in.bin").write_bytes(q.read_bytes())
-    (folder / "float-nvfp4" / "rn-block.out.bin").write_bytes(quantize(blocks, device))
-    (folder / "nvfp4-float" / "rn-block.in.bin").write_bytes(d.read_bytes())
-    (folder / "nvfp4-float" / "rn-block.out.bin").write_bytes(dequantize(d.read_bytes(), device))
-    print(f"{SOURCE}, torch {torch.__version__} on {device}"
-          f"{' (' + torch.cuda.get_device_name() + ')' if device == 'cuda' else ''}: {len(blocks)} blocks quantized, "
-          f"{len(d.read_bytes()) // 13} dequantized; float8_e4m3fn tiny = {torch.finfo(torch.float8_e4m3fn).tiny}")
+    for device in ["cpu"] + (["cuda"] if torch.cuda.is_available() else []):
+        folder = out / (("torchao-" if SOURCE.startswith("torchao ") else "torch-ops-") + device) / "cuda"
+        (folder / "float-nvfp4").mkdir(parents=True, exist_ok=True)
+        (folder / "nvfp4-float").mkdir(parents=True, exist_ok=True)
+        (folder / "float-nvfp4" / "rn-block.in.bin").write_bytes(q.read_bytes())
+        (folder / "float-nvfp4" / "rn-block.out.bin").write_bytes(quantize(blocks, device))
+        (folder / "nvfp4-float" / "rn-block.in.bin").write_bytes(d.read_bytes())
+        (folder / "nvfp4-float" / "rn-block.out.bin").write_bytes(dequantize(d.read_bytes(), device))
+        print(f"{SOURCE}, torch {torch.__version__} on {device}"
+              f"{' (' + torch.cuda.get_device_name() + ')' if device == 'cuda' else ''}: {len(blocks)} blocks quantized, "
+              f"{len(d.read_bytes()) // 13} dequantized; float8_e4m3fn tiny = {torch.finfo(torch.float8_e4m3fn).tiny}")
 
 
 if __name__ == "__main__":

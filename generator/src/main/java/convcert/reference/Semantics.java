@@ -166,9 +166,12 @@ public final class Semantics {
      * M = largest scale x largest element (448 x 6) and a the block's largest magnitude: divide (torchao:
      * T = A / M, s = (a / E) / T, element of x / (T x S), value e x (T x S)), or reciprocal
      * (TransformerEngine: G = M / A, s = a x (G x rn(1/E)), element of x x (1 / (S x rn(1/G))), value
-     * e x ((S x A) x rn(1/M))). Every step rounds to binary32, nearest even.
+     * e x ((S x A) x rn(1/M))), or divide with its two divisions by constants (A / M, a / E) done as
+     * multiplications by their rounded reciprocals (torchao on a CUDA GPU: PyTorch divides a tensor by a
+     * Python number as a multiplication by its binary32 reciprocal). Every step rounds to binary32,
+     * nearest even.
      */
-    public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL }
+    public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL, DIVIDE_CONSTANT_RECIPROCAL }
 
     public static final Switch<TensorScaleArithmetic> TENSOR_SCALE_ARITHMETIC = declare("tensor-scale-arithmetic",
             TensorScaleArithmetic.class, Semantics::twoLevelBlocks);

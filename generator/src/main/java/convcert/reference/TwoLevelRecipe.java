@@ -65,7 +65,13 @@ final class TwoLevelRecipe {
     }
 
     private boolean divide() {
-        return semantics.get(Semantics.TENSOR_SCALE_ARITHMETIC) == Semantics.TensorScaleArithmetic.DIVIDE;
+        return semantics.get(Semantics.TENSOR_SCALE_ARITHMETIC) != Semantics.TensorScaleArithmetic.RECIPROCAL;
+    }
+
+    /** x / c for a constant c of the recipe: a true division, or (torchao on CUDA) x times rn(1/c). */
+    private float byConstant(float x, float c) {
+        return semantics.get(Semantics.TENSOR_SCALE_ARITHMETIC) == Semantics.TensorScaleArithmetic.DIVIDE_CONSTANT_RECIPROCAL
+                ? x * (1f / c) : x / c;
     }
 
     /** The encode factor G = M / A of the reciprocal recipe: 1 where A is 0 or G underflows to 0, at most FLT_MAX. */
@@ -99,9 +105,9 @@ final class TwoLevelRecipe {
             nanScale(out, outOffset);
             return;
         }
-        float t = amax / range;
+        float t = byConstant(amax, range);
         float g = encodeFactor(amax);
-        float s = divide() ? a / largestElement / t : a * (g * (1f / largestElement));
+        float s = divide() ? byConstant(a, largestElement) / t : a * (g * (1f / largestElement));
         note(notes, "tensor amax " + amax + ", block amax " + a + ": " + (divide()
                 ? "T = A / " + range + " = " + t + ", s = (a / " + largestElement + ") / T = " + s
                 : "G = " + range + " / A = " + g + ", s = a x (G x rn(1/" + largestElement + ")) = " + s)
@@ -139,7 +145,7 @@ final class TwoLevelRecipe {
     void dequantize(long[] in, int offset, long[] out, int outOffset) {
         float amax = asFloat(in[offset]);
         float scale = scaleValue(in[offset + 1]);
-        float factor = divide() ? amax / range * scale : scale * amax * (float) (1.0 / range);
+        float factor = divide() ? byConstant(amax, range) * scale : scale * amax * (float) (1.0 / range);
         for (int i = 0; i < size; i++) {
             out[outOffset + i] = bits(asFloat(fromElement.apply(in[offset + 2 + i])) * factor);
         }
@@ -155,7 +161,7 @@ final class TwoLevelRecipe {
         float amax = asFloat(in[offset]);
         float scale = scaleValue(in[offset + 1]);
         return "block scale " + scale + " (decision block-scale-sign=" + option(Semantics.BLOCK_SCALE_SIGN) + "), tensor amax "
-                + amax + ": each element times " + (divide() ? "(A / " + range + ") x S = " + amax / range * scale
+                + amax + ": each element times " + (divide() ? "(A / " + range + ") x S = " + byConstant(amax, range) * scale
                 : "(S x A) x rn(1/" + range + ") = " + scale * amax * (float) (1.0 / range))
                 + " in binary32 (decision tensor-scale-arithmetic=" + option(Semantics.TENSOR_SCALE_ARITHMETIC) + ")";
     }

@@ -31,10 +31,20 @@ class TwoLevelOracleTest {
     static final SpecTables CUDA = TestProfile.reference("cuda").tables();
 
     /** The decisions, as the oracle reads them. */
-    record Options(boolean divide, boolean roundUp, boolean minimumNormal, boolean signed, boolean ignoreNan,
+    record Options(String arithmetic, boolean roundUp, boolean minimumNormal, boolean signed, boolean ignoreNan,
                    boolean infinityNanScale) {
+        boolean divide() {
+            return !arithmetic.equals("reciprocal");
+        }
+
+        /** x / c for the recipe's constants 6 and 2688: divided, or times the rounded reciprocal (torchao on CUDA). */
+        float byConstant(float x, float c) {
+            return arithmetic.equals("divide-constant-reciprocal") ? multiply(x, TwoLevelOracleTest.divide(1f, c))
+                    : TwoLevelOracleTest.divide(x, c);
+        }
+
         Map<String, String> asDecisions() {
-            return Map.of("tensor-scale-arithmetic", divide ? "divide" : "reciprocal",
+            return Map.of("tensor-scale-arithmetic", arithmetic,
                     "block-scale-rounding", roundUp ? "ru" : "rn",
                     "block-scale-minimum", minimumNormal ? "smallest-normal" : "none",
                     "block-scale-sign", signed ? "signed" : "ignore",
@@ -217,12 +227,12 @@ class TwoLevelOracleTest {
             out[0] = 0x7F;
             return out;
         }
-        float t = divide(amax, M);
+        float t = o.byConstant(amax, M);
         float g = fminf(divide(M, amax), Float.MAX_VALUE);
         if (amax == 0 || g == 0) {
             g = 1f;
         }
-        float s = o.divide() ? divide(divide(a, 6f), t) : multiply(a, multiply(g, RCP_6));
+        float s = o.divide() ? divide(o.byConstant(a, 6f), t) : multiply(a, multiply(g, RCP_6));
         if (o.minimumNormal() && s < 0x1p-6f) {
             s = 0x1p-6f;
         }
@@ -244,7 +254,7 @@ class TwoLevelOracleTest {
     /** amax, the scale code and 16 element codes -> 16 floats. */
     static float[] dequantize(float amax, int scaleCode, int[] elements, Options o) {
         float scale = (float) e4m3(o.signed() ? scaleCode : scaleCode & 0x7F);
-        float factor = o.divide() ? multiply(divide(amax, M), scale) : multiply(multiply(scale, amax), RCP_M);
+        float factor = o.divide() ? multiply(o.byConstant(amax, M), scale) : multiply(multiply(scale, amax), RCP_M);
         float[] out = new float[16];
         for (int i = 0; i < 16; i++) {
             out[i] = multiply(e2m1(elements[i]), factor);
@@ -294,7 +304,7 @@ class TwoLevelOracleTest {
         if (shape == 5) { // elements within a few binary32 steps of an E2M1 midpoint after scaling
             float[] alone = new float[16];
             alone[0] = top;
-            float scale = (float) e4m3(quantize(v[0], alone, new Options(false, false, false, false, false, false))[0]);
+            float scale = (float) e4m3(quantize(v[0], alone, new Options("reciprocal", false, false, false, false, false))[0]);
             for (int i = 2; i <= 16; i++) {
                 int code = random.nextInt(0, 7);
                 float x = (float) ((E2M1[code] + E2M1[code + 1]) / 2 * scale * v[0] / M);
@@ -320,8 +330,10 @@ class TwoLevelOracleTest {
 
     static List<Options> allOptions() {
         List<Options> all = new ArrayList<>();
-        for (int k = 0; k < 64; k++) {
-            all.add(new Options((k & 1) != 0, (k & 2) != 0, (k & 4) != 0, (k & 8) != 0, (k & 16) != 0, (k & 32) != 0));
+        for (String arithmetic : List.of("reciprocal", "divide", "divide-constant-reciprocal")) {
+            for (int k = 0; k < 32; k++) {
+                all.add(new Options(arithmetic, (k & 1) != 0, (k & 2) != 0, (k & 4) != 0, (k & 8) != 0, (k & 16) != 0));
+            }
         }
         return all;
     }
@@ -418,10 +430,10 @@ class TwoLevelOracleTest {
             in[i] = bits(block[i]);
         }
         long[] want = {0x38, 0x7, 0x5, 0xA, 0x0, 0x6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-        for (boolean divide : new boolean[] {false, true}) {
+        for (String arithmetic : List.of("reciprocal", "divide", "divide-constant-reciprocal")) {
             long[] out = new long[17];
-            converter(new Options(divide, false, false, false, false, false), true).apply(in, 0, out, 0, 1);
-            assertArrayEquals(want, out, divide ? "divide" : "reciprocal");
+            converter(new Options(arithmetic, false, false, false, false, false), true).apply(in, 0, out, 0, 1);
+            assertArrayEquals(want, out, arithmetic);
         }
     }
 
@@ -429,16 +441,19 @@ class TwoLevelOracleTest {
     void theOracleSeesTheRecipesDiffer() {
         // the oracle is not blind to the decision it checks: some seeded block tells the recipes apart
         SplittableRandom random = new SplittableRandom(3);
-        Options reciprocal = new Options(false, false, false, false, false, false);
-        Options divide = new Options(true, false, false, false, false, false);
-        int differing = 0;
-        for (int n = 0; n < 3000; n++) {
-            float[] block = valueBlock(random);
-            float[] values = java.util.Arrays.copyOfRange(block, 1, 17);
-            if (!java.util.Arrays.equals(quantize(block[0], values, reciprocal), quantize(block[0], values, divide))) {
-                differing++;
+        List<Options> arithmetics = List.of(new Options("reciprocal", false, false, false, false, false),
+                new Options("divide", false, false, false, false, false),
+                new Options("divide-constant-reciprocal", false, false, false, false, false));
+        for (Options x : arithmetics) {
+            for (Options y : arithmetics) {
+                int differing = 0;
+                for (int n = 0; n < 3000 && x != y; n++) {
+                    float[] block = valueBlock(random);
+                    float[] values = java.util.Arrays.copyOfRange(block, 1, 17);
+                    differing += java.util.Arrays.equals(quantize(block[0], values, x), quantize(block[0], values, y)) ? 0 : 1;
+                }
+                assertTrue(x == y || differing > 0, "no block separates " + x.arithmetic() + " from " + y.arithmetic());
             }
         }
-        assertTrue(differing > 0, "no block separates divide from reciprocal");
     }
 }
