@@ -8,13 +8,15 @@
  * a CAP line per capability, RANDOM, SCALE and FLAGS where the library has the optional symbols, and
  * READY out; then per batch one header line
  *   CALL FROM TO ROUNDING STATE FORM CTRL COUNT IN-BYTES OUT-BYTES LANE
- * (LANE "-", "random" or "scale") answered "OK COUNT" or "ERR message". The elements themselves never
- * cross the pipe: the inputs lie at the start of the shared memory file and the outputs at HALF, each
- * packed little-endian in the elements' own widths, as the library reads and writes them; GUARD bytes
- * follow, then a uint32 lane value per element at LANES and a flags byte per element at FLAGS
- * (SharedMemory.java). convcert poisons the outputs, a guard after them and the flags before each
- * call; a library that leaves outputs unwritten or writes past them is caught there. The library's own
- * writes to stdout go to stderr, so they cannot forge an answer.
+ * (LANE "-", "random" or "scale"; SLOT 0 or 1) answered "OK COUNT" or "ERR message", in the order they
+ * came. The elements themselves never cross the pipe: the shared memory file holds two slots of CAPACITY
+ * elements, each its inputs then its outputs (8 x CAPACITY bytes each), packed little-endian in the
+ * elements' own widths as the library reads and writes them, then GUARD bytes; after the slots a
+ * uint32 lane value per element and a flags byte per element, for slot 0's batches (SharedMemory.java,
+ * suite/ADAPTERS.md "Shared memory"). CAPACITY follows from the file's size. convcert poisons the
+ * outputs, a guard after them and the flags before each call; a library that leaves outputs unwritten
+ * or writes past them is caught there. The library's own writes to stdout go to stderr, so they cannot
+ * forge an answer.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -38,10 +40,10 @@ typedef int (*convert_lane_fn)(const char *, const char *, const char *, const c
 typedef int (*convert_flags_fn)(const char *, const char *, const char *, const char *, const char *, const char *,
                                 const void *, void *, uint8_t *, uint64_t);
 
-/* The shared memory file (SharedMemory.java): inputs; outputs at HALF; GUARD bytes; at 2 HALF + GUARD,
-   MAX_COUNT uint32 lane values; then MAX_COUNT flags bytes. */
+/* The shared memory file (SharedMemory.java): two slots of 16 x CAPACITY + GUARD bytes (inputs, outputs,
+   guard), then CAPACITY uint32 lane values, then CAPACITY flags bytes: 37 x CAPACITY + 2 x GUARD bytes. */
 #define GUARD 64
-#define MAX_COUNT 65536
+#define SLOTS 2
 
 static FILE *protocol; /* the real stdout: only this program writes the protocol */
 
@@ -82,8 +84,8 @@ int main(int argc, char **argv) {
     }
     int shm = open(argv[2], O_RDWR);
     struct stat st;
-    if (shm < 0 || fstat(shm, &st) < 0 || st.st_size <= GUARD + 5 * MAX_COUNT) {
-        fail("cannot open the shared memory file", strerror(errno));
+    if (shm < 0 || fstat(shm, &st) < 0 || st.st_size <= SLOTS * GUARD || (st.st_size - SLOTS * GUARD) % 37 != 0) {
+        fail("cannot open the shared memory file, or its size is not 37 x CAPACITY + 128", strerror(errno));
         return 2;
     }
     size_t size = (size_t)st.st_size;
@@ -93,9 +95,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     close(shm);
-    size_t half = (size - GUARD - 5 * MAX_COUNT) / 2;
-    uint32_t *lanes = (uint32_t *)(memory + 2 * half + GUARD);
-    uint8_t *flags = memory + 2 * half + GUARD + 4 * MAX_COUNT;
+    size_t capacity = (size - SLOTS * GUARD) / 37, half = 8 * capacity, slot_bytes = 2 * half + GUARD;
+    uint32_t *lanes = (uint32_t *)(memory + SLOTS * slot_bytes);
+    uint8_t *flags = memory + SLOTS * slot_bytes + 4 * capacity;
     void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         char what[600];
@@ -144,15 +146,15 @@ int main(int argc, char **argv) {
     fflush(protocol);
     while (fgets(line, sizeof line, stdin)) {
         char from[64], to[64], rounding[16], state[32], form[16], ctrl[128], lane[16];
-        unsigned long long count, in_bytes, out_bytes;
+        unsigned long long count, in_bytes, out_bytes, slot;
         if (!strncmp(line, "QUIT", 4)) return 0;
-        if (sscanf(line, "CALL %63s %63s %15s %31s %15s %127s %llu %llu %llu %15s", from, to, rounding, state, form,
-                   ctrl, &count, &in_bytes, &out_bytes, lane) != 10) {
+        if (sscanf(line, "CALL %63s %63s %15s %31s %15s %127s %llu %llu %llu %15s %llu", from, to, rounding, state, form,
+                   ctrl, &count, &in_bytes, &out_bytes, lane, &slot) != 11) {
             fail("bad header", line);
             continue;
         }
-        if (in_bytes * count > half || out_bytes * count > half || count > MAX_COUNT) {
-            fail("batch larger than the shared memory", NULL);
+        if (in_bytes > 8 || out_bytes > 8 || count > capacity || slot >= SLOTS) {
+            fail("batch larger than the shared memory, or no such slot", NULL);
             continue;
         }
         int with_lane = strcmp(lane, "-") != 0;
@@ -160,11 +162,11 @@ int main(int argc, char **argv) {
             fail("the library takes no lane", lane);
             continue;
         }
-        int status = with_lane ? convert_lane(from, to, rounding, state, form, ctrl, lane, lanes, memory, memory + half,
-                                              (uint64_t)count)
-                     : convert_flags ? convert_flags(from, to, rounding, state, form, ctrl, memory, memory + half, flags,
-                                                     (uint64_t)count)
-                     : convert(from, to, rounding, state, form, ctrl, memory, memory + half, (uint64_t)count);
+        uint8_t *in = memory + slot * slot_bytes, *out = in + half;
+        int status = with_lane ? convert_lane(from, to, rounding, state, form, ctrl, lane, lanes, in, out, (uint64_t)count)
+                     : convert_flags && slot == 0 ? convert_flags(from, to, rounding, state, form, ctrl, in, out, flags,
+                                                                  (uint64_t)count)
+                     : convert(from, to, rounding, state, form, ctrl, in, out, (uint64_t)count);
         if (status != 0) {
             char status_text[32];
             snprintf(status_text, sizeof status_text, "%d", status);

@@ -6,15 +6,21 @@
  *                                           a shared library with the ABI of suite/native/convcert_dut.h
  * The process takes --fault crash|hang|garbage|short|long|error: it then also claims float->bfloat16
  * rz nosat and misbehaves on it, which the suite's robustness tests use; with any other fault name
- * (--fault truncate) it answers that case by plain truncation, wrong for NaN. The process also implements
+ * (--fault truncate) it answers that case by plain truncation, wrong for NaN. With --shared it says
+ * SHARED and takes its value batches in shared memory (suite/ADAPTERS.md, "Shared memory"): convcert
+ * sends SHARED PATH CAPACITY, the device maps the file, and each CALL line names a slot whose inputs it
+ * converts into the slot's outputs; the faults act the same way there. The process also implements
  * the OpenCL memory functions vloadn/vstoren of the integer and float gentypes and as_type between
  * same-sized types, checking alignment (it refuses misaligned addresses).
  */
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -66,23 +72,39 @@ static uint16_t float_to_bf16_rn(uint32_t x) {
     return (uint16_t)((x + 0x7FFF + ((x >> 16) & 1)) >> 16);
 }
 
-typedef uint64_t (*op_fn)(uint64_t);
-static uint64_t op_f2h(uint64_t x) { return float_to_half_rn((uint32_t)x); }
-static uint64_t op_h2f(uint64_t x) { return half_to_float((uint16_t)x); }
-static uint64_t op_f2i(uint64_t x) { return float_to_int32_rz((uint32_t)x); }
-static uint64_t op_i2f(uint64_t x) { return int32_to_float_rn((uint32_t)x); }
-static uint64_t op_f2b(uint64_t x) { return float_to_bf16_rn((uint32_t)x); }
-static uint64_t op_f2b_truncate(uint64_t x) { return (uint32_t)x >> 16; } /* a wrong rz for NaN: used by faults */
+static uint16_t f2b_truncate(uint32_t x) { return (uint16_t)(x >> 16); } /* a wrong rz for NaN: used by faults */
 
-struct op { const char *from, *to, *rounding, *state; int in_bytes, out_bytes; op_fn fn; };
+/* A batch loop per conversion: packed little-endian elements in, packed elements out (memcpy keeps the
+   loads and stores free of alignment assumptions; the compiler turns them into plain moves). */
+#define BATCH_LOOP(name, IN, OUT, fn)                                                          \
+    static void name(const uint8_t *in, uint8_t *out, uint64_t count) {                         \
+        for (uint64_t i = 0; i < count; i++) {                                                  \
+            IN x;                                                                               \
+            memcpy(&x, in + i * sizeof(IN), sizeof x);                                          \
+            OUT y = fn(x);                                                                      \
+            memcpy(out + i * sizeof(OUT), &y, sizeof y);                                        \
+        }                                                                                       \
+    }
+BATCH_LOOP(batch_f2h, uint32_t, uint16_t, float_to_half_rn)
+BATCH_LOOP(batch_h2f, uint16_t, uint32_t, half_to_float)
+BATCH_LOOP(batch_f2i, uint32_t, uint32_t, float_to_int32_rz)
+BATCH_LOOP(batch_i2f, uint32_t, uint32_t, int32_to_float_rn)
+BATCH_LOOP(batch_f2b, uint32_t, uint16_t, float_to_bf16_rn)
+BATCH_LOOP(batch_f2b_truncate, uint32_t, uint16_t, f2b_truncate)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the batch loops read and write little-endian elements with memcpy: a big-endian host needs byte swaps"
+#endif
+
+typedef void (*batch_fn)(const uint8_t *, uint8_t *, uint64_t);
+struct op { const char *from, *to, *rounding, *state; int in_bytes, out_bytes; batch_fn fn; };
 static const struct op OPS[] = {
-    {"float", "half", "rn", "nosat", 4, 2, op_f2h},
-    {"half", "float", "rn", "nosat", 2, 4, op_h2f},
-    {"float", "int32", "rz", "sat", 4, 4, op_f2i},
-    {"int32", "float", "rn", "nosat", 4, 4, op_i2f},
-    {"float", "bfloat16", "rn", "nosat", 4, 2, op_f2b},
+    {"float", "half", "rn", "nosat", 4, 2, batch_f2h},
+    {"half", "float", "rn", "nosat", 2, 4, batch_h2f},
+    {"float", "int32", "rz", "sat", 4, 4, batch_f2i},
+    {"int32", "float", "rn", "nosat", 4, 4, batch_i2f},
+    {"float", "bfloat16", "rn", "nosat", 4, 2, batch_f2b},
 };
-static const struct op FAULTY = {"float", "bfloat16", "rz", "nosat", 4, 2, op_f2b_truncate};
+static const struct op FAULTY = {"float", "bfloat16", "rz", "nosat", 4, 2, batch_f2b_truncate};
 #define NOPS (sizeof OPS / sizeof OPS[0])
 
 static const struct op *find(const char *from, const char *to, const char *rounding, const char *state, int faulty) {
@@ -95,12 +117,7 @@ static const struct op *find(const char *from, const char *to, const char *round
 }
 
 static void run(const struct op *op, const uint8_t *in, uint8_t *out, uint64_t count) {
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t x = 0, y;
-        for (int b = 0; b < op->in_bytes; b++) x |= (uint64_t)in[i * op->in_bytes + b] << (8 * b);
-        y = op->fn(x);
-        for (int b = 0; b < op->out_bytes; b++) out[i * op->out_bytes + b] = (uint8_t)(y >> (8 * b));
-    }
+    op->fn(in, out, count);
 }
 
 #ifdef CONVCERT_LIBRARY
@@ -191,9 +208,29 @@ static void memory_batch(const char *function, const char *type, int n, const ch
     free(image); free(image_size);
 }
 
+/* The shared memory (suite/ADAPTERS.md): two slots of inputs and outputs, 8 x capacity bytes each, plus a guard. */
+static uint8_t *shared_memory;
+static unsigned long long shared_capacity;
+
+static int map_shared(const char *path, unsigned long long capacity) {
+    int fd = open(path, O_RDWR);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0 || (unsigned long long)st.st_size < 2 * (16 * capacity + 64)) return 0;
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return 0;
+    shared_memory = m;
+    shared_capacity = capacity;
+    return 1;
+}
+
 int main(int argc, char **argv) {
     const char *fault = NULL;
-    for (int i = 1; i + 1 < argc; i++) if (!strcmp(argv[i], "--fault")) fault = argv[i + 1];
+    int offer_shared = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--shared")) offer_shared = 1;
+        if (!strcmp(argv[i], "--fault") && i + 1 < argc) fault = argv[i + 1];
+    }
     char line[512];
     if (!fgets(line, sizeof line, stdin) || strncmp(line, "CONVCERT 1", 10)) { fprintf(stderr, "bad hello\n"); return 2; }
     for (size_t i = 0; i < NOPS; i++) printf("CAP %s %s %s %s\n", OPS[i].from, OPS[i].to, OPS[i].rounding, OPS[i].state);
@@ -204,7 +241,7 @@ int main(int argc, char **argv) {
             for (int u = 0; u < 9; u++)
                 if (u != t && MEM_SIZES[u] == MEM_SIZES[t]) printf("MEM as_%s%d %s%d\n", MEM_TYPES[u], WIDTHS[w], MEM_TYPES[t], WIDTHS[w]);
         }
-    printf("ALIGNMENT checked\nREADY\n");
+    printf("ALIGNMENT checked\n%sREADY\n", offer_shared ? "SHARED\n" : "");
     fflush(stdout);
     static uint8_t in[1 << 22], out[1 << 22];
     unsigned long long count;
@@ -220,12 +257,30 @@ int main(int argc, char **argv) {
             memory_batch(function, type, n, to_type, to_n, count);
             continue;
         }
-        if (sscanf(line, "BATCH %31s %31s %7s %15s %15s %63s %llu", from, to, rounding, state, form, ctrl, &count) != 7) {
+        if (!strncmp(line, "SHARED ", 7)) {
+            char path[400];
+            unsigned long long capacity;
+            int ok = sscanf(line, "SHARED %399s %llu", path, &capacity) == 2 && map_shared(path, capacity);
+            printf(ok ? "OK\n" : "ERR cannot map the shared memory\n"); fflush(stdout); continue;
+        }
+        uint8_t *batch_in = in, *batch_out = out;
+        int call = !strncmp(line, "CALL ", 5);
+        if (call) { /* CALL FROM TO ROUNDING STATE FORM CTRL COUNT IN-BYTES OUT-BYTES LANE SLOT */
+            char lane[16];
+            unsigned long long in_size, out_size, slot;
+            if (!shared_memory || sscanf(line, "CALL %31s %31s %7s %15s %15s %63s %llu %llu %llu %15s %llu", from, to,
+                                         rounding, state, form, ctrl, &count, &in_size, &out_size, lane, &slot) != 11
+                || slot > 1 || count > shared_capacity || strcmp(lane, "-")) {
+                printf("ERR bad call\n"); fflush(stdout); continue;
+            }
+            batch_in = shared_memory + slot * (16 * shared_capacity + 64);
+            batch_out = batch_in + 8 * shared_capacity;
+        } else if (sscanf(line, "BATCH %31s %31s %7s %15s %15s %63s %llu", from, to, rounding, state, form, ctrl, &count) != 7) {
             printf("ERR bad header\n"); fflush(stdout); return 2;
         }
         const struct op *op = find(from, to, rounding, state, fault != NULL);
         size_t in_bytes = op ? (size_t)op->in_bytes * count : 0;
-        if (!op || in_bytes > sizeof in || fread(in, 1, in_bytes, stdin) != in_bytes) {
+        if (!op || (!call && (in_bytes > sizeof in || fread(in, 1, in_bytes, stdin) != in_bytes))) {
             printf("ERR not implemented: %s->%s %s %s\n", from, to, rounding, state); fflush(stdout); continue;
         }
         if (op == &FAULTY) {
@@ -233,12 +288,14 @@ int main(int argc, char **argv) {
             if (!strcmp(fault, "hang")) { for (;;) pause(); }
             if (!strcmp(fault, "garbage")) { printf("\x01\x02garbage\n"); fflush(stdout); continue; }
             if (!strcmp(fault, "error")) { printf("ERR simulated device error\n"); fflush(stdout); continue; }
+            if (call && !strcmp(fault, "short")) { printf("OK %llu\n", count); fflush(stdout); return 3; } /* outputs left unwritten */
+            if (call && !strcmp(fault, "long")) { run(op, batch_in, batch_out, count + 1); printf("OK %llu\n", count); fflush(stdout); continue; }
             if (!strcmp(fault, "short")) { printf("OK %llu\n", count); fwrite(out, 1, count, stdout); fflush(stdout); return 3; }
             if (!strcmp(fault, "long")) { printf("OK %llu\n", count + 1); run(op, in, out, count); fwrite(out, 1, 2 * count + 2, stdout); fflush(stdout); continue; }
         }
-        run(op, in, out, count);
+        run(op, batch_in, batch_out, count);
         printf("OK %llu\n", count);
-        fwrite(out, 1, (size_t)op->out_bytes * count, stdout);
+        if (!call) fwrite(out, 1, (size_t)op->out_bytes * count, stdout);
         fflush(stdout);
     }
     return 0;

@@ -12,6 +12,7 @@ import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
 import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
+import convcert.spi.PackedOperations;
 import convcert.spi.RandomOperations;
 import convcert.spi.ScaleOperations;
 import convcert.vectors.BlockLayout;
@@ -19,8 +20,10 @@ import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.VectorFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +32,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Any executable that speaks the batch protocol of suite/ADAPTERS.md on stdin/stdout: a text
  * handshake that states capabilities, then per batch a text header and little-endian payloads.
- * A crash, hang, garbage answer or wrong count fails the case; the process is restarted for the next.
- * Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: where convcert runs).
+ * A device that says SHARED gets its value batches in shared memory instead (SharedMemory, in two
+ * slots: PackedOperations), the pipe carrying a line per batch; so does convcert-host, which the native
+ * adapter runs. A crash, hang, garbage answer or wrong count fails the case; the process is restarted
+ * for the next. Options: cmd=COMMAND LINE (split on spaces), dir=WORKING DIRECTORY (default: where
+ * convcert runs).
  */
 public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
-        BlockOperations, FlagOperations, RandomOperations, ScaleOperations {
+        BlockOperations, FlagOperations, RandomOperations, ScaleOperations, PackedOperations {
 
     public static final class Provider implements AdapterProvider {
         @Override
@@ -66,8 +72,12 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     private final List<String> command;
     private final Path directory;
     private final AdapterContext context;
-    /** For convcert-host (the native adapter): the memory batches travel through; null for pipe devices. */
-    private final SharedMemory shared;
+    /** convcert-host (the native adapter): the memory is the command's last argument at each start. */
+    private final boolean host;
+    /** The memory value batches travel through: always for convcert-host, after SHARED for a device; else null. */
+    private SharedMemory shared;
+    /** Packed batches started and not yet finished, oldest first: their slots, counts and output widths. */
+    private final ArrayDeque<int[]> inFlight = new ArrayDeque<>();
     private final String identity;
     /** The running device, or null (not yet started, or stopped after a failure). */
     private DeviceProcess device;
@@ -85,19 +95,25 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         }
     }
 
-    /** shared: the memory of convcert-host, whose file is the command's last argument at each start; else null. */
+    /** shared: the memory of convcert-host, whose file is the command's last argument at each start; else null (a device may say SHARED). */
     ProcessAdapter(List<String> command, Path directory, AdapterContext context, SharedMemory shared, String identity) {
         this.command = command;
         this.directory = directory;
         this.context = context;
         this.shared = shared;
+        this.host = shared != null;
         this.identity = identity;
     }
 
     /** Starts the device and reads its handshake, with the batch timeout as the handshake's deadline. */
     void start() throws AdapterException {
         List<String> launch = new ArrayList<>(command);
-        if (shared != null) {
+        inFlight.clear();
+        if (!host && shared != null) { // a restarted device maps a new file, if it says SHARED again
+            shared.close();
+            shared = null;
+        }
+        if (host) {
             try {
                 launch.add(shared.renew().toString());
             } catch (IOException e) {
@@ -118,9 +134,12 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                 stop();
                 throw new DeviceDidNotStart(e.getMessage());
             }
+            if (read.shared() && !host) {
+                share(started);
+            }
             handshaking.set(false);
             if (shared != null) {
-                shared.unlink(); // mapped by the host now: nothing to leave behind
+                shared.unlink(); // mapped by the device now: nothing to leave behind
             }
             said = read;
         } catch (IOException e) {
@@ -130,6 +149,25 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         } catch (AdapterException e) {
             stop();
             throw e instanceof DeviceDidNotStart ? e : new DeviceDidNotStart("handshake: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A device that said SHARED is given a memory file (SHARED PATH CAPACITY) and maps it ('OK'); one that
+     * answers ERR keeps the pipes. Within the handshake's deadline.
+     */
+    private void share(DeviceProcess started) throws IOException, AdapterException {
+        SharedMemory memory = new SharedMemory();
+        started.write("SHARED " + memory.renew() + " " + SharedMemory.CAPACITY + "\n");
+        started.flush();
+        String answer = started.readLine();
+        if (answer.equals("OK")) {
+            shared = memory;
+            return;
+        }
+        memory.close();
+        if (!answer.startsWith("ERR")) {
+            throw new AdapterException("expected 'OK' or 'ERR <message>' after SHARED, got '" + DeviceProcess.printable(answer) + "'");
         }
     }
 
@@ -239,10 +277,9 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     private void call(CaseKey c, long[] inputs, long[] lane, String laneName, long[] outputs, byte[] flagsOut, int count,
                       int inBytes, int outBytes) throws AdapterException {
         shared.putInputs(inputs, lane, count, inBytes);
-        shared.poisonOutputs(count, outBytes);
+        shared.poisonOutputs(0, count, outBytes);
         try {
-            device.write("CALL " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form() + " "
-                    + c.ctrlField() + " " + count + " " + inBytes + " " + outBytes + " " + laneName + "\n");
+            device.write(callLine(c, count, inBytes, outBytes, laneName, 0));
             device.flush();
             String answer = device.readLine();
             lastCase = c.name();
@@ -255,10 +292,81 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }
-        if (!shared.guardIntact(count, outBytes)) {
-            throw failure("the library wrote beyond the " + count + " outputs of the batch");
+        if (!shared.guardIntact(0, count, outBytes)) {
+            throw failure("the device wrote beyond the " + count + " outputs of the batch");
         }
         shared.getOutputs(outputs, said.flags() ? flagsOut : null, count, outBytes);
+    }
+
+    private static String callLine(CaseKey c, int count, int inBytes, int outBytes, String lane, int slot) {
+        return "CALL " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form() + " "
+                + c.ctrlField() + " " + count + " " + inBytes + " " + outBytes + " " + lane + " " + slot + "\n";
+    }
+
+    @Override
+    public boolean packed() {
+        return shared != null;
+    }
+
+    @Override
+    public int slotCapacity() {
+        return SharedMemory.CAPACITY;
+    }
+
+    @Override
+    public ByteBuffer inputs(int slot) {
+        return shared.slot(slot, false).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public ByteBuffer outputs(int slot) {
+        return shared.slot(slot, true).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** A CALL for a slot the suite filled, not waited for; a stopped device is not restarted here (the batch of 0 does). */
+    @Override
+    public void start(CaseKey c, int slot, int count) throws AdapterException {
+        if (device == null || !device.alive() || shared == null) {
+            throw failure("the device is not running");
+        }
+        if (slot < 0 || slot >= SLOTS || count < 1 || count > SharedMemory.CAPACITY
+                || inFlight.stream().anyMatch(f -> f[0] == slot)) {
+            throw new AdapterException("slot " + slot + " with " + count + " elements cannot be started now");
+        }
+        int inBytes = VectorBytes.of(context.widthOf(c.from()));
+        int outBytes = VectorBytes.of(context.widthOf(c.to()));
+        shared.poisonGuard(slot, count, outBytes);
+        try {
+            device.write(callLine(c, count, inBytes, outBytes, "-", slot));
+            device.flush();
+        } catch (IOException e) {
+            throw failure("pipe broke: " + e.getMessage());
+        }
+        inFlight.addLast(new int[] {slot, count, outBytes});
+    }
+
+    /** Reads the oldest batch's answer, 'OK count', and checks the guard after its outputs. */
+    @Override
+    public void finish(CaseKey c, int slot) throws AdapterException {
+        int[] oldest = inFlight.pollFirst();
+        if (oldest == null || oldest[0] != slot) {
+            throw new AdapterException("slot " + slot + " is not the oldest batch in flight");
+        }
+        try {
+            String answer = device.readLine();
+            lastCase = c.name();
+            if (answer.startsWith("ERR ")) {
+                throw new AdapterException(DeviceProcess.printable(answer.substring(4)));
+            }
+            if (!answer.equals("OK " + oldest[1])) {
+                throw failure("expected 'OK " + oldest[1] + "' or 'ERR <message>', got '" + DeviceProcess.printable(answer) + "'");
+            }
+        } catch (IOException e) {
+            throw failure("pipe broke: " + e.getMessage());
+        }
+        if (!shared.guardIntact(slot, oldest[1], oldest[2])) {
+            throw failure("the device wrote beyond the " + oldest[1] + " outputs of the batch");
+        }
     }
 
     /**
@@ -267,8 +375,8 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
      * sent since its last answer fails the case it belongs to.
      */
     private void settle(CaseKey c, String header) throws AdapterException {
-        if (shared != null) {
-            header = "CALL " + header.substring(header.indexOf(' ') + 1).replaceFirst(" 0\n$", " 0 1 1 -\n");
+        if (shared != null && header.startsWith("BATCH ")) {
+            header = "CALL " + header.substring(header.indexOf(' ') + 1).replaceFirst(" 0\n$", " 0 1 1 - 0\n");
         }
         try {
             device.write(header);
@@ -286,7 +394,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     /** BLOCKS batch (suite/ADAPTERS.md): count blocks, each value in its format's bytes. */
     @Override
     public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
-        if (shared != null) {
+        if (host) {
             throw new AdapterException("the native ABI (convcert_dut.h) converts values, not blocks");
         }
         ensureRunning();

@@ -1,5 +1,6 @@
 package convcert.suite.adapters;
 
+import convcert.spi.PackedOperations;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -10,39 +11,42 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The memory convcert-host and convcert share: a file mapped by both (on tmpfs where there is one),
- * inputs in its first half and outputs in its second, each element in its own width, little-endian;
- * after them and the guard, a u32 lane value (random bits, a scale) and a flags byte per element.
- * The file is removed as soon as the host has mapped it, so nothing is left behind; a restarted host
- * gets a new one.
+ * The memory a device and convcert share (convcert-host for a library, or a process device that said
+ * SHARED): a file mapped by both (on tmpfs where there is one, with room), in two slots of CAPACITY
+ * elements, each slot its inputs, then its outputs, each element in its own width, little-endian, then a
+ * guard; after the slots a u32 lane value (random bits, a scale) and a flags byte per element, used by
+ * slot 0's batches. The file is removed as soon as the device has mapped it, so nothing is left
+ * behind; a restarted device gets a new one. The layout is suite/ADAPTERS.md's ("Shared memory").
  */
 final class SharedMemory implements AutoCloseable {
 
-    /** Elements of up to 8 bytes a batch may hold: the most the suite sends at once. */
-    static final long HALF = 8L << 16;
+    /** Elements a slot holds (convcert_host.c derives it from the file's size). */
+    static final int CAPACITY = 1 << 20;
+    /** Bytes of a slot's inputs, and of its outputs: elements of up to 8 bytes. */
+    static final long HALF = 8L * CAPACITY;
     /** Bytes after a batch's outputs that must stay as they were poisoned: a library writing past them is caught. */
     static final int GUARD = 64;
+    /** One slot: inputs, outputs, room for the guard. */
+    static final long SLOT = 2 * HALF + GUARD;
     /** What the outputs hold before every call: an output left unwritten reads as this, a mismatch. */
     static final byte POISON = (byte) 0xA5;
-    /** Elements a batch may hold (convcert_host.c's MAX_COUNT). */
-    static final int MAX_COUNT = 1 << 16;
     /** Where the lane values (a u32 per element) start, and the flags (a byte per element) after them. */
-    static final long LANES = 2 * HALF + GUARD;
-    static final long FLAGS = LANES + 4L * MAX_COUNT;
+    static final long LANES = PackedOperations.SLOTS * SLOT;
+    static final long FLAGS = LANES + 4L * CAPACITY;
     /** What the flags hold before every call: no flags byte has these bits, so one left unwritten is a mismatch. */
     static final byte FLAGS_POISON = (byte) 0xE0;
-    private static final long SIZE = FLAGS + MAX_COUNT;
+    static final long SIZE = FLAGS + CAPACITY;
 
     private Arena arena;
     private MemorySegment memory;
     private Path file;
 
-    /** A fresh file and mapping, the last ones released. */
+    /** A fresh file and mapping, the last ones released: on /dev/shm where it has room, else the temporary folder. */
     Path renew() throws IOException {
         close();
         Path shm = Path.of("/dev/shm");
-        Path dir = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
-        file = Files.createTempFile(dir, "convcert-host-", ".mem");
+        boolean tmpfs = Files.isDirectory(shm) && Files.isWritable(shm) && Files.getFileStore(shm).getUsableSpace() > 4 * SIZE;
+        file = Files.createTempFile(tmpfs ? shm : Path.of(System.getProperty("java.io.tmpdir")), "convcert-shared-", ".mem");
         arena = Arena.ofShared();
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             channel.truncate(0);
@@ -50,6 +54,11 @@ final class SharedMemory implements AutoCloseable {
             memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, SIZE, arena);
         }
         return file;
+    }
+
+    /** A slot's inputs (part inputs) or outputs, CAPACITY elements of up to 8 bytes. */
+    MemorySegment slot(int slot, boolean outputs) {
+        return memory.asSlice(slot * SLOT + (outputs ? HALF : 0), HALF);
     }
 
     /** Removes the file once the host has mapped it; the mappings stay. */
@@ -78,17 +87,22 @@ final class SharedMemory implements AutoCloseable {
         }
     }
 
-    /** Poisons the outputs of a batch of count elements of bytes each, the guard after them, and the flags. */
-    void poisonOutputs(int count, int bytes) {
-        memory.asSlice(HALF, (long) count * bytes + GUARD).fill(POISON);
-        memory.asSlice(FLAGS, count).fill(FLAGS_POISON);
+    /** Poisons the outputs of a batch of count elements of bytes each in a slot, the guard after them, and the flags. */
+    void poisonOutputs(int slot, int count, int bytes) {
+        memory.asSlice(slot * SLOT + HALF, (long) count * bytes + GUARD).fill(POISON);
+        if (slot == 0) {
+            memory.asSlice(FLAGS, count).fill(FLAGS_POISON);
+        }
     }
 
+    /** Poisons only the guard after count outputs of bytes each in a slot: the suite set the outputs themselves. */
+    void poisonGuard(int slot, int count, int bytes) {
+        memory.asSlice(slot * SLOT + HALF + (long) count * bytes, GUARD).fill(POISON);
+    }
 
-
-    /** Whether the guard after count outputs of bytes each is still poison. */
-    boolean guardIntact(int count, int bytes) {
-        long start = HALF + (long) count * bytes;
+    /** Whether the guard after count outputs of bytes each in a slot is still poison. */
+    boolean guardIntact(int slot, int count, int bytes) {
+        long start = slot * SLOT + HALF + (long) count * bytes;
         for (long i = 0; i < GUARD; i++) {
             if (memory.get(ValueLayout.JAVA_BYTE, start + i) != POISON) {
                 return false;
@@ -102,7 +116,7 @@ final class SharedMemory implements AutoCloseable {
         if (flags != null) {
             MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, FLAGS, flags, 0, count);
         }
-        MemorySegment out = memory.asSlice(HALF);
+        MemorySegment out = slot(0, true);
         for (int i = 0; i < count; i++) {
             outputs[i] = switch (bytes) {
                 case 1 -> out.get(ValueLayout.JAVA_BYTE, i) & 0xFFL;

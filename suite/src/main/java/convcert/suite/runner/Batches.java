@@ -43,12 +43,24 @@ public interface Batches {
         });
     }
 
-    /** Every input in [first, end), the expected values computed by the reference on the fly. */
+    /** Every input in [first, end), the expected values computed by the reference on the fly, on every core. */
     static Batches range(long first, long end, Converter reference) {
+        return range(first, end, reference, true);
+    }
+
+    /**
+     * As above; parallel false: on the calling thread alone, for a part of a case whose other parts run
+     * beside it (--jobs), where splitting each chunk over the cores again only moves it between caches.
+     */
+    static Batches range(long first, long end, Converter reference, boolean parallel) {
         long[] next = {first};
         return computed((in, exp) -> {
             int n = (int) Math.min(in.length, end - next[0]);
-            reference.applyConsecutiveParallel(next[0], in, exp, n);
+            if (parallel) {
+                reference.applyConsecutiveParallel(next[0], in, exp, n);
+            } else {
+                reference.applyConsecutive(next[0], in, exp, 0, n);
+            }
             next[0] += n;
             return n;
         });

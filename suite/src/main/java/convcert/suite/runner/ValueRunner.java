@@ -4,10 +4,12 @@ import convcert.reference.Converter;
 import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Values;
+import convcert.spec.VectorBytes;
 import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
+import convcert.spi.PackedOperations;
 import convcert.spi.RandomOperations;
 import convcert.spi.ScaleOperations;
 import convcert.suite.model.CaseResult;
@@ -17,6 +19,7 @@ import convcert.suite.model.InputMap;
 import convcert.suite.model.MismatchKind;
 import convcert.suite.model.Status;
 import convcert.vectors.Progress;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -25,7 +28,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Runs a conversion case through one adapter instance: the inputs in batches of {@link Batches#BATCH},
+ * Runs a conversion case through one adapter instance: the inputs in batches of {@link Batches#BATCH}
+ * (or, for an adapter with packed memory, chunks of {@link Batches#CHUNK} in two slots, PackedOperations),
  * each result compared with the expected value by the run's {@link Comparison}, mismatches classified
  * by value (MismatchKind), and where the profile has exception flags and the adapter reports them, each
  * element's flags with the reference's (a right value with wrong flags is a mismatch of kind FLAGS). A
@@ -52,6 +56,13 @@ public final class ValueRunner {
             this(result, wrong, Map.of());
         }
     }
+
+    /**
+     * Elements per packed batch: small enough that a part's arrays stay in the processor's caches (2^20
+     * measured 10-15% slower end to end than 2^18 on this project's 2-core machine), large enough that
+     * the two calls per batch cost nothing (docs/performance.md, issue 26).
+     */
+    static final int PACKED_CHUNK = 1 << 18;
 
     /** What the flags array holds before every call: bits no flag has, so unwritten flags are a mismatch. */
     static final byte FLAGS_POISON = (byte) 0xE0;
@@ -93,37 +104,66 @@ public final class ValueRunner {
                     ? "stochastic rounding: the adapter takes no random bits (spi.RandomOperations)"
                     : "a scaled conversion: the adapter takes no scales (spi.ScaleOperations)"), Map.of());
         }
-        FormatCodec source = reference.source();
-        long sourceMask = source.mask();
-        FormatCodec destination = reference.destination();
-        boolean integral = reference.spec().conversion().sameType();
+        boolean self = outputsAreExpected && batches.computed();
+        Flags lane = laneName == null && certifiesFlags(flagsLane, adapter.declaring()) ? reference.flags() : null;
+        Tally tally = new Tally(reference, lane);
+        boolean packed = !self && laneName == null && lane == null && adapter.declaring() instanceof PackedOperations p
+                && p.packed() && p.slotCapacity() >= Batches.CHUNK;
+        String failure = self ? runSelf(batches, progress, tally)
+                : packed ? runPacked(adapter, key, reference, batches, progress, tally)
+                : runBatches(adapter, key, reference, batches, progress, tally);
+        if (failure != null) {
+            return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, tally.vectors, tally.mismatches, tally.first, List.of(),
+                    tally.kinds, failure, millis(start)), tally.wrong);
+        }
+        if (tally.vectors == 0) {
+            return new Outcome(CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify"), tally.wrong);
+        }
+        if (!self) {
+            try { // a batch of none: the adapter shows nothing of this case is still pending
+                adapter.call(a -> a.convert(key, new long[0], new long[0], 0), () -> "the batch of 0 after the case");
+            } catch (AdapterException e) {
+                adapter.recover();
+                return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, tally.vectors, tally.mismatches, tally.first,
+                        List.of(), tally.kinds, e.getMessage() + " (after all " + tally.vectors + " vectors)", millis(start)),
+                        tally.wrong);
+            }
+        }
+        List<String> rules = tally.first.isEmpty() ? List.of() : reference.explain(tally.firstInput).rules();
+        return new Outcome(new CaseResult(key, tally.mismatches == 0 ? Status.PASS : Status.FAIL, tally.vectors,
+                tally.mismatches, tally.first, rules, tally.kinds, null, null, millis(start), null, Map.of(),
+                tally.mismatches == 0 || tally.where == null ? null : tally.where.map()), tally.wrong, tally.wrongFlags);
+    }
+
+    /** The reference adapter on the run's own expected values: counted, not computed or compared twice. */
+    private static String runSelf(Batches batches, Progress progress, Tally tally) {
+        long[] in = new long[Batches.CHUNK];
+        long[] expected = new long[Batches.CHUNK];
+        int n;
+        while ((n = batches.next(in, expected)) > 0) {
+            tally.vectors += n;
+            if (progress != null) {
+                progress.batchDone(n);
+            }
+        }
+        return null;
+    }
+
+    /** Batches of long[] through ConverterAdapter (and its lane and flags interfaces); an adapter failure's message, or null. */
+    private String runBatches(AdapterInstance adapter, CaseKey key, Converter reference, Batches batches, Progress progress,
+                              Tally tally) {
+        long sourceMask = reference.source().mask();
+        String laneName = reference.lane();
         long[] in = new long[Batches.CHUNK];
         long[] expected = new long[Batches.CHUNK];
         long[] actual = new long[Batches.CHUNK];
         long[] adapterIn = new long[Batches.BATCH];
         long[] adapterOut = new long[Batches.BATCH];
-        Map<Long, Long> wrong = new LinkedHashMap<>();
-        Map<Long, Integer> wrongFlags = new LinkedHashMap<>();
-        long vectors = 0;
-        long mismatches = 0;
-        List<FirstMismatch> first = new ArrayList<>();
-        Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
-        InputMap.Counter where = InputMap.Counter.of(source.format());
-        long firstInput = 0;
-        boolean self = outputsAreExpected && batches.computed();
-        Flags lane = laneName == null && certifiesFlags(flagsLane, adapter.declaring()) ? reference.flags() : null;
         long[] adapterLane = laneName != null ? new long[Batches.BATCH] : null;
-        byte[] adapterFlags = lane != null ? new byte[Batches.BATCH] : null;
-        byte[] actualFlags = lane != null ? new byte[Batches.CHUNK] : null;
+        byte[] adapterFlags = tally.lane != null ? new byte[Batches.BATCH] : null;
+        byte[] actualFlags = tally.lane != null ? new byte[Batches.CHUNK] : null;
         int n;
         while ((n = batches.next(in, expected)) > 0) { // chunks of CHUNK; the adapter gets batches of BATCH
-            if (self) {
-                vectors += n;
-                if (progress != null) {
-                    progress.batchDone(n);
-                }
-                continue;
-            }
             for (int from = 0; from < n; from += Batches.BATCH) {
                 int size = Math.min(Batches.BATCH, n - from);
                 try {
@@ -141,7 +181,7 @@ public final class ValueRunner {
                                 ((ScaleOperations) a).convertScaled(key, adapterIn, adapterLane, adapterOut, size);
                             }
                         }, () -> "batch of " + size);
-                    } else if (lane != null) {
+                    } else if (tally.lane != null) {
                         Arrays.fill(adapterFlags, 0, size, FLAGS_POISON);
                         adapter.call(a -> ((FlagOperations) a).convert(key, adapterIn, adapterOut, adapterFlags, size),
                                 () -> "batch of " + size);
@@ -152,61 +192,144 @@ public final class ValueRunner {
                     System.arraycopy(adapterOut, 0, actual, from, size);
                 } catch (AdapterException e) {
                     adapter.recover();
-                    return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, vectors, mismatches, first, List.of(), kinds,
-                            e.getMessage() + " (after " + vectors + " vectors)", millis(start)), wrong);
+                    return e.getMessage() + " (after " + tally.vectors + " vectors)";
                 }
-                if (lane != null || !Arrays.equals(expected, from, from + size, actual, from, from + size)) {
-                    for (int i = from; i < from + size; i++) {
-                        boolean sameValue = comparison.same(destination, expected[i], actual[i]);
-                        int wantFlags = lane != null ? lane.of(in[i], expected[i]) : 0;
-                        boolean sameFlags = lane == null || actualFlags[i] == wantFlags;
-                        if (sameValue && sameFlags) {
-                            continue;
-                        }
-                        mismatches++;
-                        if (!sameValue && wrong.size() < DIAGNOSED) { // the fault models explain values
-                            wrong.put(in[i], actual[i]);
-                        } else if (sameValue && wrongFlags.size() < DIAGNOSED) { // the flag decisions explain flags
-                            wrongFlags.put(in[i], actualFlags[i] & 0xFF);
-                        }
-                        long value = in[i] & sourceMask;
-                        if (where != null) {
-                            where.add(value);
-                        }
-                        MismatchKind kind = sameValue ? MismatchKind.FLAGS
-                                : MismatchKind.classify(source, value, destination, expected[i], actual[i], integral);
-                        kinds.merge(kind, 1L, Long::sum);
-                        if (first.size() < firstMismatches) {
-                            firstInput = first.isEmpty() ? in[i] : firstInput;
-                            first.add(sameValue ? new FirstMismatch.Flags(Shown.of(source, value), Values.fields(source, value),
-                                    Shown.of(destination, actual[i]), flagText(wantFlags), flagText(actualFlags[i] & 0xFF))
-                                    : new FirstMismatch.Value(input(reference, in[i]), Values.fields(source, value),
-                                    Shown.of(destination, expected[i]), Shown.of(destination, actual[i]), kind));
-                        }
-                    }
+                if (tally.lane != null || !Arrays.equals(expected, from, from + size, actual, from, from + size)) {
+                    tally.judge(in, expected, actual, actualFlags, from, from + size);
                 }
-                vectors += size;
+                tally.vectors += size;
                 if (progress != null) {
                     progress.batchDone(size);
                 }
             }
         }
-        if (vectors == 0) {
-            return new Outcome(CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify"), wrong);
+        return null;
+    }
+
+    /**
+     * Chunks through PackedOperations, two in flight: a chunk's inputs narrowed into a slot, its outputs
+     * set to the complement of the expected values (so an output left unwritten is a mismatch whatever
+     * the format), the batch started; then the other slot's batch finished and its outputs compared with
+     * the packed expected values in one vectorised mismatch, element by element only where that finds
+     * a difference. The implementation converts one chunk while the suite computes and checks the next.
+     */
+    private String runPacked(AdapterInstance adapter, CaseKey key, Converter reference, Batches batches, Progress progress,
+                             Tally tally) {
+        int inBytes = VectorBytes.of(reference.source().format().width());
+        int outBytes = VectorBytes.of(reference.destination().format().width());
+        int chunk = Integer.getInteger("convcert.packedChunk", PACKED_CHUNK);
+        Packing inputs = new Packing(inBytes, chunk);
+        Packing scratch = new Packing(outBytes, chunk); // the complements poisoning a slot, and outputs widened
+        Packing[] packedExpected = {new Packing(outBytes, chunk), new Packing(outBytes, chunk)};
+        long[][] in = {new long[chunk], new long[chunk]};
+        long[][] expected = {new long[chunk], new long[chunk]};
+        long[] actual = new long[chunk];
+        int[] counts = new int[PackedOperations.SLOTS];
+        try { // the batch of 0 first: a stopped device starts again, and nothing may be pending
+            adapter.call(a -> a.convert(key, new long[0], new long[0], 0), () -> "the batch of 0 before the case");
+            int slot = 0;
+            while (true) {
+                int s = slot;
+                int n = batches.next(in[s], expected[s]);
+                if (n > 0) {
+                    counts[s] = n;
+                    packedExpected[s].set(expected[s], n, false);
+                    scratch.set(expected[s], n, true);
+                    inputs.set(in[s], n, false);
+                    adapter.call(a -> {
+                        PackedOperations p = (PackedOperations) a;
+                        inputs.copyTo(MemorySegment.ofBuffer(p.inputs(s)), n);
+                        scratch.copyTo(MemorySegment.ofBuffer(p.outputs(s)), n);
+                        p.start(key, s, n);
+                    }, () -> "start of a batch of " + n);
+                }
+                int other = 1 - s;
+                if (counts[other] > 0) {
+                    int m = counts[other];
+                    MemorySegment[] result = new MemorySegment[1];
+                    adapter.call(a -> {
+                        PackedOperations p = (PackedOperations) a;
+                        p.finish(key, other);
+                        result[0] = MemorySegment.ofBuffer(p.outputs(other));
+                    }, () -> "batch of " + m);
+                    if (packedExpected[other].mismatch(result[0], m) >= 0) {
+                        scratch.widen(result[0], m, actual);
+                        tally.judge(in[other], expected[other], actual, null, 0, m);
+                    }
+                    tally.vectors += m;
+                    counts[other] = 0;
+                    if (progress != null) {
+                        progress.batchDone(m);
+                    }
+                }
+                if (n == 0) {
+                    return null;
+                }
+                slot = other;
+            }
+        } catch (AdapterException e) {
+            adapter.recover();
+            return e.getMessage() + " (after " + tally.vectors + " vectors)";
         }
-        if (!self) {
-            try { // a batch of none: the adapter shows nothing of this case is still pending
-                adapter.call(a -> a.convert(key, adapterIn, adapterOut, 0), () -> "the batch of 0 after the case");
-            } catch (AdapterException e) {
-                adapter.recover();
-                return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, vectors, mismatches, first, List.of(), kinds,
-                        e.getMessage() + " (after all " + vectors + " vectors)", millis(start)), wrong);
+    }
+
+    /** A case's mismatches as they are found: counts, kinds, the first ones shown, the wrong answers kept for diagnosis. */
+    private final class Tally {
+        final Converter reference;
+        /** The flags the reference raises, where they are certified; else null. */
+        final Flags lane;
+        final long sourceMask;
+        final boolean integral;
+        final Map<Long, Long> wrong = new LinkedHashMap<>();
+        final Map<Long, Integer> wrongFlags = new LinkedHashMap<>();
+        final List<FirstMismatch> first = new ArrayList<>();
+        final Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
+        final InputMap.Counter where;
+        long vectors;
+        long mismatches;
+        long firstInput;
+
+        Tally(Converter reference, Flags lane) {
+            this.reference = reference;
+            this.lane = lane;
+            this.sourceMask = reference.source().mask();
+            this.integral = reference.spec().conversion().sameType();
+            this.where = InputMap.Counter.of(reference.source().format());
+        }
+
+        /** Judges elements [from, to): values by the run's Comparison, flags (where certified) exactly. */
+        void judge(long[] in, long[] expected, long[] actual, byte[] actualFlags, int from, int to) {
+            FormatCodec source = reference.source();
+            FormatCodec destination = reference.destination();
+            for (int i = from; i < to; i++) {
+                boolean sameValue = comparison.same(destination, expected[i], actual[i]);
+                int wantFlags = lane != null ? lane.of(in[i], expected[i]) : 0;
+                boolean sameFlags = lane == null || actualFlags[i] == wantFlags;
+                if (sameValue && sameFlags) {
+                    continue;
+                }
+                mismatches++;
+                if (!sameValue && wrong.size() < DIAGNOSED) { // the fault models explain values
+                    wrong.put(in[i], actual[i]);
+                } else if (sameValue && wrongFlags.size() < DIAGNOSED) { // the flag decisions explain flags
+                    wrongFlags.put(in[i], actualFlags[i] & 0xFF);
+                }
+                long value = in[i] & sourceMask;
+                if (where != null) {
+                    where.add(value);
+                }
+                MismatchKind kind = sameValue ? MismatchKind.FLAGS
+                        : MismatchKind.classify(source, value, destination, expected[i], actual[i], integral);
+                kinds.merge(kind, 1L, Long::sum);
+                if (first.size() < firstMismatches) {
+                    firstInput = first.isEmpty() ? in[i] : firstInput;
+                    first.add(sameValue ? new FirstMismatch.Flags(Shown.of(source, value), Values.fields(source, value),
+                            Shown.of(destination, actual[i]), flagText(wantFlags), flagText(actualFlags[i] & 0xFF))
+                            : new FirstMismatch.Value(input(reference, in[i]), Values.fields(source, value),
+                            Shown.of(destination, expected[i]), Shown.of(destination, actual[i]), kind));
+                }
             }
         }
-        List<String> rules = first.isEmpty() ? List.of() : reference.explain(firstInput).rules();
-        return new Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches, first, rules,
-                kinds, null, null, millis(start), null, Map.of(), mismatches == 0 || where == null ? null : where.map()), wrong,
-                wrongFlags);
     }
 
     /**
