@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Verified vectors/s of exhaustive float->half certification against the JDK intrinsic loop (issue 15),
 # in one run: the anchor (Float.floatToFloat16 over all 2^32 floats, one thread, JMH), then the
-# certify runs, each printed with its rate and its ratio to the anchor. About 3 minutes on 2 cores.
+# certify runs, each printed with its rate and its ratio to the anchor; then the example C device
+# (suite/devices/example-c/dut.c) as a process over pipes, as a process over shared memory (--shared)
+# and as a native library, each with --jobs 2, with its ratio to the reference-only run of the same
+# case (issue 26). About 4 minutes on 2 cores.
 # Run from the repository root after a build: bash docs/exhaustive-ratio.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,3 +30,23 @@ run "jdk adapter, float->half rn, 2^32, --jobs $(nproc)" 4294967296 --adapter jd
   --only 'float->half/rn-nosat' --jobs "$(nproc)"
 run "reference, float->half all 6 modes, 6 x 2^32" 25769803776 --adapter reference --exhaustive --pair float:half \
   --only 'float->half/*-nosat'
+
+# The example C device through each transport, against the reference alone on the same case.
+dut=$(mktemp -d)
+gcc -O2 -o "$dut/dut" suite/devices/example-c/dut.c -lm
+gcc -O2 -shared -fPIC -DCONVCERT_LIBRARY -Isuite/native -o "$dut/libdut.so" suite/devices/example-c/dut.c -lm
+seconds_of() { # certify arguments...: the wall seconds of one run
+  local start end
+  start=$(date +%s.%N)
+  ./convcert certify "$@" --out /tmp/convcert-ratio >/dev/null 2>&1
+  end=$(date +%s.%N)
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }'
+}
+case_args=(--exhaustive --pair float:half --only 'float->half/rn-nosat' --jobs 2)
+reference=$(seconds_of --adapter reference "${case_args[@]}")
+echo "reference alone, float->half rn, 2^32, --jobs 2: ${reference} s"
+for adapter in "process:cmd=$dut/dut" "process:cmd=$dut/dut --shared" "native:lib=$dut/libdut.so"; do
+  s=$(seconds_of --adapter "$adapter" "${case_args[@]}")
+  echo "${adapter/$dut\//}, float->half rn, 2^32, --jobs 2: ${s} s, ratio to the reference alone $(awk -v r="$reference" -v s="$s" 'BEGIN { printf "%.2f", r / s }')"
+done
+rm -rf "$dut"

@@ -51,7 +51,7 @@ public class AdapterBenchmark {
 
     static final int N = 1 << 20;
 
-    @Param({"reference", "jdk", "process", "native", "replay"})
+    @Param({"reference", "jdk", "process", "process-shared", "native", "replay"})
     public String adapter;
 
     long[] inputs = new long[N];
@@ -77,6 +77,7 @@ public class AdapterBenchmark {
         temp = Files.createTempDirectory("convcert-bench");
         String spec = switch (adapter) {
             case "process" -> "process:cmd=" + gcc(home, temp, false);
+            case "process-shared" -> "process:cmd=" + gcc(home, temp, false) + " --shared";
             case "native" -> "native:lib=" + gcc(home, temp, true);
             case "replay" -> "replay:dir=" + record(temp);
             default -> adapter;

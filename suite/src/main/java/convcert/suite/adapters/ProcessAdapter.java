@@ -293,7 +293,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             throw failure("pipe broke: " + e.getMessage());
         }
         if (!shared.guardIntact(0, count, outBytes)) {
-            throw failure("the device wrote beyond the " + count + " outputs of the batch");
+            throw failure((host ? "the library" : "the device") + " wrote beyond the " + count + " outputs of the batch");
         }
         shared.getOutputs(outputs, said.flags() ? flagsOut : null, count, outBytes);
     }
@@ -365,7 +365,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             throw failure("pipe broke: " + e.getMessage());
         }
         if (!shared.guardIntact(slot, oldest[1], oldest[2])) {
-            throw failure("the device wrote beyond the " + oldest[1] + " outputs of the batch");
+            throw failure((host ? "the library" : "the device") + " wrote beyond the " + oldest[1] + " outputs of the batch");
         }
     }
 

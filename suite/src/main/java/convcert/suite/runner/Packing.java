@@ -62,6 +62,36 @@ final class Packing {
         }
     }
 
+    /**
+     * values[0..n), or their complements, straight into packed memory (one pass: the JIT vectorises the
+     * segment stores, measured faster than narrowing into the array and copying it).
+     */
+    void narrowInto(long[] values, int n, MemorySegment dst, boolean complement) {
+        long flip = complement ? -1L : 0L;
+        switch (bytes) {
+            case 1 -> {
+                for (int k = 0; k < n; k++) {
+                    dst.set(ValueLayout.JAVA_BYTE, k, (byte) (values[k] ^ flip));
+                }
+            }
+            case 2 -> {
+                for (int k = 0; k < n; k++) {
+                    dst.setAtIndex(SHORT, k, (short) (values[k] ^ flip));
+                }
+            }
+            case 4 -> {
+                for (int k = 0; k < n; k++) {
+                    dst.setAtIndex(INT, k, (int) (values[k] ^ flip));
+                }
+            }
+            default -> {
+                for (int k = 0; k < n; k++) {
+                    dst.setAtIndex(LONG, k, values[k] ^ flip);
+                }
+            }
+        }
+    }
+
     /** The first n elements of the array copied into dst, little-endian. */
     void copyTo(MemorySegment dst, int n) {
         switch (bytes) {

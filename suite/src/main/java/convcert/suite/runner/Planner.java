@@ -104,7 +104,7 @@ final class Planner {
         for (int j = 0; j < jobs; j++) {
             long from = first + (end - first) * j / jobs;
             long to = first + (end - first) * (j + 1) / jobs;
-            parts.add(() -> Batches.range(from, to, converter, jobs == 1));
+            parts.add(() -> Batches.range(from, to, converter, jobs == 1)); // --jobs parts fill the cores themselves
         }
         return parts;
     }

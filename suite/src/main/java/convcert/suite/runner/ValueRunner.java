@@ -217,9 +217,9 @@ public final class ValueRunner {
                              Tally tally) {
         int inBytes = VectorBytes.of(reference.source().format().width());
         int outBytes = VectorBytes.of(reference.destination().format().width());
-        int chunk = Integer.getInteger("convcert.packedChunk", PACKED_CHUNK);
+        int chunk = PACKED_CHUNK;
         Packing inputs = new Packing(inBytes, chunk);
-        Packing scratch = new Packing(outBytes, chunk); // the complements poisoning a slot, and outputs widened
+        Packing scratch = new Packing(outBytes, chunk); // poisons a slot's outputs with complements; widens outputs
         Packing[] packedExpected = {new Packing(outBytes, chunk), new Packing(outBytes, chunk)};
         long[][] in = {new long[chunk], new long[chunk]};
         long[][] expected = {new long[chunk], new long[chunk]};
@@ -234,12 +234,10 @@ public final class ValueRunner {
                 if (n > 0) {
                     counts[s] = n;
                     packedExpected[s].set(expected[s], n, false);
-                    scratch.set(expected[s], n, true);
-                    inputs.set(in[s], n, false);
                     adapter.call(a -> {
                         PackedOperations p = (PackedOperations) a;
-                        inputs.copyTo(MemorySegment.ofBuffer(p.inputs(s)), n);
-                        scratch.copyTo(MemorySegment.ofBuffer(p.outputs(s)), n);
+                        inputs.narrowInto(in[s], n, MemorySegment.ofBuffer(p.inputs(s)), false);
+                        scratch.narrowInto(expected[s], n, MemorySegment.ofBuffer(p.outputs(s)), true);
                         p.start(key, s, n);
                     }, () -> "start of a batch of " + n);
                 }

@@ -1,0 +1,109 @@
+package convcert.suite.runner;
+
+import convcert.vectors.VectorFiles;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The suite's side of one packed batch of float -> half (ValueRunner's runPacked, issue 26), per
+ * element: inputs narrowed and copied into a mapped file, the outputs poisoned with the expected
+ * values' complements, the device's answer stood in for by a copy, the packed comparison. Against two
+ * limits: a plain memcpy of the bytes that must cross (4 in, 2 out) and the pipe transport's packing
+ * of long[] into bytes and back (VectorFiles.pack and unpack, what a batch cost before). In the
+ * package of Packing, which it measures. Run: java -jar bench/target/benchmarks.jar TransportBenchmark
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+@State(Scope.Benchmark)
+public class TransportBenchmark {
+
+    static final int N = ValueRunner.PACKED_CHUNK;
+
+    long[] inputs = new long[N];
+    long[] expected = new long[N];
+    long[] actual = new long[N];
+    int[] packedInputs = new int[N];
+    short[] packedOutputs = new short[N];
+    Packing in = new Packing(4, N);
+    Packing scratch = new Packing(2, N);
+    Packing packedExpected = new Packing(2, N);
+    Arena arena;
+    MemorySegment slotIn;
+    MemorySegment slotOut;
+    Path file;
+
+    @Setup(Level.Trial)
+    public void setup() throws IOException {
+        for (int i = 0; i < N; i++) {
+            inputs[i] = 0x3F800000L + i;
+            expected[i] = Float.floatToFloat16(Float.intBitsToFloat((int) inputs[i])) & 0xFFFFL;
+        }
+        Path shm = Path.of("/dev/shm");
+        file = Files.createTempFile(Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")),
+                "convcert-bench-", ".mem");
+        arena = Arena.ofShared();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, 16L * N, arena);
+            slotIn = mapped.asSlice(0, 8L * N);
+            slotOut = mapped.asSlice(8L * N, 8L * N);
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public long packedBatch() {
+        packedExpected.set(expected, N, false);
+        scratch.set(expected, N, true);
+        in.set(inputs, N, false);
+        in.copyTo(slotIn, N);
+        scratch.copyTo(slotOut, N);
+        packedExpected.copyTo(slotOut, N); // the device's answer
+        return packedExpected.mismatch(slotOut, N);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public short memcpyLimit() {
+        MemorySegment.copy(packedInputs, 0, slotIn, ValueLayout.JAVA_INT_UNALIGNED, 0, N);
+        MemorySegment.copy(slotOut, ValueLayout.JAVA_SHORT_UNALIGNED, 0, packedOutputs, 0, N);
+        return packedOutputs[N - 1];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public boolean pipePacking() {
+        byte[] payload = VectorFiles.pack(inputs, N, 32);
+        byte[] answer = VectorFiles.pack(expected, N, 16);
+        VectorFiles.unpack(answer, 16, actual, N);
+        return payload.length > 0 && java.util.Arrays.equals(expected, actual);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        arena.close();
+        Files.deleteIfExists(file);
+    }
+}

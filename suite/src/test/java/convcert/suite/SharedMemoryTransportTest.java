@@ -1,0 +1,104 @@
+package convcert.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Value batches in shared memory (suite/ADAPTERS.md, "Shared memory"): the example C device with
+ * --shared takes its batches through two slots of a mapped file. Every fault it can play is still a
+ * reported failure, and the run goes on; outputs it leaves unwritten are mismatches whatever their
+ * expected values; an exhaustive run in parts reports exactly what the pipes report; a device that
+ * cannot map the file keeps the pipes.
+ */
+class SharedMemoryTransportTest {
+
+    static String shared() throws Exception {
+        return "process:cmd=" + CertifyTest.exampleDevice() + " --shared";
+    }
+
+    @ParameterizedTest(name = "fault {0}")
+    @CsvSource(delimiter = '|', value = {
+        "crash|ADAPTER_ERROR|the process exited with code 134; its stderr ends:",
+        "hang|ADAPTER_ERROR|no answer within 1500 ms",
+        "garbage|ADAPTER_ERROR|'\\x01\\x02garbage'",
+        "long|ADAPTER_ERROR|the device wrote beyond the",
+        "error|ADAPTER_ERROR|simulated device error",
+        "short|FAIL|",
+    })
+    void aMisbehavingDeviceFailsItsCaseOverSharedMemoryAndTheRunGoesOn(String fault, String status, String message,
+                                                                        @TempDir Path out) throws Exception {
+        MainTest.Run r = CertifyTest.certify(out, "--adapter", shared() + " --fault " + fault, "--timeout-ms", "1500",
+                "--pair", "float:bfloat16", "--pair", "float:half");
+        // 'short' exits after answering: the variants after it may find it gone before it is restarted (exit 3)
+        assertTrue(status.equals("FAIL") ? r.exit() == 1 || r.exit() == 3 : r.exit() == 3, r.out() + r.err());
+        JsonNode report = CertifyTest.report(out);
+        JsonNode broken = CertifyTest.find(report, "float->bfloat16/rz-nosat");
+        assertEquals(status, broken.get("status").asText(), broken.toString());
+        if (status.equals("FAIL")) {
+            // 'short' answers OK and exits without writing: every output still holds the complement of its
+            // expected value, so all of them differ, even where a constant poison could have matched
+            assertEquals(broken.get("vectors").asLong(), broken.get("mismatches").asLong(), broken.toString());
+        } else {
+            assertTrue(broken.get("message").asText().contains(message), broken.get("message").asText());
+        }
+        assertEquals("PASS", CertifyTest.find(report, "float->half/rn-nosat").get("status").asText(), "restarted for the next case");
+    }
+
+    @Test
+    void anExhaustiveRunInPartsReportsWhatThePipesReport(@TempDir Path out) throws Exception {
+        // the device truncates float->bfloat16 rz, wrong for 65,535 NaNs of the last 1/256 of the inputs
+        ObjectNode[] cases = new ObjectNode[2];
+        String[] devices = {"process:cmd=" + CertifyTest.exampleDevice() + " --fault truncate", shared() + " --fault truncate"};
+        for (int k = 0; k < 2; k++) {
+            MainTest.Run r = CertifyTest.certify(out.resolve("run" + k), "--adapter", devices[k], "--exhaustive", "--pair",
+                    "float:bfloat16", "--only", "float->bfloat16/rz-nosat", "--shard", "256/256", "--jobs", "2");
+            assertEquals(1, r.exit(), r.out() + r.err());
+            cases[k] = (ObjectNode) CertifyTest.find(CertifyTest.report(out.resolve("run" + k)), "float->bfloat16/rz-nosat");
+            cases[k].remove("millis");
+        }
+        assertEquals(0xFFFF, cases[1].get("mismatches").asLong(), cases[1].toString());
+        assertEquals(cases[0], cases[1]);
+    }
+
+    @Test
+    void theGoldenVectorsPassOverSharedMemory(@TempDir Path out) throws Exception {
+        MainTest.Run r = CertifyTest.certify(out, "--adapter", shared());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode summary = CertifyTest.report(out).get("summary");
+        assertTrue(summary.get("passed").asInt() >= 5, summary.toString());
+    }
+
+    @Test
+    void aDeviceThatCannotMapTheFileKeepsThePipes(@TempDir Path dir) throws Exception {
+        Path device = dir.resolve("device.py");
+        Files.writeString(device, """
+                import sys
+                import numpy as np
+                sys.stdin.buffer.readline()
+                sys.stdout.write("CAP float half rn nosat\\nSHARED\\nREADY\\n"); sys.stdout.flush()
+                for line in iter(sys.stdin.buffer.readline, b""):
+                    w = line.split()
+                    if w[0] == b"QUIT": break
+                    if w[0] == b"SHARED":
+                        sys.stdout.write("ERR no shared memory here\\n"); sys.stdout.flush(); continue
+                    n = int(w[-1])
+                    out = np.frombuffer(sys.stdin.buffer.read(4 * n), dtype="<f4").astype("<f2").tobytes()
+                    sys.stdout.buffer.write(b"OK %d\\n" % n + out); sys.stdout.flush()
+                """);
+        MainTest.Run r = CertifyTest.certify(dir.resolve("out"), "--adapter", "process:cmd=python3 " + device, "--pair",
+                "float:half", "--only", "float->half/rn-nosat");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode c = CertifyTest.find(CertifyTest.report(dir.resolve("out")), "float->half/rn-nosat");
+        assertEquals("PASS", c.get("status").asText(), c.toString());
+    }
+}
