@@ -34,7 +34,7 @@ import java.util.stream.Collectors;
  */
 public final class Generator {
 
-    public static final String VERSION = "convcert-generator 0.4.0";
+    public static final String VERSION = "convcert-generator 0.5.0";
 
     /** extensions: cases beside the conversions (ExtensionCases), e.g. the OpenCL memory functions. */
     public record Options(Reference reference, List<Conversion> pairs, Level level, long seed,

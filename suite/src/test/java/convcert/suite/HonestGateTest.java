@@ -309,7 +309,7 @@ class HonestGateTest {
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode p = report(out).get("provenance");
         assertTrue(p.get("date").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), p.toString());
-        assertEquals("0.4.0", p.get("convcert").asText());
+        assertEquals("0.5.0", p.get("convcert").asText());
         assertTrue(p.get("jdk").asText().contains(System.getProperty("java.runtime.version")));
         assertFalse(p.get("os").asText().isBlank());
         assertTrue(p.get("implementation").asText().matches("command '.*dut' \\(.*dut sha256 [0-9a-f]{64}\\)"), p.toString());
@@ -319,7 +319,7 @@ class HonestGateTest {
         String digest = p.get("implementation").asText().replaceAll(".*sha256 ([0-9a-f]{64}).*", "$1");
         assertTrue(Files.readString(out.resolve("conformance.html")).contains(digest), "the HTML names the implementation");
         MainTest.Run v = MainTest.run("", "--version");
-        assertTrue(v.out().startsWith("convcert 0.4.0"), v.out());
+        assertTrue(v.out().startsWith("convcert 0.5.0"), v.out());
         assertTrue(v.out().contains("JDK "), v.out());
     }
 

@@ -18,7 +18,7 @@ import java.util.Properties;
 public record Provenance(String date, String convcert, String commit, String jdk, String os, String host,
                          String implementation, String vectors) {
 
-    public static final String VERSION = "0.4.0";
+    public static final String VERSION = "0.5.0";
 
     public static Provenance of(String implementation, String vectors) {
         return new Provenance(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), VERSION, gitCommit(),
@@ -27,7 +27,7 @@ public record Provenance(String date, String convcert, String commit, String jdk
                 hostName(), implementation, vectors);
     }
 
-    /** "convcert 0.4.0 (commit abc123...)" for --version and report headers. */
+    /** "convcert 0.5.0 (commit abc123...)" for --version and report headers. */
     public static String versionLine() {
         String commit = gitCommit();
         return "convcert " + VERSION + (commit == null ? "" : " (commit " + commit + ")");
