@@ -43,7 +43,9 @@ class SharedMemoryTransportTest {
         assertTrue(status.equals("FAIL") ? r.exit() == 1 || r.exit() == 3 : r.exit() == 3, r.out() + r.err());
         JsonNode report = CertifyTest.report(out);
         JsonNode broken = CertifyTest.find(report, "float->bfloat16/rz-nosat");
-        assertEquals(status, broken.get("status").asText(), broken.toString());
+        // 'short' may also be found gone by the batch of 0 after its case, which then ends as an adapter failure
+        assertTrue(broken.get("status").asText().equals(status)
+                || status.equals("FAIL") && broken.get("status").asText().equals("ADAPTER_ERROR"), broken.toString());
         if (status.equals("FAIL")) {
             // 'short' answers OK and exits without writing: every output still holds the complement of its
             // expected value, so all of them differ, even where a constant poison could have matched

@@ -1,6 +1,8 @@
 package convcert.suite.adapters;
 
+import convcert.spec.VectorBytes;
 import convcert.spi.AdapterException;
+import convcert.vectors.VectorFiles;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -8,6 +10,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -151,6 +154,53 @@ final class DeviceProcess {
     }
 
     /** A failure message with the process's exit status and the end of its stderr, when it died. */
+    /**
+     * A BATCH of values over the pipe: the inputs (and lane values, a u32 each after them) packed in their
+     * widths, the answer's values (and a flags byte per element, where the device said FLAGS) unpacked.
+     */
+    void values(String header, long[] inputs, long[] lane, long[] outputs, boolean flags, byte[] flagsOut, int count,
+                int inWidth, int outWidth) throws IOException, AdapterException {
+        int outBytes = count * VectorBytes.of(outWidth);
+        byte[] payload = VectorFiles.pack(inputs, count, inWidth);
+        if (lane != null) {
+            payload = ByteBuffer.allocate(payload.length + 4 * count).put(payload).put(VectorFiles.pack(lane, count, 32)).array();
+        }
+        byte[] result = exchange(header, payload, count, flags ? outBytes + count : outBytes,
+                flags ? "values and flags" : "values");
+        VectorFiles.unpack(flags ? Arrays.copyOf(result, outBytes) : result, outWidth, outputs, count);
+        if (flags && flagsOut != null) {
+            System.arraycopy(result, outBytes, flagsOut, 0, count);
+        }
+    }
+
+    /** Sends a batch's header and payload, then reads 'OK count' and exactly answerBytes bytes (or 'ERR message'). */
+    byte[] exchange(String header, byte[] payload, int count, int answerBytes, String unit) throws IOException, AdapterException {
+        write(header);
+        output().write(payload);
+        flush();
+        expectOk(readLine(), count, unit);
+        byte[] result = readBytes(answerBytes);
+        if (result.length != answerBytes) {
+            throw failure("short payload: " + result.length + " of " + answerBytes + " bytes");
+        }
+        int extra = available();
+        if (extra > 0) {
+            throw failure(extra + " bytes beyond the answer to this batch");
+        }
+        return result;
+    }
+
+    /** An answer to a batch of count: 'OK count', else the device's ERR or a protocol failure. */
+    void expectOk(String answer, int count, String unit) throws AdapterException {
+        if (answer.startsWith("ERR")) {
+            throw new AdapterException("the process answered: " + printable(answer));
+        }
+        if (!answer.equals("OK " + count)) {
+            throw failure(answer.matches("OK \\d{1,18}") ? "returned " + answer.substring(3) + " " + unit + " for a batch of " + count
+                    : "expected 'OK <count>' or 'ERR <message>', got '" + printable(answer) + "'");
+        }
+    }
+
     AdapterException failure(String what) {
         StringBuilder b = new StringBuilder(what);
         try {

@@ -17,14 +17,10 @@ import convcert.spi.RandomOperations;
 import convcert.spi.ScaleOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
-import convcert.vectors.VectorFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,10 +70,8 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     private final AdapterContext context;
     /** convcert-host (the native adapter): the memory is the command's last argument at each start. */
     private final boolean host;
-    /** The memory value batches travel through: always for convcert-host, after SHARED for a device; else null. */
-    private SharedMemory shared;
-    /** Packed batches started and not yet finished, oldest first: their slots, counts and output widths. */
-    private final ArrayDeque<int[]> inFlight = new ArrayDeque<>();
+    /** The value batches through shared memory: always for convcert-host, after SHARED for a device; else null. */
+    private SharedCalls shared;
     private final String identity;
     /** The running device, or null (not yet started, or stopped after a failure). */
     private DeviceProcess device;
@@ -100,7 +94,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         this.command = command;
         this.directory = directory;
         this.context = context;
-        this.shared = shared;
+        this.shared = shared == null ? null : new SharedCalls(shared, true);
         this.host = shared != null;
         this.identity = identity;
     }
@@ -108,14 +102,14 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     /** Starts the device and reads its handshake, with the batch timeout as the handshake's deadline. */
     void start() throws AdapterException {
         List<String> launch = new ArrayList<>(command);
-        inFlight.clear();
         if (!host && shared != null) { // a restarted device maps a new file, if it says SHARED again
             shared.close();
             shared = null;
         }
         if (host) {
+            shared.reset();
             try {
-                launch.add(shared.renew().toString());
+                launch.add(shared.memory().renew().toString());
             } catch (IOException e) {
                 throw new AdapterException("cannot make the memory convcert-host shares: " + e.getMessage());
             }
@@ -135,11 +129,11 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                 throw new DeviceDidNotStart(e.getMessage());
             }
             if (read.shared() && !host) {
-                share(started);
+                shared = SharedCalls.offer(started);
             }
             handshaking.set(false);
-            if (shared != null) {
-                shared.unlink(); // mapped by the device now: nothing to leave behind
+            if (host) {
+                shared.memory().unlink(); // mapped by the host now: nothing to leave behind
             }
             said = read;
         } catch (IOException e) {
@@ -149,25 +143,6 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         } catch (AdapterException e) {
             stop();
             throw e instanceof DeviceDidNotStart ? e : new DeviceDidNotStart("handshake: " + e.getMessage());
-        }
-    }
-
-    /**
-     * A device that said SHARED is given a memory file (SHARED PATH CAPACITY) and maps it ('OK'); one that
-     * answers ERR keeps the pipes. Within the handshake's deadline.
-     */
-    private void share(DeviceProcess started) throws IOException, AdapterException {
-        SharedMemory memory = new SharedMemory();
-        started.write("SHARED " + memory.renew() + " " + SharedMemory.CAPACITY + "\n");
-        started.flush();
-        String answer = started.readLine();
-        if (answer.equals("OK")) {
-            shared = memory;
-            return;
-        }
-        memory.close();
-        if (!answer.startsWith("ERR")) {
-            throw new AdapterException("expected 'OK' or 'ERR <message>' after SHARED, got '" + DeviceProcess.printable(answer) + "'");
         }
     }
 
@@ -252,55 +227,21 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         int inWidth = context.widthOf(c.from());
         int outWidth = context.widthOf(c.to());
         if (shared != null) {
-            call(c, inputs, lane, laneName, outputs, flagsOut, count, VectorBytes.of(inWidth), VectorBytes.of(outWidth));
+            try {
+                shared.call(device, c, inputs, lane, laneName, outputs, said.flags() ? flagsOut : null, count,
+                        VectorBytes.of(inWidth), VectorBytes.of(outWidth));
+                lastCase = c.name();
+            } catch (IOException e) {
+                throw failure("pipe broke: " + e.getMessage());
+            }
             return;
         }
-        int outBytes = count * VectorBytes.of(outWidth);
-        byte[] payload = VectorFiles.pack(inputs, count, inWidth);
-        if (lane != null) { // the random bits or scales after the values, a u32 each
-            payload = ByteBuffer.allocate(payload.length + 4 * count).put(payload).put(VectorFiles.pack(lane, count, 32)).array();
-        }
-        boolean flags = said.flags();
-        byte[] result = exchange(c, header(c, count), payload, count,
-                flags ? outBytes + count : outBytes, flags ? "values and flags" : "values");
-        VectorFiles.unpack(flags ? Arrays.copyOf(result, outBytes) : result, outWidth, outputs, count);
-        if (flags && flagsOut != null) {
-            System.arraycopy(result, outBytes, flagsOut, 0, count);
-        }
-    }
-
-    /**
-     * A CALL of convcert-host: the inputs (and lane values) packed into the shared memory, the outputs, the
-     * guard after them and the flags poisoned, one header line, 'OK count' back, the guard checked, the
-     * outputs (and flags) read.
-     */
-    private void call(CaseKey c, long[] inputs, long[] lane, String laneName, long[] outputs, byte[] flagsOut, int count,
-                      int inBytes, int outBytes) throws AdapterException {
-        shared.putInputs(inputs, lane, count, inBytes);
-        shared.poisonOutputs(0, count, outBytes);
+        lastCase = c.name();
         try {
-            device.write(callLine(c, count, inBytes, outBytes, laneName, 0));
-            device.flush();
-            String answer = device.readLine();
-            lastCase = c.name();
-            if (answer.startsWith("ERR ")) {
-                throw new AdapterException(DeviceProcess.printable(answer.substring(4)));
-            }
-            if (!answer.equals("OK " + count)) {
-                throw failure("expected 'OK " + count + "' or 'ERR <message>', got '" + DeviceProcess.printable(answer) + "'");
-            }
+            device.values(header(c, count), inputs, lane, outputs, said.flags(), flagsOut, count, inWidth, outWidth);
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }
-        if (!shared.guardIntact(0, count, outBytes)) {
-            throw failure((host ? "the library" : "the device") + " wrote beyond the " + count + " outputs of the batch");
-        }
-        shared.getOutputs(outputs, said.flags() ? flagsOut : null, count, outBytes);
-    }
-
-    private static String callLine(CaseKey c, int count, int inBytes, int outBytes, String lane, int slot) {
-        return "CALL " + c.from() + " " + c.to() + " " + c.rounding() + " " + c.state() + " " + c.form() + " "
-                + c.ctrlField() + " " + count + " " + inBytes + " " + outBytes + " " + lane + " " + slot + "\n";
     }
 
     @Override
@@ -315,58 +256,40 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
 
     @Override
     public ByteBuffer inputs(int slot) {
-        return shared.slot(slot, false).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        return shared.slot(slot, false);
     }
 
     @Override
     public ByteBuffer outputs(int slot) {
-        return shared.slot(slot, true).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        return shared.slot(slot, true);
     }
 
     /** A CALL for a slot the suite filled, not waited for; a stopped device is not restarted here (the batch of 0 does). */
     @Override
     public void start(CaseKey c, int slot, int count) throws AdapterException {
-        if (device == null || !device.alive() || shared == null) {
-            throw failure("the device is not running");
-        }
-        if (slot < 0 || slot >= SLOTS || count < 1 || count > SharedMemory.CAPACITY
-                || inFlight.stream().anyMatch(f -> f[0] == slot)) {
-            throw new AdapterException("slot " + slot + " with " + count + " elements cannot be started now");
-        }
-        int inBytes = VectorBytes.of(context.widthOf(c.from()));
-        int outBytes = VectorBytes.of(context.widthOf(c.to()));
-        shared.poisonGuard(slot, count, outBytes);
         try {
-            device.write(callLine(c, count, inBytes, outBytes, "-", slot));
-            device.flush();
+            shared().start(device, c, slot, count, VectorBytes.of(context.widthOf(c.from())), VectorBytes.of(context.widthOf(c.to())));
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }
-        inFlight.addLast(new int[] {slot, count, outBytes});
     }
 
     /** Reads the oldest batch's answer, 'OK count', and checks the guard after its outputs. */
     @Override
     public void finish(CaseKey c, int slot) throws AdapterException {
-        int[] oldest = inFlight.pollFirst();
-        if (oldest == null || oldest[0] != slot) {
-            throw new AdapterException("slot " + slot + " is not the oldest batch in flight");
-        }
         try {
-            String answer = device.readLine();
+            shared().finish(device, slot);
             lastCase = c.name();
-            if (answer.startsWith("ERR ")) {
-                throw new AdapterException(DeviceProcess.printable(answer.substring(4)));
-            }
-            if (!answer.equals("OK " + oldest[1])) {
-                throw failure("expected 'OK " + oldest[1] + "' or 'ERR <message>', got '" + DeviceProcess.printable(answer) + "'");
-            }
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }
-        if (!shared.guardIntact(slot, oldest[1], oldest[2])) {
-            throw failure((host ? "the library" : "the device") + " wrote beyond the " + oldest[1] + " outputs of the batch");
+    }
+
+    private SharedCalls shared() throws AdapterException {
+        if (device == null || shared == null) {
+            throw failure("the device is not running");
         }
+        return shared;
     }
 
     /**
@@ -376,7 +299,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
      */
     private void settle(CaseKey c, String header) throws AdapterException {
         if (shared != null && header.startsWith("BATCH ")) {
-            header = "CALL " + header.substring(header.indexOf(' ') + 1).replaceFirst(" 0\n$", " 0 1 1 - 0\n");
+            header = SharedCalls.line(c, 0, 1, 1, "-", 0);
         }
         try {
             device.write(header);
@@ -406,28 +329,10 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         BlockLayout in = BlockLayout.of(block, true);
         BlockLayout out = BlockLayout.of(block, false);
         String header = "BLOCKS " + c.from() + " " + c.to() + " " + c.rounding() + " " + count + "\n";
-        byte[] result = exchange(c, header, in.pack(inputs, count), count, count * out.bytes(), "blocks");
-        System.arraycopy(out.unpack(result), 0, outputs, 0, count * out.values());
-    }
-
-    /** Sends a batch, then reads 'OK count' and exactly answerBytes bytes (or 'ERR message'). */
-    private byte[] exchange(CaseKey c, String header, byte[] payload, int count, int answerBytes, String unit)
-            throws AdapterException {
+        lastCase = c.name();
         try {
-            device.write(header);
-            device.output().write(payload);
-            device.flush();
-            lastCase = c.name();
-            expectOk(device.readLine(), count, unit);
-            byte[] result = device.readBytes(answerBytes);
-            if (result.length != answerBytes) {
-                throw failure("short payload: " + result.length + " of " + answerBytes + " bytes");
-            }
-            int extra = device.available();
-            if (extra > 0) {
-                throw failure(extra + " bytes beyond the answer to this batch");
-            }
-            return result;
+            byte[] result = device.exchange(header, in.pack(inputs, count), count, count * out.bytes(), "blocks");
+            System.arraycopy(out.unpack(result), 0, outputs, 0, count * out.values());
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }
@@ -455,21 +360,10 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             MemoryBatch.write(device.output(), c, pointers, offsets, memories, data, count);
             device.flush();
             lastCase = c.name();
-            expectOk(device.readLine(), count, "results");
+            device.expectOk(device.readLine(), count, "results");
             MemoryBatch.read(device, c, results, count);
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
-        }
-    }
-
-    /** An answer to a batch of count: 'OK count', else the device's ERR or a protocol failure. */
-    private void expectOk(String answer, int count, String unit) throws AdapterException {
-        if (answer.startsWith("ERR")) {
-            throw new AdapterException("the process answered: " + DeviceProcess.printable(answer));
-        }
-        if (!answer.equals("OK " + count)) {
-            throw failure(answer.matches("OK \\d{1,18}") ? "returned " + answer.substring(3) + " " + unit + " for a batch of " + count
-                    : "expected 'OK <count>' or 'ERR <message>', got '" + DeviceProcess.printable(answer) + "'");
         }
     }
 

@@ -230,26 +230,30 @@ public final class ValueRunner {
             int slot = 0;
             while (true) {
                 int s = slot;
+                int other = 1 - s;
                 int n = batches.next(in[s], expected[s]);
+                int m = counts[other];
+                if (n == 0 && m == 0) {
+                    return null;
+                }
                 if (n > 0) {
-                    counts[s] = n;
                     packedExpected[s].set(expected[s], n, false);
-                    adapter.call(a -> {
-                        PackedOperations p = (PackedOperations) a;
+                }
+                MemorySegment[] result = new MemorySegment[1];
+                adapter.call(a -> { // one handoff per batch: start this slot, then wait for the other
+                    PackedOperations p = (PackedOperations) a;
+                    if (n > 0) {
                         inputs.narrowInto(in[s], n, MemorySegment.ofBuffer(p.inputs(s)), false);
                         scratch.narrowInto(expected[s], n, MemorySegment.ofBuffer(p.outputs(s)), true);
                         p.start(key, s, n);
-                    }, () -> "start of a batch of " + n);
-                }
-                int other = 1 - s;
-                if (counts[other] > 0) {
-                    int m = counts[other];
-                    MemorySegment[] result = new MemorySegment[1];
-                    adapter.call(a -> {
-                        PackedOperations p = (PackedOperations) a;
+                    }
+                    if (m > 0) {
                         p.finish(key, other);
                         result[0] = MemorySegment.ofBuffer(p.outputs(other));
-                    }, () -> "batch of " + m);
+                    }
+                }, () -> m > 0 ? "batch of " + m : "start of a batch of " + n);
+                counts[s] = n;
+                if (m > 0) {
                     if (packedExpected[other].mismatch(result[0], m) >= 0) {
                         scratch.widen(result[0], m, actual);
                         tally.judge(in[other], expected[other], actual, null, 0, m);
@@ -259,9 +263,6 @@ public final class ValueRunner {
                     if (progress != null) {
                         progress.batchDone(m);
                     }
-                }
-                if (n == 0) {
-                    return null;
                 }
                 slot = other;
             }
