@@ -26,8 +26,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The suite's side of one packed batch of float -> half (ValueRunner's runPacked, issue 26), per
- * element: inputs narrowed and copied into a mapped file, the outputs poisoned with the expected
- * values' complements, the device's answer stood in for by a copy, the packed comparison. Against two
+ * element, in the pieces runPacked computes: inputs narrowed into a kept copy and copied into a mapped
+ * file, the expected values packed, the outputs poisoned with their complements, the device's answer
+ * stood in for by a copy, the packed comparison. Against two
  * limits: a plain memcpy of the bytes that must cross (4 in, 2 out) and the pipe transport's packing
  * of long[] into bytes and back (VectorFiles.pack and unpack, what a batch cost before). In the
  * package of Packing, which it measures. Run: java -jar bench/target/benchmarks.jar TransportBenchmark
@@ -41,10 +42,13 @@ import org.openjdk.jmh.annotations.Warmup;
 public class TransportBenchmark {
 
     static final int N = ValueRunner.PACKED_CHUNK;
+    static final int PIECE = ValueRunner.PACKED_PIECE;
 
     long[] inputs = new long[N];
     long[] expected = new long[N];
     long[] actual = new long[N];
+    long[] pieceIn = new long[PIECE];
+    long[] pieceExpected = new long[PIECE];
     int[] packedInputs = new int[N];
     short[] packedOutputs = new short[N];
     Packing in = new Packing(4, N);
@@ -60,6 +64,7 @@ public class TransportBenchmark {
         for (int i = 0; i < N; i++) {
             inputs[i] = 0x3F800000L + i;
             expected[i] = Float.floatToFloat16(Float.intBitsToFloat((int) inputs[i])) & 0xFFFFL;
+            packedOutputs[i] = (short) expected[i];
         }
         Path shm = Path.of("/dev/shm");
         file = Files.createTempFile(Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")),
@@ -75,12 +80,15 @@ public class TransportBenchmark {
     @Benchmark
     @OperationsPerInvocation(N)
     public long packedBatch() {
-        packedExpected.set(expected, N, false);
-        scratch.set(expected, N, true);
-        in.set(inputs, N, false);
-        in.copyTo(slotIn, N);
-        scratch.copyTo(slotOut, N);
-        packedExpected.copyTo(slotOut, N); // the device's answer
+        for (int at = 0; at < N; at += PIECE) { // as runPacked: pieces the reference would compute
+            System.arraycopy(inputs, at, pieceIn, 0, PIECE);
+            System.arraycopy(expected, at, pieceExpected, 0, PIECE);
+            in.set(pieceIn, PIECE, false, at);
+            in.copyTo(slotIn, at, PIECE);
+            packedExpected.set(pieceExpected, PIECE, false, at);
+            scratch.narrowInto(pieceExpected, PIECE, slotOut, true, at);
+        }
+        MemorySegment.copy(packedOutputs, 0, slotOut, ValueLayout.JAVA_SHORT_UNALIGNED, 0, N); // the device's answer
         return packedExpected.mismatch(slotOut, N);
     }
 

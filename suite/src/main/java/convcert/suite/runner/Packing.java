@@ -35,30 +35,52 @@ final class Packing {
         return bytes;
     }
 
-    /** values[0..n), or their complements (every bit flipped), into the array. */
-    void set(long[] values, int n, boolean complement) {
+    /** values[0..n), or their complements (every bit flipped), into the array from index at. */
+    void set(long[] values, int n, boolean complement, int at) {
         long flip = complement ? -1L : 0L;
         switch (bytes) {
             case 1 -> {
                 for (int k = 0; k < n; k++) {
-                    b[k] = (byte) (values[k] ^ flip);
+                    b[at + k] = (byte) (values[k] ^ flip);
                 }
             }
             case 2 -> {
                 for (int k = 0; k < n; k++) {
-                    s[k] = (short) (values[k] ^ flip);
+                    s[at + k] = (short) (values[k] ^ flip);
                 }
             }
             case 4 -> {
                 for (int k = 0; k < n; k++) {
-                    i[k] = (int) (values[k] ^ flip);
+                    i[at + k] = (int) (values[k] ^ flip);
                 }
             }
             default -> {
                 for (int k = 0; k < n; k++) {
-                    l[k] = values[k] ^ flip;
+                    l[at + k] = values[k] ^ flip;
                 }
             }
+        }
+    }
+
+    /** The array's first n elements into values[0..n), zero-extended. */
+    void get(int n, long[] values) {
+        switch (bytes) {
+            case 1 -> {
+                for (int k = 0; k < n; k++) {
+                    values[k] = b[k] & 0xFFL;
+                }
+            }
+            case 2 -> {
+                for (int k = 0; k < n; k++) {
+                    values[k] = s[k] & 0xFFFFL;
+                }
+            }
+            case 4 -> {
+                for (int k = 0; k < n; k++) {
+                    values[k] = i[k] & 0xFFFFFFFFL;
+                }
+            }
+            default -> System.arraycopy(l, 0, values, 0, n);
         }
     }
 
@@ -67,6 +89,12 @@ final class Packing {
      * segment stores, measured faster than narrowing into the array and copying it).
      */
     void narrowInto(long[] values, int n, MemorySegment dst, boolean complement) {
+        narrowInto(values, n, dst, complement, 0);
+    }
+
+    /** As above, the elements written from element index at of dst. */
+    void narrowInto(long[] values, int n, MemorySegment whole, boolean complement, int at) {
+        MemorySegment dst = at == 0 ? whole : whole.asSlice((long) at * bytes);
         long flip = complement ? -1L : 0L;
         switch (bytes) {
             case 1 -> {
@@ -92,13 +120,14 @@ final class Packing {
         }
     }
 
-    /** The first n elements of the array copied into dst, little-endian. */
-    void copyTo(MemorySegment dst, int n) {
+    /** Elements [at, at + n) of the array copied into the same places of dst, little-endian. */
+    void copyTo(MemorySegment dst, int at, int n) {
+        long offset = (long) at * bytes;
         switch (bytes) {
-            case 1 -> MemorySegment.copy(b, 0, dst, ValueLayout.JAVA_BYTE, 0, n);
-            case 2 -> MemorySegment.copy(s, 0, dst, SHORT, 0, n);
-            case 4 -> MemorySegment.copy(i, 0, dst, INT, 0, n);
-            default -> MemorySegment.copy(l, 0, dst, LONG, 0, n);
+            case 1 -> MemorySegment.copy(b, at, dst, ValueLayout.JAVA_BYTE, offset, n);
+            case 2 -> MemorySegment.copy(s, at, dst, SHORT, offset, n);
+            case 4 -> MemorySegment.copy(i, at, dst, INT, offset, n);
+            default -> MemorySegment.copy(l, at, dst, LONG, offset, n);
         }
     }
 

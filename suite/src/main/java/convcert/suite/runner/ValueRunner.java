@@ -64,6 +64,15 @@ public final class ValueRunner {
      */
     static final int PACKED_CHUNK = 1 << 18;
 
+    /** Elements computed and packed at a time within a packed batch. */
+    static final int PACKED_PIECE = 1 << 14;
+
+    /** A piece of inputs into the kept packed copy and into the slot, from element at. */
+    private static void inputsFill(Packing kept, long[] in, int n, int at, MemorySegment slot) {
+        kept.set(in, n, false, at);
+        kept.copyTo(slot, at, n);
+    }
+
     /** What the flags array holds before every call: bits no flag has, so unwritten flags are a mismatch. */
     static final byte FLAGS_POISON = (byte) 0xE0;
 
@@ -218,45 +227,63 @@ public final class ValueRunner {
         int inBytes = VectorBytes.of(reference.source().format().width());
         int outBytes = VectorBytes.of(reference.destination().format().width());
         int chunk = PACKED_CHUNK;
-        Packing inputs = new Packing(inBytes, chunk);
-        Packing scratch = new Packing(outBytes, chunk); // poisons a slot's outputs with complements; widens outputs
+        // a batch is computed in pieces small enough to stay in the processor's caches while they are packed;
+        // the packed inputs and expected values are kept (on the heap) for the comparison and the report
+        int piece = Math.min(chunk, PACKED_PIECE);
+        long[] in = new long[piece];
+        long[] expected = new long[piece];
+        Packing[] packedInputs = {new Packing(inBytes, chunk), new Packing(inBytes, chunk)};
         Packing[] packedExpected = {new Packing(outBytes, chunk), new Packing(outBytes, chunk)};
-        long[][] in = {new long[chunk], new long[chunk]};
-        long[][] expected = {new long[chunk], new long[chunk]};
+        Packing scratch = new Packing(outBytes, chunk); // widens outputs
         long[] actual = new long[chunk];
+        long[] wholeIn = new long[chunk];
+        long[] wholeExpected = new long[chunk];
         int[] counts = new int[PackedOperations.SLOTS];
+        MemorySegment[][] slots = new MemorySegment[PackedOperations.SLOTS][2];
         try { // the batch of 0 first: a stopped device starts again, and nothing may be pending
-            adapter.call(a -> a.convert(key, new long[0], new long[0], 0), () -> "the batch of 0 before the case");
+            adapter.call(a -> {
+                a.convert(key, new long[0], new long[0], 0);
+                PackedOperations p = (PackedOperations) a;
+                for (int k = 0; k < PackedOperations.SLOTS; k++) {
+                    slots[k][0] = MemorySegment.ofBuffer(p.inputs(k));
+                    slots[k][1] = MemorySegment.ofBuffer(p.outputs(k));
+                }
+            }, () -> "the batch of 0 before the case");
             int slot = 0;
             while (true) {
                 int s = slot;
                 int other = 1 - s;
-                int n = batches.next(in[s], expected[s]);
+                int n = 0;
+                for (int k; n < chunk && (k = batches.next(in, expected)) > 0; n += k) {
+                    inputsFill(packedInputs[s], in, k, n, slots[s][0]);
+                    packedExpected[s].set(expected, k, false, n);
+                    scratch.narrowInto(expected, k, slots[s][1], true, n);
+                    if (k < piece) {
+                        n += k;
+                        break;
+                    }
+                }
+                int count = n;
                 int m = counts[other];
-                if (n == 0 && m == 0) {
+                if (count == 0 && m == 0) {
                     return null;
                 }
-                if (n > 0) {
-                    packedExpected[s].set(expected[s], n, false);
-                }
-                MemorySegment[] result = new MemorySegment[1];
                 adapter.call(a -> { // one handoff per batch: start this slot, then wait for the other
                     PackedOperations p = (PackedOperations) a;
-                    if (n > 0) {
-                        inputs.narrowInto(in[s], n, MemorySegment.ofBuffer(p.inputs(s)), false);
-                        scratch.narrowInto(expected[s], n, MemorySegment.ofBuffer(p.outputs(s)), true);
-                        p.start(key, s, n);
+                    if (count > 0) {
+                        p.start(key, s, count);
                     }
                     if (m > 0) {
                         p.finish(key, other);
-                        result[0] = MemorySegment.ofBuffer(p.outputs(other));
                     }
-                }, () -> m > 0 ? "batch of " + m : "start of a batch of " + n);
-                counts[s] = n;
+                }, () -> m > 0 ? "batch of " + m : "start of a batch of " + count);
+                counts[s] = count;
                 if (m > 0) {
-                    if (packedExpected[other].mismatch(result[0], m) >= 0) {
-                        scratch.widen(result[0], m, actual);
-                        tally.judge(in[other], expected[other], actual, null, 0, m);
+                    if (packedExpected[other].mismatch(slots[other][1], m) >= 0) {
+                        scratch.widen(slots[other][1], m, actual);
+                        packedInputs[other].get(m, wholeIn);
+                        packedExpected[other].get(m, wholeExpected);
+                        tally.judge(wholeIn, wholeExpected, actual, null, 0, m);
                     }
                     tally.vectors += m;
                     counts[other] = 0;
