@@ -54,9 +54,10 @@ class CiPipelinesIT {
         Path repo = Files.createDirectories(temp.resolve("user-repo/src"));
         String dut = Files.readString(CertifyTest.HOME.resolve("suite/devices/example-c/dut.c"));
         if (oneWrongBit) {
-            String right = "static uint64_t op_f2h(uint64_t x) { return float_to_half_rn((uint32_t)x); }";
+            String right = "BATCH_LOOP(batch_f2h, uint32_t, uint16_t, float_to_half_rn)";
             assertTrue(dut.contains(right));
-            dut = dut.replace(right, "static uint64_t op_f2h(uint64_t x) { return float_to_half_rn((uint32_t)x) ^ (x == 0x3F800001u); }");
+            dut = dut.replace(right, "static uint16_t f2h_wrong(uint32_t x) { return float_to_half_rn(x) ^ (x == 0x3F800001u); }\n"
+                    + "BATCH_LOOP(batch_f2h, uint32_t, uint16_t, f2h_wrong)");
         }
         Files.writeString(repo.resolve("dut.c"), dut);
         return repo.getParent();

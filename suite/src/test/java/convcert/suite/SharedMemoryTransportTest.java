@@ -80,6 +80,37 @@ class SharedMemoryTransportTest {
         assertTrue(summary.get("passed").asInt() >= 5, summary.toString());
     }
 
+    /**
+     * A library whose convcert_convert_flags writes flags but no outputs: through slot 0 (a case with
+     * flags) every output still holds 0xA5, itself an E4M3 value; each such element is asked again under
+     * 0x5A, and every one is a mismatch, including those whose expected value is 0xA5.
+     */
+    @Test
+    void anOutputLeftUnwrittenIsAMismatchEvenWhereItsExpectedValueIsThePoison(@TempDir Path dir) throws Exception {
+        Path source = dir.resolve("lazy.c");
+        Files.writeString(source, """
+                #include <stdint.h>
+                const char *convcert_capabilities(void) { return "float fp8_e4m3fn * *\\n"; }
+                int convcert_convert(const char *f, const char *t, const char *r, const char *s, const char *o,
+                                     const char *c, const void *in, void *out, uint64_t n) { return 0; }
+                int convcert_convert_flags(const char *f, const char *t, const char *r, const char *s, const char *o,
+                                           const char *c, const void *in, void *out, uint8_t *flags, uint64_t n) {
+                    for (uint64_t i = 0; i < n; i++) flags[i] = 0;
+                    return 0;
+                }
+                const char *convcert_last_error(void) { return ""; }
+                """);
+        Path library = dir.resolve("liblazy.so");
+        Process gcc = new ProcessBuilder("gcc", "-O2", "-shared", "-fPIC", "-o", library.toString(), source.toString())
+                .redirectErrorStream(true).start();
+        assertEquals(0, gcc.waitFor(), new String(gcc.getInputStream().readAllBytes()));
+        MainTest.Run r = CertifyTest.certify(dir.resolve("out"), "--profile", "riscv", "--level", "ci", "--adapter", "native:lib=" + library,
+                "--pair", "float:fp8_e4m3fn", "--only", "float->fp8_e4m3fn/rn-nosat");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        JsonNode c = CertifyTest.find(CertifyTest.report(dir.resolve("out")), "float->fp8_e4m3fn/rn-nosat");
+        assertEquals(c.get("vectors").asLong(), c.get("mismatches").asLong(), c.toString());
+    }
+
     @Test
     void aDeviceThatCannotMapTheFileKeepsThePipes(@TempDir Path dir) throws Exception {
         Path device = dir.resolve("device.py");

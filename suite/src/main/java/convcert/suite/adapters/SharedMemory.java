@@ -28,8 +28,9 @@ final class SharedMemory implements AutoCloseable {
     static final int GUARD = 64;
     /** One slot: inputs, outputs, room for the guard. */
     static final long SLOT = 2 * HALF + GUARD;
-    /** What the outputs hold before every call: an output left unwritten reads as this, a mismatch. */
+    /** What the outputs hold before a batch of long[]: an output that still reads as this is asked again under AGAIN. */
     static final byte POISON = (byte) 0xA5;
+    static final byte AGAIN = (byte) 0x5A;
     /** Where the lane values (a u32 per element) start, and the flags (a byte per element) after them. */
     static final long LANES = PackedOperations.SLOTS * SLOT;
     static final long FLAGS = LANES + 4L * CAPACITY;
@@ -89,7 +90,13 @@ final class SharedMemory implements AutoCloseable {
 
     /** Poisons the outputs of a batch of count elements of bytes each in a slot, the guard after them, and the flags. */
     void poisonOutputs(int slot, int count, int bytes) {
-        memory.asSlice(slot * SLOT + HALF, (long) count * bytes + GUARD).fill(POISON);
+        poisonOutputs(slot, count, bytes, POISON);
+    }
+
+    /** As above, the outputs filled with the given byte (the guard still POISON). */
+    void poisonOutputs(int slot, int count, int bytes, byte poison) {
+        memory.asSlice(slot * SLOT + HALF, (long) count * bytes).fill(poison);
+        memory.asSlice(slot * SLOT + HALF + (long) count * bytes, GUARD).fill(POISON);
         if (slot == 0) {
             memory.asSlice(FLAGS, count).fill(FLAGS_POISON);
         }
