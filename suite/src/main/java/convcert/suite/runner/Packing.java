@@ -31,34 +31,25 @@ final class Packing {
         this.l = bytes == 8 ? new long[capacity] : null;
     }
 
-    int bytes() {
-        return bytes;
-    }
-
-    /** values[0..n), or their complements (every bit flipped), into the array from index at. */
-    void set(long[] values, int n, boolean complement, int at) {
-        long flip = complement ? -1L : 0L;
+    /** values[0..n) into the array from index at. */
+    void set(long[] values, int n, int at) {
         switch (bytes) {
             case 1 -> {
                 for (int k = 0; k < n; k++) {
-                    b[at + k] = (byte) (values[k] ^ flip);
+                    b[at + k] = (byte) values[k];
                 }
             }
             case 2 -> {
                 for (int k = 0; k < n; k++) {
-                    s[at + k] = (short) (values[k] ^ flip);
+                    s[at + k] = (short) values[k];
                 }
             }
             case 4 -> {
                 for (int k = 0; k < n; k++) {
-                    i[at + k] = (int) (values[k] ^ flip);
+                    i[at + k] = (int) values[k];
                 }
             }
-            default -> {
-                for (int k = 0; k < n; k++) {
-                    l[at + k] = values[k] ^ flip;
-                }
-            }
+            default -> System.arraycopy(values, 0, l, at, n);
         }
     }
 
@@ -84,37 +75,27 @@ final class Packing {
         }
     }
 
-    /**
-     * values[0..n), or their complements, straight into packed memory (one pass: the JIT vectorises the
-     * segment stores, measured faster than narrowing into the array and copying it).
-     */
-    void narrowInto(long[] values, int n, MemorySegment dst, boolean complement) {
-        narrowInto(values, n, dst, complement, 0);
-    }
-
-    /** As above, the elements written from element index at of dst. */
-    void narrowInto(long[] values, int n, MemorySegment whole, boolean complement, int at) {
-        MemorySegment dst = at == 0 ? whole : whole.asSlice((long) at * bytes);
-        long flip = complement ? -1L : 0L;
+    /** The complements of the array's first n elements (every bit flipped) into dst: an output left unwritten then differs. */
+    void complementTo(MemorySegment dst, int n) {
         switch (bytes) {
             case 1 -> {
                 for (int k = 0; k < n; k++) {
-                    dst.set(ValueLayout.JAVA_BYTE, k, (byte) (values[k] ^ flip));
+                    dst.set(ValueLayout.JAVA_BYTE, k, (byte) ~b[k]);
                 }
             }
             case 2 -> {
                 for (int k = 0; k < n; k++) {
-                    dst.setAtIndex(SHORT, k, (short) (values[k] ^ flip));
+                    dst.setAtIndex(SHORT, k, (short) ~s[k]);
                 }
             }
             case 4 -> {
                 for (int k = 0; k < n; k++) {
-                    dst.setAtIndex(INT, k, (int) (values[k] ^ flip));
+                    dst.setAtIndex(INT, k, ~i[k]);
                 }
             }
             default -> {
                 for (int k = 0; k < n; k++) {
-                    dst.setAtIndex(LONG, k, values[k] ^ flip);
+                    dst.setAtIndex(LONG, k, ~l[k]);
                 }
             }
         }

@@ -43,16 +43,26 @@ final class Parts implements AutoCloseable {
 
     /** Runs a case's parts (one part: on the run's own instance) and merges their outcomes. */
     ValueRunner.Outcome run(CaseKey key, Converter reference, List<Supplier<Batches>> parts, Progress progress) {
+        return runAlike(List.of(key), List.of(reference), parts, progress).getFirst();
+    }
+
+    /**
+     * Runs cases alike (ValueRunner.runAlike: the variants of a state, in lockstep where the adapter
+     * allows), each part on its instance, and merges each case's outcomes over the parts.
+     */
+    List<ValueRunner.Outcome> runAlike(List<CaseKey> keys, List<Converter> references, List<Supplier<Batches>> parts,
+                                       Progress progress) {
         if (parts.size() == 1) {
-            ValueRunner.Outcome o = runner.run(own, key, reference, parts.getFirst().get(), progress);
-            return new ValueRunner.Outcome(o.result(), diagnosed(List.of(o)), o.wrongFlags());
+            return runner.runAlike(own, keys, references, parts.getFirst(), progress).stream()
+                    .map(o -> new ValueRunner.Outcome(o.result(), diagnosed(List.of(o)), o.wrongFlags())).toList();
         }
         List<AdapterInstance> instances;
         try {
             instances = instances(parts.size());
         } catch (AdapterException e) {
-            return new ValueRunner.Outcome(CaseResult.without(key, Status.ADAPTER_ERROR, "could not start another instance "
-                    + "of the adapter for --jobs " + parts.size() + ": " + e.getMessage()), Map.of());
+            return keys.stream().map(key -> new ValueRunner.Outcome(CaseResult.without(key, Status.ADAPTER_ERROR,
+                    "could not start another instance of the adapter for --jobs " + parts.size() + ": " + e.getMessage()),
+                    Map.<Long, Long>of())).toList();
         }
         long start = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(parts.size(), r -> {
@@ -61,24 +71,31 @@ final class Parts implements AutoCloseable {
             return t;
         });
         try {
-            List<Future<ValueRunner.Outcome>> running = new ArrayList<>();
+            List<Future<List<ValueRunner.Outcome>>> running = new ArrayList<>();
             for (int j = 0; j < parts.size(); j++) {
                 AdapterInstance instance = instances.get(j);
                 Supplier<Batches> batches = parts.get(j);
-                running.add(pool.submit(() -> runner.run(instance, key, reference, batches.get(), progress)));
+                running.add(pool.submit(() -> runner.runAlike(instance, keys, references, batches, progress)));
             }
-            List<ValueRunner.Outcome> outcomes = new ArrayList<>();
-            for (Future<ValueRunner.Outcome> f : running) {
-                outcomes.add(f.get());
+            List<List<ValueRunner.Outcome>> byPart = new ArrayList<>();
+            for (Future<List<ValueRunner.Outcome>> f : running) {
+                byPart.add(f.get());
             }
-            return new ValueRunner.Outcome(CaseResult.merged(key, outcomes.stream().map(ValueRunner.Outcome::result).toList(),
-                    config.firstMismatches(), ValueRunner.millis(start)), diagnosed(outcomes),
-                    diagnosed(outcomes, ValueRunner.Outcome::wrongFlags));
+            List<ValueRunner.Outcome> merged = new ArrayList<>();
+            for (int k = 0; k < keys.size(); k++) {
+                int key = k;
+                List<ValueRunner.Outcome> outcomes = byPart.stream().map(o -> o.get(key)).toList();
+                merged.add(new ValueRunner.Outcome(CaseResult.merged(keys.get(k), outcomes.stream()
+                        .map(ValueRunner.Outcome::result).toList(), config.firstMismatches(), ValueRunner.millis(start)),
+                        diagnosed(outcomes), diagnosed(outcomes, ValueRunner.Outcome::wrongFlags)));
+            }
+            return merged;
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new ValueRunner.Outcome(CaseResult.without(key, Status.NOT_RUN, "interrupted"), Map.of());
+            return keys.stream().map(key -> new ValueRunner.Outcome(CaseResult.without(key, Status.NOT_RUN, "interrupted"),
+                    Map.<Long, Long>of())).toList();
         } finally {
             pool.shutdownNow();
         }

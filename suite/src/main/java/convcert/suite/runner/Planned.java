@@ -17,10 +17,19 @@ public sealed interface Planned {
 
     /**
      * A conversion: reference defines the expected values; whole reads all its vectors, parts the same
-     * in consecutive pieces, one per adapter instance (--jobs; one part otherwise).
+     * in consecutive pieces, one per adapter instance (--jobs; one part otherwise). alike: the variants of
+     * its state that run with it in lockstep (the same expected values), itself among them; or only itself.
      */
-    record Values(CaseKey key, long count, Converter reference, Supplier<Batches> whole, List<Supplier<Batches>> parts)
-            implements Planned {
+    record Values(CaseKey key, long count, Converter reference, Supplier<Batches> whole, List<Supplier<Batches>> parts,
+                  Alike alike) implements Planned {
+
+        public Values(CaseKey key, long count, Converter reference, Supplier<Batches> whole, List<Supplier<Batches>> parts) {
+            this(key, count, reference, whole, parts, null);
+        }
+    }
+
+    /** The variants of one state run together: their keys and references, in order (SuiteRun runs them once). */
+    record Alike(List<CaseKey> keys, List<Converter> references) {
     }
 
     /** A block-scaled format's case: vectors gives {inputs, expected} when it runs. */

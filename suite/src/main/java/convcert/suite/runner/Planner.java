@@ -41,20 +41,50 @@ final class Planner {
         this.notes = notes;
     }
 
-    /** The planned cases by pair; --only keeps those whose name matches. */
+    /** The planned cases by pair; --only keeps those whose name matches. Exhaustive variants of a state kept together run alike. */
     Map<String, List<Planned>> plan() {
         Map<String, List<Planned>> all = config.exhaustive() ? exhaustive() : fromVectors();
-        if (config.only() == null) {
-            return all;
-        }
         Map<String, List<Planned>> kept = new LinkedHashMap<>();
         all.forEach((pair, cases) -> {
-            List<Planned> matching = cases.stream().filter(p -> p.key().nameMatches(config.only())).toList();
+            List<Planned> matching = cases.stream().filter(p -> config.only() == null || p.key().nameMatches(config.only()))
+                    .toList();
             if (!matching.isEmpty()) {
-                kept.put(pair, matching);
+                kept.put(pair, config.exhaustive() ? alike(matching) : matching);
             }
         });
         return kept;
+    }
+
+    /**
+     * Exhaustive cases that are variants of one state (the same reference semantics and range, their keys
+     * differing only in form and CTRL) become one Alike group, run once in lockstep: their 2^32 expected
+     * values are computed once, not once per variant.
+     */
+    private static List<Planned> alike(List<Planned> cases) {
+        Map<String, List<Planned.Values>> states = new LinkedHashMap<>();
+        for (Planned p : cases) {
+            if (p instanceof Planned.Values v) {
+                states.computeIfAbsent(state(v.key()), x -> new ArrayList<>()).add(v);
+            }
+        }
+        Map<String, Planned.Alike> groups = new LinkedHashMap<>();
+        states.forEach((state, variants) -> groups.put(state, new Planned.Alike(variants.stream().map(Planned.Values::key)
+                .toList(), variants.stream().map(Planned.Values::reference).toList())));
+        List<Planned> grouped = new ArrayList<>();
+        for (Planned p : cases) {
+            if (p instanceof Planned.Values v && states.get(state(v.key())).size() > 1) {
+                List<Planned.Values> variants = states.get(state(v.key()));
+                grouped.add(new Planned.Values(v.key(), v.count(), v.reference(), v.whole(), variants.getFirst().parts(),
+                        groups.get(state(v.key()))));
+            } else {
+                grouped.add(p);
+            }
+        }
+        return grouped;
+    }
+
+    private static String state(CaseKey k) {
+        return k.from() + " " + k.to() + " " + k.rounding() + " " + k.state();
     }
 
     /** Every conversion case the profile defines, whatever the selection: capabilities and waivers must name one. */

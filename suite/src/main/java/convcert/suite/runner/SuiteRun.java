@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -56,6 +57,8 @@ public final class SuiteRun implements AutoCloseable {
     private final Set<String> notes = Collections.synchronizedSet(new LinkedHashSet<>());
     private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The outcomes of an Alike group's cases run before their turn (with the first of the group). */
+    private final Map<CaseKey, ValueRunner.Outcome> ranAlike = new ConcurrentHashMap<>();
     private volatile List<CaseKey> planned = List.of();
     private final AdapterInstance own;
     private final Parts parts;
@@ -170,8 +173,10 @@ public final class SuiteRun implements AutoCloseable {
 
     /** Runs one planned case, judges it by the waivers and records it. */
     public CaseResult execute(Planned p) {
-        Progress progress = config.progress() != null && p.count() >= LONG_CASE
-                ? Progress.ofVectors(config.progress(), config.terminal(), p.key().name(), p.count()) : null;
+        long count = p instanceof Planned.Values v && v.alike() != null && !ranAlike.containsKey(p.key())
+                ? p.count() * v.alike().keys().size() : p.count(); // an Alike group's first case runs them all
+        Progress progress = config.progress() != null && count >= LONG_CASE
+                ? Progress.ofVectors(config.progress(), config.terminal(), p.key().name(), count) : null;
         CaseResult r;
         try {
             r = switch (p) {
@@ -198,9 +203,20 @@ public final class SuiteRun implements AutoCloseable {
         return r;
     }
 
-    /** A conversion case, in its parts; a failing one is diagnosed from its wrong answers. */
+    /**
+     * A conversion case, in its parts; a failing one is diagnosed from its wrong answers. The cases of an
+     * Alike group run together when the first of them comes, the others' outcomes kept for their turn.
+     */
     private CaseResult values(Planned.Values v, Progress progress) {
-        ValueRunner.Outcome o = parts.run(v.key(), v.reference(), v.parts(), progress);
+        ValueRunner.Outcome o = v.alike() == null ? parts.run(v.key(), v.reference(), v.parts(), progress)
+                : ranAlike.remove(v.key());
+        if (o == null) {
+            List<ValueRunner.Outcome> all = parts.runAlike(v.alike().keys(), v.alike().references(), v.parts(), progress);
+            for (int i = 0; i < all.size(); i++) {
+                ranAlike.put(v.alike().keys().get(i), all.get(i));
+            }
+            o = ranAlike.remove(v.key());
+        }
         if (o.result().status() != Status.FAIL) {
             return o.result();
         }

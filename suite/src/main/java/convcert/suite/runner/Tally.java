@@ -1,0 +1,97 @@
+package convcert.suite.runner;
+
+import convcert.reference.Converter;
+import convcert.reference.Flags;
+import convcert.reference.FormatCodec;
+import convcert.reference.Values;
+import convcert.spi.CaseKey;
+import convcert.suite.model.CaseResult;
+import convcert.suite.model.FirstMismatch;
+import convcert.suite.model.FirstMismatch.Shown;
+import convcert.suite.model.InputMap;
+import convcert.suite.model.MismatchKind;
+import convcert.suite.model.Status;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A case's mismatches as they are found: counts, kinds, the first ones shown, the wrong answers kept for diagnosis. */
+final class Tally {
+
+    private final Comparison comparison;
+    private final int firstMismatches;
+    final Converter reference;
+    /** The flags the reference raises, where they are certified; else null. */
+    final Flags lane;
+    private final long sourceMask;
+    private final boolean integral;
+    final Map<Long, Long> wrong = new LinkedHashMap<>();
+    final Map<Long, Integer> wrongFlags = new LinkedHashMap<>();
+    final List<FirstMismatch> first = new ArrayList<>();
+    final Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
+    final InputMap.Counter where;
+    long vectors;
+    long mismatches;
+    long firstInput;
+
+    Tally(Comparison comparison, int firstMismatches, Converter reference, Flags lane) {
+        this.comparison = comparison;
+        this.firstMismatches = firstMismatches;
+        this.reference = reference;
+        this.lane = lane;
+        this.sourceMask = reference.source().mask();
+        this.integral = reference.spec().conversion().sameType();
+        this.where = InputMap.Counter.of(reference.source().format());
+    }
+
+    /** Judges elements [from, to): values by the run's Comparison, flags (where certified) exactly. */
+    void judge(long[] in, long[] expected, long[] actual, byte[] actualFlags, int from, int to) {
+        FormatCodec source = reference.source();
+        FormatCodec destination = reference.destination();
+        for (int i = from; i < to; i++) {
+            boolean sameValue = comparison.same(destination, expected[i], actual[i]);
+            int wantFlags = lane != null ? lane.of(in[i], expected[i]) : 0;
+            boolean sameFlags = lane == null || actualFlags[i] == wantFlags;
+            if (sameValue && sameFlags) {
+                continue;
+            }
+            mismatches++;
+            if (!sameValue && wrong.size() < ValueRunner.DIAGNOSED) { // the fault models explain values
+                wrong.put(in[i], actual[i]);
+            } else if (sameValue && wrongFlags.size() < ValueRunner.DIAGNOSED) { // the flag decisions explain flags
+                wrongFlags.put(in[i], actualFlags[i] & 0xFF);
+            }
+            long value = in[i] & sourceMask;
+            if (where != null) {
+                where.add(value);
+            }
+            MismatchKind kind = sameValue ? MismatchKind.FLAGS
+                    : MismatchKind.classify(source, value, destination, expected[i], actual[i], integral);
+            kinds.merge(kind, 1L, Long::sum);
+            if (first.size() < firstMismatches) {
+                firstInput = first.isEmpty() ? in[i] : firstInput;
+                first.add(sameValue ? new FirstMismatch.Flags(Shown.of(source, value), Values.fields(source, value),
+                        Shown.of(destination, actual[i]), ValueRunner.flagText(wantFlags), ValueRunner.flagText(actualFlags[i] & 0xFF))
+                        : new FirstMismatch.Value(ValueRunner.input(reference, in[i]), Values.fields(source, value),
+                        Shown.of(destination, expected[i]), Shown.of(destination, actual[i]), kind));
+            }
+        }
+    }
+
+    /** The case's result: an adapter failure's (failure not null), no vectors, or pass or fail. */
+    ValueRunner.Outcome outcome(CaseKey key, String failure, long millis) {
+        if (failure != null) {
+            return new ValueRunner.Outcome(new CaseResult(key, Status.ADAPTER_ERROR, vectors, mismatches, first, List.of(),
+                    kinds, failure, millis), wrong);
+        }
+        if (vectors == 0) {
+            return new ValueRunner.Outcome(CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify"),
+                    wrong);
+        }
+        List<String> rules = first.isEmpty() ? List.of() : reference.explain(firstInput).rules();
+        return new ValueRunner.Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches,
+                first, rules, kinds, null, null, millis, null, Map.of(), mismatches == 0 || where == null ? null : where.map()),
+                wrong, wrongFlags);
+    }
+}
