@@ -6,8 +6,8 @@ dequantize_nvfp4.cuh; the default) or, with --recipe torchao, torchao's two-leve
 (nvfp4_tensor.py). Every arithmetic step is a numpy float32 operation (IEEE binary32, nearest even);
 E4M3 and E2M1 round to nearest even from their value lists. Blocks (suite/ADAPTERS.md, spec-tables
 README "Two-level blocks"): float -> nvfp4 takes the tensor's largest magnitude A and 16 floats and
-gives the E4M3 scale and 16 E2M1 codes, two per byte, the first in the low nibble; nvfp4 -> float
-takes A, the scale and the packed elements and gives 16 floats.
+gives the E4M3 scale and 16 E2M1 codes, two per byte, the first in the low nibble (the high one with
+--nibbles high-first); nvfp4 -> float takes A, the scale and the packed elements and gives 16 floats.
 
     ./convcert certify --profile cuda --only '*nvfp4*' --adapter 'process:cmd=python3 suite/devices/nvfp4-python/dut.py'
     ./convcert certify --profile cuda --only '*nvfp4*' --decision tensor-scale-arithmetic=divide \\
@@ -26,6 +26,7 @@ def option(name, default):
 TORCHAO = option("--recipe", "transformer-engine") == "torchao"
 NAME = option("--name", "nvfp4")  # another row of blocks.csv with the same element and scales (--size N)
 SIZE = int(option("--size", "16"))
+HIGH_FIRST = option("--nibbles", "low-first") == "high-first"  # the first element in bits 7:4
 E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
 E4M3 = [(m / 8) * 2.0 ** -6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7) for e in range(16) for m in range(8)][:127]
 M = f32(448.0) * f32(6.0)
@@ -110,11 +111,12 @@ def main():
             if w[1] == b"float":
                 block = np.frombuffer(sys.stdin.buffer.read(4 * (SIZE + 1)), dtype="<f4")
                 out = quantize(block[0], block[1:])
-                reply += bytes([out[0]]) + bytes(out[1 + 2 * i] | out[2 + 2 * i] << 4 for i in range(SIZE // 2))
+                pairs = [(out[1 + 2 * i], out[2 + 2 * i]) for i in range(SIZE // 2)]
+                reply += bytes([out[0]]) + bytes(a << 4 | b if HIGH_FIRST else a | b << 4 for a, b in pairs)
             else:
                 raw = sys.stdin.buffer.read(5 + SIZE // 2)
                 amax = np.frombuffer(raw[:4], dtype="<f4")[0]
-                elements = [c for b in raw[5:] for c in (b & 0xF, b >> 4)]
+                elements = [c for b in raw[5:] for c in ((b >> 4, b & 0xF) if HIGH_FIRST else (b & 0xF, b >> 4))]
                 reply += dequantize(amax, raw[4], elements).astype("<f4").tobytes()
         sys.stdout.buffer.write(b"OK %d\n" % n + bytes(reply))
         sys.stdout.flush()

@@ -58,6 +58,11 @@ public final class BlockConverter {
         return block;
     }
 
+    /** Whether packed elements put the first of a pair in the high nibble (decision nibble-order). */
+    public boolean highNibbleFirst() {
+        return semantics.get(Semantics.NIBBLE_ORDER) == Semantics.NibbleOrder.HIGH_FIRST;
+    }
+
     public Rounding mode() {
         return mode;
     }

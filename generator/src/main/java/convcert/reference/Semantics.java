@@ -194,6 +194,16 @@ public final class Semantics {
     public static final Switch<BlockScaleSign> BLOCK_SCALE_SIGN = declare("block-scale-sign", BlockScaleSign.class,
             Semantics::twoLevelBlocks);
 
+    /**
+     * Which nibble of a byte holds the first of two packed elements of up to 4 bits (blocks.csv storage
+     * packed): the low one (CUDA's __nv_fp4x2_storage_t, PyTorch's float4_e2m1fn_x2), or the high one
+     * (the other order libraries offer). It changes no value, only the bytes of vectors and the protocol.
+     */
+    public enum NibbleOrder { LOW_FIRST, HIGH_FIRST }
+
+    public static final Switch<NibbleOrder> NIBBLE_ORDER = declare("nibble-order", NibbleOrder.class,
+            t -> t.blocks().values().stream().anyMatch(b -> b.packed()));
+
     /** When a result is tiny, for the underflow flag: rounded to the precision with an unbounded exponent, or before. */
     public enum Tininess { AFTER_ROUNDING, BEFORE_ROUNDING }
 

@@ -9,10 +9,10 @@ import java.util.List;
 /**
  * How one side of a block case is stored (.bin files, the process protocol, recordings): the format
  * of each value of a block, in order, each in its format's bytes (VectorBytes); with packed storage,
- * consecutive elements of up to 4 bits share a byte, the first in the low nibble. Blocks follow one
- * another with nothing between them.
+ * consecutive elements of up to 4 bits share a byte, the first in the low nibble, or in the high one
+ * where highFirst (decision nibble-order). Blocks follow one another with nothing between them.
  */
-public record BlockLayout(List<Format> formats, boolean packed) {
+public record BlockLayout(List<Format> formats, boolean packed, boolean highFirst) {
 
     /** The inputs (or outputs) of a block case. */
     public static BlockLayout of(BlockConverter c, boolean inputs) {
@@ -21,7 +21,12 @@ public record BlockLayout(List<Format> formats, boolean packed) {
         for (int i = 0; i < n; i++) {
             formats[i] = inputs ? c.inputFormat(i) : c.outputFormat(i);
         }
-        return new BlockLayout(List.of(formats), c.block().packed());
+        return new BlockLayout(List.of(formats), c.block().packed(), c.highNibbleFirst());
+    }
+
+    /** The same layout with the given nibble order (stored files keep the order they were generated in). */
+    public BlockLayout withHighFirst(boolean high) {
+        return new BlockLayout(formats, packed, high);
     }
 
     /** Values per block. */
@@ -54,7 +59,9 @@ public record BlockLayout(List<Format> formats, boolean packed) {
             int base = b * values();
             for (int i = 0; i < values(); i++) {
                 if (nibble(i) && i + 1 < values() && nibble(i + 1)) {
-                    out.write((int) (values[base + i] & 0xF | (values[base + i + 1] & 0xF) << 4));
+                    long first = values[base + i] & 0xF;
+                    long second = values[base + i + 1] & 0xF;
+                    out.write((int) (highFirst ? first << 4 | second : first | second << 4));
                     i++;
                 } else {
                     out.writeBytes(VectorFiles.pack(new long[] {values[base + i]}, 1, formats.get(i).width()));
@@ -74,8 +81,10 @@ public record BlockLayout(List<Format> formats, boolean packed) {
             int base = b * values();
             for (int i = 0; i < values(); i++) {
                 if (nibble(i) && i + 1 < values() && nibble(i + 1)) {
-                    values[base + i] = data[at] & 0xF;
-                    values[base + i + 1] = (data[at] >> 4) & 0xF;
+                    int low = data[at] & 0xF;
+                    int high = (data[at] >> 4) & 0xF;
+                    values[base + i] = highFirst ? high : low;
+                    values[base + i + 1] = highFirst ? low : high;
                     at++;
                     i++;
                 } else {

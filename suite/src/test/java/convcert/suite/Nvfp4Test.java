@@ -1,10 +1,18 @@
 package convcert.suite;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import convcert.reference.Reference;
+import convcert.reference.Semantics;
+import convcert.spec.SpecTables;
+import convcert.suite.runner.VectorStore;
+import convcert.vectors.BlockVectorFiles;
+import convcert.vectors.Manifest;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,6 +84,69 @@ class Nvfp4Test {
             }
             MainTest.Run r = CertifyTest.certify(shared.resolve("without-" + left), args.toArray(String[]::new));
             assertEquals(1, r.exit(), "without " + decisions[left] + ": " + r.out());
+        }
+    }
+
+    @Test
+    void aDeviceThatPacksTheHighNibbleFirstFailsUnlessTheDecisionSaysSo() throws Exception {
+        // vectors generated low-first (the default), read as generated whatever the run's decision
+        String high = DEVICE + " --nibbles high-first";
+        MainTest.Run r = CertifyTest.certify(shared.resolve("high-default"), "--profile", "cuda", "--vectors",
+                vectors.toString(), "--only", "*nvfp4*", "--adapter", high);
+        assertEquals(1, r.exit(), r.out() + r.err());
+        JsonNode report = CertifyTest.report(shared.resolve("high-default"));
+        assertEquals("FAIL", CertifyTest.find(report, "float->nvfp4/rn-block").get("status").asText());
+        assertEquals("FAIL", CertifyTest.find(report, "nvfp4->float/rn-block").get("status").asText());
+        r = CertifyTest.certify(shared.resolve("high-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", high);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("2 cases"), r.out());
+        // and the default device fails under high-first: the decision is not a waiver
+        r = CertifyTest.certify(shared.resolve("low-under-high"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", DEVICE);
+        assertEquals(1, r.exit(), r.out() + r.err());
+    }
+
+    @Test
+    void vectorsGeneratedHighFirstHoldTheFirstElementInTheHighNibble() throws Exception {
+        Path high = shared.resolve("vectors-high");
+        assertEquals(0, MainTest.run("", "generate", "--profile", "cuda", "--format", "bin", "--decision",
+                "nibble-order=high-first", "--out", high.toString()).exit());
+        byte[] low = java.nio.file.Files.readAllBytes(vectors.resolve("cuda/float-nvfp4/rn-block.expected.bin"));
+        byte[] swapped = java.nio.file.Files.readAllBytes(high.resolve("cuda/float-nvfp4/rn-block.expected.bin"));
+        assertEquals(low.length, swapped.length);
+        int differing = 0;
+        for (int i = 0; i < low.length; i++) {
+            // 9 bytes per block: the scale, then 8 bytes of two elements each
+            int expected = i % 9 == 0 ? low[i] : (low[i] & 0xF) << 4 | (low[i] >> 4) & 0xF;
+            assertEquals((byte) expected, swapped[i], "byte " + i);
+            differing += low[i] != swapped[i] ? 1 : 0;
+        }
+        assertTrue(differing > 0);
+        // the high-first set certifies the high-first device with no recomputation
+        MainTest.Run r = CertifyTest.certify(shared.resolve("high-set"), "--profile", "cuda", "--vectors", high.toString(),
+                "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", DEVICE + " --nibbles high-first");
+        assertEquals(0, r.exit(), r.out() + r.err());
+    }
+
+    @Test
+    void storedBlocksAreReadInTheOrderTheyWereGeneratedIn() throws Exception {
+        Path high = shared.resolve("vectors-high-read");
+        assertEquals(0, MainTest.run("", "generate", "--profile", "cuda", "--format", "bin", "--decision",
+                "nibble-order=high-first", "--out", high.toString()).exit());
+        SpecTables cuda = SpecTables.load(CertifyTest.HOME.resolve("spec-tables/cuda"));
+        long[] first = null;
+        for (Path set : new Path[] {vectors, high}) {
+            VectorStore store = VectorStore.open(set);
+            Manifest.Entry e = store.cases().stream().filter(x -> x.from().equals("nvfp4")).findFirst().orElseThrow();
+            for (String order : new String[] {"low-first", "high-first"}) {
+                Reference run = new Reference(cuda, Semantics.of(cuda, Map.of("nibble-order", order)));
+                long[] inputs = store.readBlocks(e, true, BlockVectorFiles.converter(run, e.from(), e.to(), e.rounding()));
+                if (first == null) {
+                    first = inputs;
+                }
+                assertArrayEquals(first, inputs, set.getFileName() + " read under " + order);
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ package convcert.suite.runner;
 import convcert.reference.BlockConverter;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
+import convcert.reference.Semantics;
 import convcert.reference.UsageException;
 import convcert.spec.Rounding;
 import convcert.spec.VectorBytes;
@@ -207,7 +208,10 @@ public final class VectorStore {
             throw new UsageException(e.name() + ": the vector set has no binary layout; generate it with --format bin");
         }
         Path file = folder.resolve(ref.path());
-        BlockLayout layout = BlockLayout.of(c, inputs);
+        // the file's nibble order is the one it was generated under, whatever this run's decision
+        boolean highFirst = Semantics.optionName(Semantics.NibbleOrder.HIGH_FIRST)
+                .equals(e.decisions().get(Semantics.NIBBLE_ORDER.id()));
+        BlockLayout layout = BlockLayout.of(c, inputs).withHighFirst(highFirst);
         try {
             byte[] bytes = Files.readAllBytes(file);
             if (bytes.length != (long) e.count() * layout.bytes()) {
