@@ -2,8 +2,9 @@
 """NVFP4 quantization and dequantization in numpy binary32, a process device speaking the BLOCKS batch.
 
 Written from the recipes' sources, not from convcert's reference: TransformerEngine's (core_nvfp4.cuh,
-dequantize_nvfp4.cuh; the default) or, with --recipe torchao, torchao's two-level nvfp4_quantize
-(nvfp4_tensor.py). Every arithmetic step is a numpy float32 operation (IEEE binary32, nearest even);
+dequantize_nvfp4.cuh; the default), with --recipe torchao torchao's two-level nvfp4_quantize
+(nvfp4_tensor.py), or with --recipe vllm vLLM's reference (tests/kernels/test_nvfp4_quant.py's
+ref_nvfp4_quant, nvfp4_utils.py's dequantize_nvfp4_to_dtype). Every arithmetic step is a numpy float32 operation (IEEE binary32, nearest even);
 E4M3 and E2M1 round to nearest even from their value lists. Blocks (suite/ADAPTERS.md, spec-tables
 README "Two-level blocks"): float -> nvfp4 takes the tensor's largest magnitude A and 16 floats and
 gives the E4M3 scale and 16 E2M1 codes, two per byte, the first in the low nibble (the high one with
@@ -23,7 +24,9 @@ def option(name, default):
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
-TORCHAO = option("--recipe", "transformer-engine") == "torchao"
+RECIPE = option("--recipe", "transformer-engine")
+TORCHAO = RECIPE == "torchao"
+VLLM = RECIPE == "vllm"
 NAME = option("--name", "nvfp4")  # another row of blocks.csv with the same element and scales (--size N)
 SIZE = int(option("--size", "16"))
 HIGH_FIRST = option("--nibbles", "low-first") == "high-first"  # the first element in bits 7:4
@@ -63,7 +66,15 @@ def quantize(amax, x):
         if np.isnan(x).any():  # the maximum propagates NaN (torch.amax): a NaN scale (decision mx-nan=nan-scale)
             return [0x7F] + [0] * SIZE
         a = np.max(np.abs(x))
-        if TORCHAO:
+        if VLLM:  # ref_nvfp4_quant with global_scale = 2688.0 / amax (PyTorch: amax.reciprocal() * 2688.0)
+            g = (f32(1.0) / amax) * M
+            s = g * (a * (f32(1.0) / f32(6.0)))
+            scale = to_e4m3(s)  # clamp(max=448) then the float8_e4m3fn cast
+            if scale == 0x7F:
+                return [0x7F] + [0] * SIZE
+            d = f32(E4M3[scale]) * (f32(1.0) / g)
+            q = x * (f32(0.0) if d == 0 else f32(1.0) / d)  # get_reciprocal: 0 for 0
+        elif TORCHAO:
             t = amax / M
             s = (a / f32(6.0)) / t
             s = max(s, f32(2.0 ** -6)) if not np.isnan(s) else s  # clamp(min=finfo(float8_e4m3fn).tiny)
@@ -83,16 +94,20 @@ def quantize(amax, x):
 
 
 def dequantize(amax, scale, elements):
-    s = e4m3_value(scale if TORCHAO else scale & 0x7F)  # cuBLASLt reads UE4M3; torchao keeps the sign
-    if scale & 0x80 and TORCHAO:
+    signed = TORCHAO or VLLM  # cuBLASLt reads UE4M3; torchao and vLLM view the code as float8_e4m3fn
+    s = e4m3_value(scale if signed else scale & 0x7F)
+    if scale & 0x80 and signed:
         s = -s
     with np.errstate(all="ignore"):
-        factor = (amax / M) * s if TORCHAO else (s * amax) * f32(1.0 / 2688.0)
+        if VLLM:  # tensor_sf.to(float32) / global_scale
+            factor = s / ((f32(1.0) / amax) * M)
+        else:
+            factor = (amax / M) * s if TORCHAO else (s * amax) * f32(1.0 / 2688.0)
         return np.array([(-1 if c & 8 else 1) * E2M1[c & 7] for c in elements], dtype=f32) * factor
 
 
 def main():
-    recipe = "torchao" if TORCHAO else "transformer-engine"
+    recipe = RECIPE
     sys.stdin.buffer.readline()
     sys.stdout.write(f"CAP float {NAME} rn block\nCAP {NAME} float rn block\nREADY\n")
     sys.stdout.flush()

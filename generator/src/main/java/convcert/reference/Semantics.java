@@ -168,10 +168,11 @@ public final class Semantics {
      * (TransformerEngine: G = M / A, s = a x (G x rn(1/E)), element of x x (1 / (S x rn(1/G))), value
      * e x ((S x A) x rn(1/M))), or divide with its two divisions by constants (A / M, a / E) done as
      * multiplications by their rounded reciprocals (torchao on a CUDA GPU: PyTorch divides a tensor by a
-     * Python number as a multiplication by its binary32 reciprocal). Every step rounds to binary32,
-     * nearest even.
+     * Python number as a multiplication by its binary32 reciprocal), or reciprocal-amax (vLLM's reference:
+     * G = M x rn(1/A), s = G x (a x rn(1/E)), element of x x r with r = 1 / (S x rn(1/G)), or 0 where
+     * that product is 0, value e x (S / G)). Every step rounds to binary32, nearest even.
      */
-    public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL, DIVIDE_CONSTANT_RECIPROCAL }
+    public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL, DIVIDE_CONSTANT_RECIPROCAL, RECIPROCAL_AMAX }
 
     public static final Switch<TensorScaleArithmetic> TENSOR_SCALE_ARITHMETIC = declare("tensor-scale-arithmetic",
             TensorScaleArithmetic.class, Semantics::twoLevelBlocks);

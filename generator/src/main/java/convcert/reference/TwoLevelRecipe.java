@@ -64,8 +64,18 @@ final class TwoLevelRecipe {
         return Float.isNaN(a) ? b : Float.isNaN(b) ? a : Math.min(a, b);
     }
 
+    private Semantics.TensorScaleArithmetic arithmetic() {
+        return semantics.get(Semantics.TENSOR_SCALE_ARITHMETIC);
+    }
+
     private boolean divide() {
-        return semantics.get(Semantics.TENSOR_SCALE_ARITHMETIC) != Semantics.TensorScaleArithmetic.RECIPROCAL;
+        return arithmetic() == Semantics.TensorScaleArithmetic.DIVIDE
+                || arithmetic() == Semantics.TensorScaleArithmetic.DIVIDE_CONSTANT_RECIPROCAL;
+    }
+
+    /** vLLM's global scale G = M x rn(1/A): PyTorch computes a number divided by a tensor as its reciprocal times the number. */
+    private float globalScale(float amax) {
+        return range * (1f / amax);
     }
 
     /** x / c for a constant c of the recipe: a true division, or (torchao on CUDA) x times rn(1/c). */
@@ -106,10 +116,13 @@ final class TwoLevelRecipe {
             return;
         }
         float t = byConstant(amax, range);
-        float g = encodeFactor(amax);
-        float s = divide() ? byConstant(a, largestElement) / t : a * (g * (1f / largestElement));
+        boolean amaxReciprocal = arithmetic() == Semantics.TensorScaleArithmetic.RECIPROCAL_AMAX;
+        float g = amaxReciprocal ? globalScale(amax) : encodeFactor(amax);
+        float s = divide() ? byConstant(a, largestElement) / t
+                : amaxReciprocal ? g * (a * (1f / largestElement)) : a * (g * (1f / largestElement));
         note(notes, "tensor amax " + amax + ", block amax " + a + ": " + (divide()
                 ? "T = A / " + range + " = " + t + ", s = (a / " + largestElement + ") / T = " + s
+                : amaxReciprocal ? "G = " + range + " x rn(1/A) = " + g + ", s = G x (a x rn(1/" + largestElement + ")) = " + s
                 : "G = " + range + " / A = " + g + ", s = a x (G x rn(1/" + largestElement + ")) = " + s)
                 + " (decision tensor-scale-arithmetic=" + option(Semantics.TENSOR_SCALE_ARITHMETIC) + ")");
         if (s < smallestNormalScale && semantics.get(Semantics.BLOCK_SCALE_MINIMUM) == Semantics.BlockScaleMinimum.SMALLEST_NORMAL) {
@@ -126,10 +139,12 @@ final class TwoLevelRecipe {
         out[outOffset] = code;
         note(notes, "block scale S = " + scale + " (s rounded " + option(Semantics.BLOCK_SCALE_ROUNDING)
                 + ", saturating; decision block-scale-rounding)");
-        float r = fminf(1f / (scale * (1f / g)), Float.MAX_VALUE);
+        float d = scale * (1f / g);
+        float r = amaxReciprocal ? (d == 0f ? 0f : 1f / d) : fminf(1f / d, Float.MAX_VALUE);
         float total = t * scale;
         note(notes, divide() ? "each element: x / (T x S), T x S = " + total
-                : "each element: x x r, r = 1 / (S x rn(1/G)) = " + r);
+                : "each element: x x r, r = 1 / (S x rn(1/G)) = " + r
+                + (amaxReciprocal ? " (0 where S x rn(1/G) is 0)" : " (at most FLT_MAX)"));
         for (int i = 0; i < size; i++) {
             float x = asFloat(in[offset + 1 + i]);
             out[outOffset + 1 + i] = toElement.apply(bits(divide() ? x / total : x * r));
@@ -145,10 +160,19 @@ final class TwoLevelRecipe {
     void dequantize(long[] in, int offset, long[] out, int outOffset) {
         float amax = asFloat(in[offset]);
         float scale = scaleValue(in[offset + 1]);
-        float factor = divide() ? byConstant(amax, range) * scale : scale * amax * (float) (1.0 / range);
+        float factor = dequantizeFactor(amax, scale);
         for (int i = 0; i < size; i++) {
             out[outOffset + i] = bits(asFloat(fromElement.apply(in[offset + 2 + i])) * factor);
         }
+    }
+
+    /** The factor each element of a block is multiplied by when dequantized. */
+    private float dequantizeFactor(float amax, float scale) {
+        return switch (arithmetic()) {
+            case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL -> byConstant(amax, range) * scale;
+            case RECIPROCAL -> scale * amax * (float) (1.0 / range);
+            case RECIPROCAL_AMAX -> scale / globalScale(amax);
+        };
     }
 
     private float scaleValue(long code) {
@@ -161,8 +185,11 @@ final class TwoLevelRecipe {
         float amax = asFloat(in[offset]);
         float scale = scaleValue(in[offset + 1]);
         return "block scale " + scale + " (decision block-scale-sign=" + option(Semantics.BLOCK_SCALE_SIGN) + "), tensor amax "
-                + amax + ": each element times " + (divide() ? "(A / " + range + ") x S = " + byConstant(amax, range) * scale
-                : "(S x A) x rn(1/" + range + ") = " + scale * amax * (float) (1.0 / range))
+                + amax + ": each element times " + switch (arithmetic()) {
+                    case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL -> "(A / " + range + ") x S";
+                    case RECIPROCAL -> "(S x A) x rn(1/" + range + ")";
+                    case RECIPROCAL_AMAX -> "S / (" + range + " x rn(1/A))";
+                } + " = " + dequantizeFactor(amax, scale)
                 + " in binary32 (decision tensor-scale-arithmetic=" + option(Semantics.TENSOR_SCALE_ARITHMETIC) + ")";
     }
 

@@ -224,7 +224,7 @@ final class TwoLevelCoverage {
             }
             add("element-boundary", amax, v);
         }
-        separating(random, true);
+        separating(true);
         for (int i = 0; i < scaled(20, 200, 5000); i++) {
             float amax = Math.scalb(1f + random.nextInt(1 << 23) * 0x1p-23f, random.nextInt(-40, 40));
             add("random", amax, withMax(random, Math.scalb(amax, -random.nextInt(0, 16)), 1 + random.nextInt(24)));
@@ -254,7 +254,7 @@ final class TwoLevelCoverage {
                 }
             }
         }
-        separating(random, false);
+        separating(false);
         for (int i = 0; i < scaled(10, 100, 2000); i++) {
             long[] v = new long[size + 2];
             v[0] = bits(Math.scalb(1f + random.nextInt(1 << 23) * 0x1p-23f, random.nextInt(-40, 40)));
@@ -272,9 +272,10 @@ final class TwoLevelCoverage {
      * Blocks that tell each option of every two-level decision from each other option: random
      * candidates converted under both, kept where some output differs (NaN-scale elements excepted, as
      * the suite does not compare them). A decision that cannot change this direction's results finds
-     * none, within a bounded search.
+     * none, within a bounded search. Each pair searches with a random stream of its own, so an option
+     * added to a decision adds blocks without changing the others.
      */
-    private void separating(SplittableRandom random, boolean toBlock) {
+    private void separating(boolean toBlock) {
         int wanted = scaled(2, 4, 16);
         for (Semantics.Switch<?> decision : DECISIONS) {
             if (!reference.tables().decisions().containsKey(decision.id())) {
@@ -285,6 +286,8 @@ final class TwoLevelCoverage {
                 for (int y = x + 1; y < options.size(); y++) {
                     BlockConverter first = converter(decision, options.get(x), toBlock);
                     BlockConverter second = converter(decision, options.get(y), toBlock);
+                    SplittableRandom random = new SplittableRandom(seed ^ String.join(" ", block.name(), decision.id(),
+                            options.get(x), options.get(y), toBlock ? "to" : "from").hashCode());
                     int found = 0;
                     for (int attempt = 0; attempt < 20_000 && found < wanted; attempt++) {
                         long[] candidate = toBlock ? candidateValues(random) : candidateBlock(random);

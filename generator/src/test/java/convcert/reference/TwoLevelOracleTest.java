@@ -34,7 +34,12 @@ class TwoLevelOracleTest {
     record Options(String arithmetic, boolean roundUp, boolean minimumNormal, boolean signed, boolean ignoreNan,
                    boolean infinityNanScale) {
         boolean divide() {
-            return !arithmetic.equals("reciprocal");
+            return arithmetic.startsWith("divide");
+        }
+
+        /** vLLM's reference (tests/kernels/test_nvfp4_quant.py): G from the reciprocal of A, applied last. */
+        boolean vllm() {
+            return arithmetic.equals("reciprocal-amax");
         }
 
         /** x / c for the recipe's constants 6 and 2688: divided, or times the rounded reciprocal (torchao on CUDA). */
@@ -232,7 +237,11 @@ class TwoLevelOracleTest {
         if (amax == 0 || g == 0) {
             g = 1f;
         }
-        float s = o.divide() ? divide(o.byConstant(a, 6f), t) : multiply(a, multiply(g, RCP_6));
+        if (o.vllm()) { // 2688 / amax_tensor: PyTorch's reciprocal of the tensor times the number, no guard
+            g = multiply(divide(1f, amax), M);
+        }
+        float s = o.divide() ? divide(o.byConstant(a, 6f), t)
+                : o.vllm() ? multiply(g, multiply(a, RCP_6)) : multiply(a, multiply(g, RCP_6));
         if (o.minimumNormal() && s < 0x1p-6f) {
             s = 0x1p-6f;
         }
@@ -244,7 +253,8 @@ class TwoLevelOracleTest {
         out[0] = code;
         float scale = (float) e4m3(code);
         float total = multiply(t, scale);
-        float r = fminf(divide(1f, multiply(scale, divide(1f, g))), Float.MAX_VALUE);
+        float d = multiply(scale, divide(1f, g));
+        float r = o.vllm() ? (d == 0 ? 0f : divide(1f, d)) : fminf(divide(1f, d), Float.MAX_VALUE);
         for (int i = 0; i < 16; i++) {
             out[1 + i] = toE2m1(o.divide() ? divide(x[i], total) : multiply(x[i], r));
         }
@@ -254,7 +264,9 @@ class TwoLevelOracleTest {
     /** amax, the scale code and 16 element codes -> 16 floats. */
     static float[] dequantize(float amax, int scaleCode, int[] elements, Options o) {
         float scale = (float) e4m3(o.signed() ? scaleCode : scaleCode & 0x7F);
-        float factor = o.divide() ? multiply(o.byConstant(amax, M), scale) : multiply(multiply(scale, amax), RCP_M);
+        float factor = o.divide() ? multiply(o.byConstant(amax, M), scale)
+                : o.vllm() ? divide(scale, multiply(divide(1f, amax), M)) // tensor_sf / global_scale
+                : multiply(multiply(scale, amax), RCP_M);
         float[] out = new float[16];
         for (int i = 0; i < 16; i++) {
             out[i] = multiply(e2m1(elements[i]), factor);
@@ -328,9 +340,11 @@ class TwoLevelOracleTest {
         return Float.floatToRawIntBits(f) & 0xFFFFFFFFL;
     }
 
+    static final List<String> ARITHMETICS = List.of("reciprocal", "divide", "divide-constant-reciprocal", "reciprocal-amax");
+
     static List<Options> allOptions() {
         List<Options> all = new ArrayList<>();
-        for (String arithmetic : List.of("reciprocal", "divide", "divide-constant-reciprocal")) {
+        for (String arithmetic : ARITHMETICS) {
             for (int k = 0; k < 32; k++) {
                 all.add(new Options(arithmetic, (k & 1) != 0, (k & 2) != 0, (k & 4) != 0, (k & 8) != 0, (k & 16) != 0));
             }
@@ -430,7 +444,7 @@ class TwoLevelOracleTest {
             in[i] = bits(block[i]);
         }
         long[] want = {0x38, 0x7, 0x5, 0xA, 0x0, 0x6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-        for (String arithmetic : List.of("reciprocal", "divide", "divide-constant-reciprocal")) {
+        for (String arithmetic : ARITHMETICS) {
             long[] out = new long[17];
             converter(new Options(arithmetic, false, false, false, false, false), true).apply(in, 0, out, 0, 1);
             assertArrayEquals(want, out, arithmetic);
@@ -441,9 +455,7 @@ class TwoLevelOracleTest {
     void theOracleSeesTheRecipesDiffer() {
         // the oracle is not blind to the decision it checks: some seeded block tells the recipes apart
         SplittableRandom random = new SplittableRandom(3);
-        List<Options> arithmetics = List.of(new Options("reciprocal", false, false, false, false, false),
-                new Options("divide", false, false, false, false, false),
-                new Options("divide-constant-reciprocal", false, false, false, false, false));
+        List<Options> arithmetics = ARITHMETICS.stream().map(a -> new Options(a, false, false, false, false, false)).toList();
         for (Options x : arithmetics) {
             for (Options y : arithmetics) {
                 int differing = 0;

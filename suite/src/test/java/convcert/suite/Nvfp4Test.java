@@ -68,6 +68,27 @@ class Nvfp4Test {
     }
 
     @Test
+    void vllmsReferenceRecipeFailsUnderTheDefaultsAndPassesUnderItsDecisions() throws Exception {
+        String vllm = DEVICE + " --recipe vllm";
+        MainTest.Run r = CertifyTest.certify(shared.resolve("vllm"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--adapter", vllm);
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertEquals("FAIL", CertifyTest.find(CertifyTest.report(shared.resolve("vllm")), "float->nvfp4/rn-block")
+                .get("status").asText());
+        for (String[] decisions : new String[][] {{"tensor-scale-arithmetic=reciprocal"}, {"tensor-scale-arithmetic=divide"},
+            {"tensor-scale-arithmetic=reciprocal-amax"}}) {
+            r = CertifyTest.certify(shared.resolve("vllm-" + decisions[0].replace('=', '-')), "--profile", "cuda", "--vectors",
+                    vectors.toString(), "--only", "float->nvfp4*", "--decision", decisions[0], "--adapter", vllm);
+            assertEquals(decisions[0].endsWith("reciprocal-amax") ? 0 : 1, r.exit(), decisions[0] + ": " + r.out());
+        }
+        r = CertifyTest.certify(shared.resolve("vllm-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=reciprocal-amax", "--decision",
+                "block-scale-sign=signed", "--adapter", vllm);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("2 cases"), r.out());
+    }
+
+    @Test
     void eachOfTorchaosDecisionsIsNeeded() {
         // with one of the three left at its default the torchao recipe still fails: each is reached
         String torchao = DEVICE + " --recipe torchao";

@@ -70,6 +70,26 @@ class PytorchRecordingsTest {
     }
 
     @TestFactory
+    Stream<DynamicTest> vllmsReferenceRecipePassesOnlyUnderReciprocalAmaxOnBothDevices() {
+        // vLLM's ref_nvfp4_quant and dequantize_nvfp4_to_dtype in PyTorch operations: the same bits on the
+        // CPU and the H200 (no division by a Python number), and only under reciprocal-amax
+        return Stream.of("cpu", "cuda").map(device -> DynamicTest.dynamicTest("torch " + device, () -> {
+            for (String arithmetic : List.of("reciprocal-amax", "reciprocal", "divide", "divide-constant-reciprocal")) {
+                Path out = temp.resolve("nvfp4-vllm-" + device + "-" + arithmetic);
+                MainTest.Run r = CertifyTest.certify(out, "--profile", "cuda", "--level", "ci", "--only", "*nvfp4*",
+                        "--decision", "tensor-scale-arithmetic=" + arithmetic, "--decision", "block-scale-sign=signed",
+                        "--adapter", "replay:dir=" + PYTORCH.resolve("recording-nvfp4-vllm-" + device));
+                boolean own = arithmetic.equals("reciprocal-amax");
+                assertEquals(own ? 0 : 1, r.exit(), arithmetic + ": " + r.out() + r.err());
+                if (own) {
+                    CertifyTest.sameCases(CertifyTest.report(PYTORCH.resolve("nvfp4-vllm-" + device)), CertifyTest.report(out),
+                            List.of("name", "status", "vectors", "mismatches"));
+                }
+            }
+        }));
+    }
+
+    @TestFactory
     Stream<DynamicTest> replayedVerdictsMatchTheCommittedReports() {
         return Stream.of("cpu", "cuda").flatMap(device -> Stream.of("cuda", "rocm").map(profile -> DynamicTest.dynamicTest(
                 "torch " + device + " under " + profile, () -> {
