@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestFactory;
  * RoundToPrecision (round the exact value to P significant bits, no smaller quantum than the smallest
  * normal binade's, no upper bound) then Saturate (the July 2026 table: imandra-ai/ieee-p3109's
  * executable model) then Encode, in double arithmetic (exact for these inputs). Every half and
- * bfloat16 input and seeded floats go to every 8-bit format in every projection; every code comes back
+ * bfloat16 input and seeded floats go to every 8-bit and 4-bit format in every projection; every code comes back
  * to binary32 exactly and to binary16 and bfloat16 under rn by the JDK's own conversion. The stochastic
  * modes take seeded random bits beside each input (0 and all ones among them).
  */
@@ -101,10 +101,12 @@ class P3109OracleTest {
 
     static List<Binary> all() {
         List<Binary> formats = new ArrayList<>();
-        for (boolean signed : new boolean[] {true, false}) {
-            for (boolean extended : new boolean[] {true, false}) {
-                for (int p = 1; p <= (signed ? 7 : 8); p++) {
-                    formats.add(new Binary(8, p, signed, extended));
+        for (int k : new int[] {8, 4}) { // the profile's family rows p3109-k8 and p3109-k4
+            for (boolean signed : new boolean[] {true, false}) {
+                for (boolean extended : new boolean[] {true, false}) {
+                    for (int p = 1; p <= (signed ? k - 1 : k); p++) {
+                        formats.add(new Binary(k, p, signed, extended));
+                    }
                 }
             }
         }
@@ -204,11 +206,11 @@ class P3109OracleTest {
 
     @Test
     void theFamilyRowExpandsToEveryFormatOfTheDraft() {
-        List<String> names = P3109.tables().formats().stream().map(Format::name).filter(n -> n.startsWith("binary8")).sorted().toList();
+        List<String> names = P3109.tables().formats().stream().map(Format::name).filter(n -> n.matches("binary\\d+p\\d+[su][ef]")).sorted().toList();
         assertEquals(all().stream().map(Binary::name).sorted().toList(), names);
         for (Binary b : all()) {
             FormatCodec codec = P3109.codec(P3109.tables().findFormat(b.name()));
-            for (int code = 0; code < 256; code++) {
+            for (int code = 0; code < 1 << b.k(); code++) {
                 Decoded d = codec.decode(code);
                 double v = switch (d.kind()) {
                     case NAN -> Double.NaN;
@@ -224,7 +226,7 @@ class P3109OracleTest {
     /** Every half and bfloat16 input into every 8-bit format in every projection. */
     @TestFactory
     Stream<DynamicTest> sixteenBitSourcesAgreeEverywhere() {
-        return Stream.of("half", "bfloat16").map(source -> DynamicTest.dynamicTest(source + " -> binary8*", () -> {
+        return Stream.of("half", "bfloat16").map(source -> DynamicTest.dynamicTest(source + " -> binary8* and binary4*", () -> {
             double[] inputs = new double[1 << 16];
             for (int bits = 0; bits < 1 << 16; bits++) {
                 inputs[bits] = source.equals("half") ? Float.float16ToFloat((short) bits) : Float.intBitsToFloat(bits << 16);
@@ -293,7 +295,7 @@ class P3109OracleTest {
                 Converter toFloat = P3109.converter(P3109.resolve(f.name(), "float", "rn", form, P3109.ctrl("")));
                 Converter toHalf = P3109.converter(P3109.resolve(f.name(), "half", "rn", form, P3109.ctrl("")));
                 Converter toBf16 = P3109.converter(P3109.resolve(f.name(), "bfloat16", "rn", form, P3109.ctrl("")));
-                for (int code = 0; code < 256; code++) {
+                for (int code = 0; code < 1 << f.k(); code++) {
                     double v = f.value(code);
                     String what = f.name() + " 0x" + Integer.toHexString(code) + " " + form;
                     float wide = (float) v;
@@ -303,7 +305,7 @@ class P3109OracleTest {
                         assertEquals(0x7FC0L, toBf16.apply(code), what);
                         continue;
                     }
-                    assertEquals(v, wide, what + ": binary32 holds every 8-bit value");
+                    assertEquals(v, wide, what + ": binary32 holds every 8- and 4-bit value");
                     boolean infinite = Double.isInfinite(v);
                     float f32 = sat == Sat.SATFINITE && infinite ? Math.copySign(Float.MAX_VALUE, wide) : wide;
                     assertEquals(Float.floatToRawIntBits(f32) & 0xFFFFFFFFL, toFloat.apply(code), what);

@@ -40,7 +40,7 @@ class P3109ProfileTest {
         Path tables = withSixBitFamily(temp);
         MainTest.Run check = MainTest.run("", "tables", "check", "--tables", tables.toString());
         assertEquals(0, check.exit(), check.out() + check.err());
-        assertTrue(check.out().contains("formats      37"), "33 and 4 new (signed P 3 and 4, unsigned P 3 and 4)\n" + check.out());
+        assertTrue(check.out().contains("formats      51"), "47 and 4 new (signed P 3 and 4, unsigned P 3 and 4)\n" + check.out());
         // binary6p3se: bias 2^(6-3-1) = 4; 1.0 is 2^(K-2) = 0x10; 2^-5 the smallest subnormal; 12 = 1.10 x 2^3 the
         // largest (0x1E), 14 above it: +infinity (0x1F, all ones below the sign).
         MainTest.Run one = MainTest.run("", "convert", "--tables", tables.toString(), "--from", "half", "--to", "binary6p3se",
