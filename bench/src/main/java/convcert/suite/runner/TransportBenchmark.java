@@ -85,7 +85,7 @@ public class TransportBenchmark {
             in.set(pieceIn, PIECE, at);
             packedExpected.set(pieceExpected, PIECE, at);
         }
-        in.copyTo(slotIn, 0, N);
+        in.copyTo(slotIn, N);
         packedExpected.complementTo(slotOut, N); // the poison
         MemorySegment.copy(packedOutputs, 0, slotOut, ValueLayout.JAVA_SHORT_UNALIGNED, 0, N); // the device's answer
         return packedExpected.mismatch(slotOut, N);

@@ -153,7 +153,6 @@ final class DeviceProcess {
         }
     }
 
-    /** A failure message with the process's exit status and the end of its stderr, when it died. */
     /**
      * A BATCH of values over the pipe: the inputs (and lane values, a u32 each after them) packed in their
      * widths, the answer's values (and a flags byte per element, where the device said FLAGS) unpacked.
@@ -201,6 +200,7 @@ final class DeviceProcess {
         }
     }
 
+    /** A failure message with the process's exit status and the end of its stderr, when it died. */
     AdapterException failure(String what) {
         StringBuilder b = new StringBuilder(what);
         try {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
+import java.util.stream.IntStream;
 
 /**
  * Value batches through SharedMemory (suite/ADAPTERS.md, "Shared memory"): one CALL line per batch
@@ -86,7 +87,7 @@ final class SharedCalls implements AutoCloseable {
     private void unwritten(DeviceProcess device, CaseKey c, long[] inputs, long[] lane, String laneName, long[] outputs,
                            int count, int inBytes, int outBytes) throws AdapterException, IOException {
         long poison = pattern(SharedMemory.POISON, outBytes);
-        int[] doubtful = java.util.stream.IntStream.range(0, count).filter(i -> outputs[i] == poison).toArray();
+        int[] doubtful = IntStream.range(0, count).filter(i -> outputs[i] == poison).toArray();
         if (doubtful.length == 0) {
             return;
         }
@@ -107,7 +108,7 @@ final class SharedCalls implements AutoCloseable {
         memory.getOutputs(answers, null, again.length, outBytes);
         for (int k = 0; k < doubtful.length; k++) {
             if (answers[k] == pattern(SharedMemory.AGAIN, outBytes)) {
-                outputs[doubtful[k]] = 0xA5A5_A5A5_A5A5_A5A5L; // ValueRunner.POISON
+                outputs[doubtful[k]] = 0xA5A5_A5A5_A5A5_A5A5L; // ValueRunner.POISON (adapters do not import the runner)
             }
         }
     }

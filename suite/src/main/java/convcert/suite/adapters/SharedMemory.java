@@ -30,6 +30,7 @@ final class SharedMemory implements AutoCloseable {
     static final long SLOT = 2 * HALF + GUARD;
     /** What the outputs hold before a batch of long[]: an output that still reads as this is asked again under AGAIN. */
     static final byte POISON = (byte) 0xA5;
+    /** The outputs' fill when such elements are asked again: one that still reads as this was not written. */
     static final byte AGAIN = (byte) 0x5A;
     /** Where the lane values (a u32 per element) start, and the flags (a byte per element) after them. */
     static final long LANES = PackedOperations.SLOTS * SLOT;

@@ -91,7 +91,7 @@ final class PackedRunner {
                 adapter.call(a -> { // one handoff per batch: start this slot, then wait for the other
                     PackedOperations p = (PackedOperations) a;
                     if (count > 0) {
-                        inputs.copyTo(slots[s][0], 0, count);
+                        inputs.copyTo(slots[s][0], count);
                         want.complementTo(slots[s][1], count);
                         p.start(key, s, count);
                     }

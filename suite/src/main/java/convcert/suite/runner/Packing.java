@@ -101,14 +101,13 @@ final class Packing {
         }
     }
 
-    /** Elements [at, at + n) of the array copied into the same places of dst, little-endian. */
-    void copyTo(MemorySegment dst, int at, int n) {
-        long offset = (long) at * bytes;
+    /** The first n elements of the array copied into dst, little-endian. */
+    void copyTo(MemorySegment dst, int n) {
         switch (bytes) {
-            case 1 -> MemorySegment.copy(b, at, dst, ValueLayout.JAVA_BYTE, offset, n);
-            case 2 -> MemorySegment.copy(s, at, dst, SHORT, offset, n);
-            case 4 -> MemorySegment.copy(i, at, dst, INT, offset, n);
-            default -> MemorySegment.copy(l, at, dst, LONG, offset, n);
+            case 1 -> MemorySegment.copy(b, 0, dst, ValueLayout.JAVA_BYTE, 0, n);
+            case 2 -> MemorySegment.copy(s, 0, dst, SHORT, 0, n);
+            case 4 -> MemorySegment.copy(i, 0, dst, INT, 0, n);
+            default -> MemorySegment.copy(l, 0, dst, LONG, 0, n);
         }
     }
 
@@ -127,25 +126,11 @@ final class Packing {
     /** n elements of packed memory into values[0..n), zero-extended (through the array, which they overwrite). */
     void widen(MemorySegment src, int n, long[] values) {
         switch (bytes) {
-            case 1 -> {
-                MemorySegment.copy(src, ValueLayout.JAVA_BYTE, 0, b, 0, n);
-                for (int k = 0; k < n; k++) {
-                    values[k] = b[k] & 0xFFL;
-                }
-            }
-            case 2 -> {
-                MemorySegment.copy(src, SHORT, 0, s, 0, n);
-                for (int k = 0; k < n; k++) {
-                    values[k] = s[k] & 0xFFFFL;
-                }
-            }
-            case 4 -> {
-                MemorySegment.copy(src, INT, 0, i, 0, n);
-                for (int k = 0; k < n; k++) {
-                    values[k] = i[k] & 0xFFFFFFFFL;
-                }
-            }
-            default -> MemorySegment.copy(src, LONG, 0, values, 0, n);
+            case 1 -> MemorySegment.copy(src, ValueLayout.JAVA_BYTE, 0, b, 0, n);
+            case 2 -> MemorySegment.copy(src, SHORT, 0, s, 0, n);
+            case 4 -> MemorySegment.copy(src, INT, 0, i, 0, n);
+            default -> MemorySegment.copy(src, LONG, 0, l, 0, n);
         }
+        get(n, values);
     }
 }
