@@ -9,8 +9,14 @@
  * (--fault truncate) it answers that case by plain truncation, wrong for NaN. With --shared it says
  * SHARED and takes its value batches in shared memory (suite/ADAPTERS.md, "Shared memory"): convcert
  * sends SHARED PATH CAPACITY, the device maps the file, and each CALL line names a slot whose inputs it
- * converts into the slot's outputs; the faults act the same way there. The process also implements
- * the OpenCL memory functions vloadn/vstoren of the integer and float gentypes and as_type between
+ * converts into the slot's outputs; the faults act the same way there. With --shared, --cheat plays a
+ * device that tries to pass without converting, on every CALL: complement (writes the complement of what
+ * the outputs held, reading no input), alternate (converts every other call and copies its last answer
+ * into the next), other-slot (converts into the other slot's outputs), stray-guard (converts, then writes
+ * a byte 8 bytes past the 64 after its outputs), stray-after (converts, then writes a byte after both
+ * slots), vanish (exits when offered the memory, without answering), mute (never answers the offer);
+ * alternate also over the pipes, answering every other batch with the last answer. The process also
+ * implements the OpenCL memory functions vloadn/vstoren of the integer and float gentypes and as_type between
  * same-sized types, checking alignment (it refuses misaligned addresses).
  */
 #include <fcntl.h>
@@ -225,12 +231,15 @@ static int map_shared(const char *path, unsigned long long capacity) {
 }
 
 int main(int argc, char **argv) {
-    const char *fault = NULL;
+    const char *fault = NULL, *cheat = "";
     int offer_shared = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shared")) offer_shared = 1;
         if (!strcmp(argv[i], "--fault") && i + 1 < argc) fault = argv[i + 1];
+        if (!strcmp(argv[i], "--cheat") && i + 1 < argc) cheat = argv[i + 1];
     }
+    uint8_t *last_out = NULL;
+    unsigned long long calls = 0;
     char line[512];
     if (!fgets(line, sizeof line, stdin) || strncmp(line, "CONVCERT 1", 10)) { fprintf(stderr, "bad hello\n"); return 2; }
     for (size_t i = 0; i < NOPS; i++) printf("CAP %s %s %s %s\n", OPS[i].from, OPS[i].to, OPS[i].rounding, OPS[i].state);
@@ -260,6 +269,8 @@ int main(int argc, char **argv) {
         if (!strncmp(line, "SHARED ", 7)) {
             char path[400];
             unsigned long long capacity;
+            if (!strcmp(cheat, "vanish")) return 3;
+            if (!strcmp(cheat, "mute")) for (;;) pause();
             int ok = sscanf(line, "SHARED %399s %llu", path, &capacity) == 2 && map_shared(path, capacity);
             printf(ok ? "OK\n" : "ERR cannot map the shared memory\n"); fflush(stdout); continue;
         }
@@ -293,7 +304,18 @@ int main(int argc, char **argv) {
             if (!strcmp(fault, "short")) { printf("OK %llu\n", count); fwrite(out, 1, count, stdout); fflush(stdout); return 3; }
             if (!strcmp(fault, "long")) { printf("OK %llu\n", count + 1); run(op, in, out, count); fwrite(out, 1, 2 * count + 2, stdout); fflush(stdout); continue; }
         }
-        run(op, batch_in, batch_out, count);
+        size_t bytes = (size_t)op->out_bytes * count, slot_bytes = 16 * shared_capacity + 64;
+        if (count > 0 && !strcmp(cheat, "complement") && call) for (size_t i = 0; i < bytes; i++) batch_out[i] = (uint8_t)~batch_out[i];
+        else if (count > 0 && !strcmp(cheat, "alternate") && calls++ % 2 && last_out) memmove(batch_out, last_out, bytes);
+        else if (count > 0 && !strcmp(cheat, "other-slot") && call) {
+            uint8_t *other = batch_in == shared_memory ? shared_memory + slot_bytes : shared_memory;
+            run(op, batch_in, other + 8 * shared_capacity, count);
+        } else {
+            run(op, batch_in, batch_out, count);
+            last_out = batch_out;
+            if (count > 0 && call && !strcmp(cheat, "stray-guard")) batch_out[bytes + 64 + 8] ^= 1;
+            if (count > 0 && call && !strcmp(cheat, "stray-after")) shared_memory[2 * slot_bytes + 100] ^= 1;
+        }
         printf("OK %llu\n", count);
         if (!call) fwrite(out, 1, (size_t)op->out_bytes * count, stdout);
         fflush(stdout);

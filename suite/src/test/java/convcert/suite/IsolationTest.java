@@ -66,7 +66,10 @@ class IsolationTest {
         dereferences NULL               | *(volatile int *)0 = 1;                      | 3 | the process exited with code 139
         aborts                          | abort();                                     | 3 | the process exited with code 134
         hangs                           | for (;;) pause();                            | 3 | no answer within 1500 ms
-        writes past its outputs         | real_convert(from, to, rounding, state, form, ctrl, in, out, count); memset((char *)out + 2 * count, 0, 8); return 0; | 3 | the library wrote beyond the
+        writes past its outputs         | real_convert(from, to, rounding, state, form, ctrl, in, out, count); memset((char *)out + 2 * count, 0, 8); return 0; | 3 | the library wrote at offset
+        writes 8 bytes past the guard   | real_convert(from, to, rounding, state, form, ctrl, in, out, count); ((char *)out)[2 * count + 72] ^= 1; return 0; | 3 | the library wrote at offset
+        writes after both slots         | real_convert(from, to, rounding, state, form, ctrl, in, out, count); ((char *)out)[24 * 262144 + 128 + 100] ^= 1; return 0; | 3 | (lane values, byte 100)
+        complements the poison          | for (uint64_t i = 0; i < 2 * count; i++) ((unsigned char *)out)[i] ^= 0xFF; return 0; | 1 | FAIL: 1 cases with mismatches
         prints an answer of its own     | printf("OK 1\\n"); fflush(stdout);           | 0 | PASS: 1 cases
         """)
     void aNativeLibraryIsJudgedFromOutsideItsProcess(String fault, String code, int exit, String message) throws Exception {

@@ -1,6 +1,7 @@
 package convcert.suite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,7 +34,7 @@ class SharedMemoryTransportTest {
         "crash|ADAPTER_ERROR|the process exited with code 134; its stderr ends:",
         "hang|ADAPTER_ERROR|no answer within 1500 ms",
         "garbage|ADAPTER_ERROR|'\\x01\\x02garbage'",
-        "long|ADAPTER_ERROR|the device wrote beyond the",
+        "long|ADAPTER_ERROR|the device wrote at offset",
         "error|ADAPTER_ERROR|simulated device error",
         "short|FAIL|",
     })
@@ -49,8 +50,9 @@ class SharedMemoryTransportTest {
         assertTrue(broken.get("status").asText().equals(status)
                 || status.equals("FAIL") && broken.get("status").asText().equals("ADAPTER_ERROR"), broken.toString());
         if (status.equals("FAIL")) {
-            // 'short' answers OK and exits without writing: every output still holds the complement of its
-            // expected value, so all of them differ, even where a constant poison could have matched
+            // 'short' answers OK and exits without writing: every output still holds the batch's poison, so all
+            // of them differ (one that happened to be its expected value would be asked again, and the device
+            // found gone: an adapter failure)
             assertEquals(broken.get("vectors").asLong(), broken.get("mismatches").asLong(), broken.toString());
         } else {
             assertTrue(broken.get("message").asText().contains(message), broken.get("message").asText());
@@ -84,6 +86,83 @@ class SharedMemoryTransportTest {
             assertEquals(0xFFFF, c.get("mismatches").asLong(), c.toString());
         }
         assertEquals(runs.get(0), runs.get(1));
+    }
+
+    /**
+     * Devices that try to pass without converting (suite/ADAPTERS.md, "What a certificate guarantees"):
+     * nothing they can read reveals an expected value, so each fails every variant it did not convert,
+     * and one that writes outside its batch's outputs fails its case as an adapter failure naming where.
+     */
+    @ParameterizedTest(name = "cheat {0}")
+    @CsvSource(delimiter = '|', value = {
+        "complement|1|",
+        "other-slot|1,3|",
+        "stray-guard|3|the device wrote at offset",
+        "stray-after|3|(lane values, byte 100) of the shared memory, outside the batch's outputs",
+    })
+    void aDeviceThatDoesNotConvertWhatItIsAskedNeverPasses(String cheat, String exits, String message, @TempDir Path out)
+            throws Exception {
+        MainTest.Run r = CertifyTest.certify(out, "--adapter", shared() + " --cheat " + cheat, "--pair", "float:half",
+                "--only", "float->half/rn-nosat*");
+        assertTrue(List.of(exits.split(",")).contains(String.valueOf(r.exit())), r.exit() + r.out() + r.err());
+        int variants = 0;
+        for (JsonNode c : CertifyTest.report(out).get("cases")) {
+            variants++;
+            assertNotEquals("PASS", c.get("status").asText(), c.toString());
+            if (message != null && c.get("status").asText().equals("ADAPTER_ERROR")) {
+                assertTrue(c.get("message").asText().contains(message), c.get("message").asText());
+            }
+        }
+        assertTrue(variants > 1, "the state's variants all ran: " + variants);
+    }
+
+    /**
+     * A device converting every other call and copying its last answer into the next: in lockstep the next
+     * batch is another variant's with the same inputs, but in another secret order, so each variant it
+     * copied fails (over shared memory, exhaustively; over the pipes, the ci set's variants one after another).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "shared memory|--shared|--exhaustive --shard 64/256",
+        "pipes||--level ci",
+    })
+    void aDeviceCopyingItsLastAnswerFailsEveryVariantItCopied(String transport, String option, String selection,
+                                                              @TempDir Path out) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--adapter", "process:cmd=" + CertifyTest.exampleDevice() + " " + option
+                + " --cheat alternate", "--pair", "float:half", "--only", "float->half/rn-nosat*"));
+        args.addAll(List.of(selection.split(" ")));
+        MainTest.Run r = CertifyTest.certify(out, args.toArray(String[]::new));
+        assertEquals(1, r.exit(), r.out() + r.err());
+        int failed = 0;
+        int variants = 0;
+        for (JsonNode c : CertifyTest.report(out).get("cases")) {
+            variants++;
+            failed += c.get("status").asText().equals("FAIL") ? 1 : 0;
+        }
+        assertTrue(variants >= 8 && failed >= variants / 2, failed + " of " + variants + " variants failed");
+    }
+
+    /** Whatever a device does once offered the memory (exits, stays silent), the file it was offered is gone. */
+    @ParameterizedTest(name = "cheat {0}")
+    @CsvSource({"vanish", "mute"})
+    void theSharedFileIsRemovedWhateverTheDeviceDoes(String cheat, @TempDir Path out) throws Exception {
+        long before = sharedFiles();
+        MainTest.Run r = CertifyTest.certify(out, "--adapter", shared() + " --cheat " + cheat, "--timeout-ms", "1500",
+                "--pair", "float:half", "--only", "float->half/rn-nosat");
+        assertEquals(3, r.exit(), r.out() + r.err());
+        assertEquals(before, sharedFiles(), "files convcert-shared-* on /dev/shm and in the temporary folder");
+    }
+
+    private static long sharedFiles() throws IOException {
+        long n = 0;
+        for (Path dir : List.of(Path.of("/dev/shm"), Path.of(System.getProperty("java.io.tmpdir")))) {
+            if (Files.isDirectory(dir)) {
+                try (var files = Files.list(dir)) {
+                    n += files.filter(f -> f.getFileName().toString().startsWith("convcert-shared-")).count();
+                }
+            }
+        }
+        return n;
     }
 
     @Test

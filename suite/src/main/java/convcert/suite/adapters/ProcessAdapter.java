@@ -107,7 +107,6 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             shared = null;
         }
         if (host) {
-            shared.reset();
             try {
                 launch.add(shared.memory().renew().toString());
             } catch (IOException e) {
@@ -132,8 +131,8 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                 shared = SharedCalls.offer(started);
             }
             handshaking.set(false);
-            if (host) {
-                shared.memory().unlink(); // mapped by the host now: nothing to leave behind
+            if (shared != null) {
+                shared.reset(read.flags());
             }
             said = read;
         } catch (IOException e) {
@@ -143,6 +142,10 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         } catch (AdapterException e) {
             stop();
             throw e instanceof DeviceDidNotStart ? e : new DeviceDidNotStart("handshake: " + e.getMessage());
+        } finally {
+            if (host) {
+                shared.memory().unlink(); // mapped by the host now, or never to be: nothing to leave behind
+            }
         }
     }
 
@@ -228,8 +231,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         int outWidth = context.widthOf(c.to());
         if (shared != null) {
             try {
-                shared.call(device, c, inputs, lane, laneName, outputs, said.flags() ? flagsOut : null, count,
-                        VectorBytes.of(inWidth), VectorBytes.of(outWidth));
+                shared.call(device, c, inputs, lane, laneName, outputs, said.flags() ? flagsOut : null, count, inWidth, outWidth);
                 lastCase = c.name();
             } catch (IOException e) {
                 throw failure("pipe broke: " + e.getMessage());
@@ -274,7 +276,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         }
     }
 
-    /** Reads the oldest batch's answer, 'OK count', and checks the guard after its outputs. */
+    /** Reads the oldest batch's answer, 'OK count', and checks the bytes next to the live areas. */
     @Override
     public void finish(CaseKey c, int slot) throws AdapterException {
         try {
@@ -308,6 +310,9 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             if (!(answer.equals("OK 0") || answer.startsWith("ERR")) || device.available() > 0) {
                 throw failure("bytes after the answer to " + c.name() + ": '" + DeviceProcess.printable(answer) + "'"
                         + (device.available() > 0 ? " and " + device.available() + " more" : ""));
+            }
+            if (shared != null) {
+                shared.sweep(device);
             }
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());

@@ -31,6 +31,11 @@ public final class Comparison {
         return expected == actual || (anyNaN && isNaN(codec, expected) && isNaN(codec, actual));
     }
 
+    /** Whether bits of the codec's format agree with every NaN by this rule (nan-comparison=any and bits a NaN). */
+    public boolean agreesWithNaN(FormatCodec codec, long bits) {
+        return anyNaN && isNaN(codec, bits);
+    }
+
     private static boolean isNaN(FormatCodec codec, long bits) {
         return !codec.isInteger() && (bits & ~codec.format().mask()) == 0 && codec.decode(bits).kind() == Decoded.Kind.NAN;
     }

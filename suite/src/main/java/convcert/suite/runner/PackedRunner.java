@@ -5,6 +5,7 @@ import convcert.spec.VectorBytes;
 import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
 import convcert.spi.PackedOperations;
+import convcert.suite.model.MismatchKind;
 import convcert.vectors.Progress;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -12,15 +13,19 @@ import java.util.List;
 /**
  * Conversion cases through PackedOperations (an adapter with memory of its own: a process device that
  * said SHARED, a library in convcert-host), two batches in flight: while the implementation converts one
- * slot, the suite fills the other and checks the last answer. A batch of up to CHUNK values is computed
+ * slot, the suite fills the other and checks the last answer. A chunk of up to CHUNK values is computed
  * in pieces of PIECE that stay in the processor's caches while they are packed into a kept copy (inputs
- * and expected values, for the comparison and the report). A batch's inputs are copied into its slot,
- * its outputs set to the complements of the expected values (so an output left unwritten is a mismatch
- * whatever the format), and its answer compared packed in one vectorised mismatch, element by element
- * only where that finds a difference.
+ * and expected values, for the comparison and the report).
+ *
+ * <p>Nothing the implementation can read reveals an expected value (Poison): a batch's inputs go into
+ * its slot rotated by a secret amount, its outputs are filled with a secret poison, and its answer is
+ * compared packed in one vectorised mismatch, element by element only where that finds a difference.
+ * An output that reads as the poison is asked again (Doubtful) under another.
  *
  * <p>Several cases alike (the variants of a state: the forms and CTRL settings that select it, whose
- * expected values are the same) run in lockstep: each chunk is computed once and converted once per case.
+ * expected values are the same) run in lockstep: each chunk is computed once and converted once per case,
+ * each time in another order, so an answer copied from another variant's batch is wrong wherever the
+ * chunk's expected values differ.
  */
 final class PackedRunner {
 
@@ -33,6 +38,25 @@ final class PackedRunner {
 
     /** Values computed and packed at a time within a batch. */
     static final int PIECE = 1 << 14;
+
+    /** What goes into a slot: a chunk's batch for one case, or a case's doubtful elements asked again. */
+    private sealed interface Item permits Chunk, Again {
+        int key();
+
+        int count();
+    }
+
+    /** The chunk of parity's batch for case key: count elements rotated by rotation, outputs poisoned with poison. */
+    private record Chunk(int key, int parity, int count, int rotation, long poison) implements Item {
+    }
+
+    /** Doubtful elements of case key, asked again: each output poisoned with its first poison, lowest bit flipped. */
+    private record Again(int key, Doubtful.Batch elements) implements Item {
+        @Override
+        public int count() {
+            return elements.count();
+        }
+    }
 
     private PackedRunner() {
     }
@@ -50,97 +74,198 @@ final class PackedRunner {
      */
     static String run(AdapterInstance adapter, List<CaseKey> keys, Converter reference, Batches batches, Progress progress,
                       List<Tally> tallies) {
-        int inBytes = VectorBytes.of(reference.source().format().width());
-        int outBytes = VectorBytes.of(reference.destination().format().width());
-        long[] in = new long[PIECE];
-        long[] expected = new long[PIECE];
-        // by the parity of the chunk: batches of one chunk go out while the last of the one before is checked
-        Packing[] packedInputs = {new Packing(inBytes, CHUNK), new Packing(inBytes, CHUNK)};
-        Packing[] packedExpected = {new Packing(outBytes, CHUNK), new Packing(outBytes, CHUNK)};
-        Packing scratch = new Packing(outBytes, CHUNK); // widens outputs
-        long[] actual = new long[CHUNK];
-        long[] wholeIn = new long[CHUNK];
-        long[] wholeExpected = new long[CHUNK];
-        MemorySegment[][] slots = new MemorySegment[PackedOperations.SLOTS][2];
-        try {
-            adapter.call(a -> {
-                a.convert(keys.getFirst(), new long[0], new long[0], 0);
-                PackedOperations p = (PackedOperations) a;
-                for (int k = 0; k < PackedOperations.SLOTS; k++) {
-                    slots[k][0] = MemorySegment.ofBuffer(p.inputs(k));
-                    slots[k][1] = MemorySegment.ofBuffer(p.outputs(k));
-                }
-            }, () -> "the batch of 0 before the case");
-            int parity = 1;
-            int n = 0;
-            int next = keys.size(); // the key of the next batch; past the last: a new chunk first
-            int slot = 0;
-            int[] pending = null; // the batch in flight: slot, key, chunk parity, count
-            while (true) {
-                if (next == keys.size()) {
-                    parity ^= 1;
-                    n = fill(batches, in, expected, packedInputs[parity], packedExpected[parity]);
-                    next = 0;
-                }
-                int s = slot;
-                int count = n;
-                CaseKey key = keys.get(next);
-                Packing inputs = packedInputs[parity];
-                Packing want = packedExpected[parity];
-                int[] last = pending;
-                adapter.call(a -> { // one handoff per batch: start this slot, then wait for the other
-                    PackedOperations p = (PackedOperations) a;
-                    if (count > 0) {
-                        inputs.copyTo(slots[s][0], count);
-                        want.complementTo(slots[s][1], count);
-                        p.start(key, s, count);
-                    }
-                    if (last != null) {
-                        p.finish(keys.get(last[1]), last[0]);
-                    }
-                }, () -> last != null ? "batch of " + last[3] : "start of a batch of " + count);
-                if (last != null) {
-                    Packing lastWant = packedExpected[last[2]];
-                    Tally t = tallies.get(last[1]);
-                    if (lastWant.mismatch(slots[last[0]][1], last[3]) >= 0) {
-                        scratch.widen(slots[last[0]][1], last[3], actual);
-                        packedInputs[last[2]].get(last[3], wholeIn);
-                        lastWant.get(last[3], wholeExpected);
-                        t.judge(wholeIn, wholeExpected, actual, null, 0, last[3]);
-                    }
-                    t.vectors += last[3];
-                    if (progress != null) {
-                        progress.batchDone(last[3]);
-                    }
-                }
-                if (count == 0) {
-                    return null;
-                }
-                pending = new int[] {s, next, parity, count};
-                slot = 1 - s;
-                next++;
-            }
-        } catch (AdapterException e) {
-            adapter.recover();
-            return e.getMessage() + " (after " + tallies.getFirst().vectors + " vectors)";
-        }
+        return new Lockstep(adapter, keys, reference, batches, progress, tallies).run();
     }
 
-    /** The next chunk of inputs and expected values, in pieces, packed into the kept copies; its size, 0 at the end. */
-    private static int fill(Batches batches, long[] in, long[] expected, Packing inputs, Packing want) {
-        int n = 0;
-        while (n < CHUNK) {
-            int k = batches.next(in, expected);
-            if (k == 0) {
-                break;
+    /** One run's state: the kept chunks by parity, the slots, each case's doubtful elements. */
+    private static final class Lockstep {
+        private final AdapterInstance adapter;
+        private final List<CaseKey> keys;
+        private final Batches batches;
+        private final Progress progress;
+        private final List<Tally> tallies;
+        private final Poison poison;
+        private final Packing[] packedInputs;
+        private final Packing[] packedExpected;
+        private final Packing scratch;
+        private final Packing againIn;
+        private final long[] in = new long[PIECE];
+        private final long[] expected = new long[PIECE];
+        private final long[] actual = new long[CHUNK];
+        private final long[] wholeIn = new long[CHUNK];
+        private final long[] wholeExpected = new long[CHUNK];
+        private final MemorySegment[][] slots = new MemorySegment[PackedOperations.SLOTS][2];
+        private final Doubtful[] doubtful;
+        private int parity = 1;
+        private int n;
+        private int next;
+        private final Order order = new Order();
+        private boolean ended;
+
+        Lockstep(AdapterInstance adapter, List<CaseKey> keys, Converter reference, Batches batches, Progress progress,
+                 List<Tally> tallies) {
+            this.adapter = adapter;
+            this.keys = keys;
+            this.batches = batches;
+            this.progress = progress;
+            this.tallies = tallies;
+            int inBytes = VectorBytes.of(reference.source().format().width());
+            int outBytes = VectorBytes.of(reference.destination().format().width());
+            this.poison = new Poison(reference.destination(), tallies.getFirst().comparison(), outBytes);
+            // by the parity of the chunk: batches of one chunk go out while the last of the one before is checked
+            this.packedInputs = new Packing[] {new Packing(inBytes, CHUNK), new Packing(inBytes, CHUNK)};
+            this.packedExpected = new Packing[] {new Packing(outBytes, CHUNK), new Packing(outBytes, CHUNK)};
+            this.scratch = new Packing(outBytes, CHUNK); // widens outputs, packs the poisons of elements asked again
+            this.againIn = new Packing(inBytes, CHUNK);
+            this.doubtful = new Doubtful[keys.size()];
+            for (int k = 0; k < doubtful.length; k++) {
+                doubtful[k] = new Doubtful();
             }
-            inputs.set(in, k, n);
-            want.set(expected, k, n);
-            n += k;
-            if (k < in.length) {
-                break;
+            this.next = keys.size();
+        }
+
+        String run() {
+            try {
+                adapter.call(a -> {
+                    a.convert(keys.getFirst(), new long[0], new long[0], 0);
+                    PackedOperations p = (PackedOperations) a;
+                    for (int k = 0; k < PackedOperations.SLOTS; k++) {
+                        slots[k][0] = MemorySegment.ofBuffer(p.inputs(k));
+                        slots[k][1] = MemorySegment.ofBuffer(p.outputs(k));
+                    }
+                }, () -> "the batch of 0 before the case");
+                int slot = 0;
+                Item pending = null; // the batch in flight, in the other slot
+                while (true) {
+                    Item item = next();
+                    Item last = pending;
+                    if (item == null && last == null) {
+                        return null;
+                    }
+                    int s = slot;
+                    int lastSlot = 1 - s;
+                    adapter.call(a -> { // one handoff per batch: start this slot, then wait for the other
+                        PackedOperations p = (PackedOperations) a;
+                        if (item != null) {
+                            put(item, s);
+                            p.start(keys.get(item.key()), s, item.count());
+                        }
+                        if (last != null) {
+                            p.finish(keys.get(last.key()), lastSlot);
+                        }
+                    }, () -> last != null ? "batch of " + last.count() : "start of a batch of " + item.count());
+                    if (last != null) {
+                        judge(last, lastSlot);
+                    }
+                    pending = item;
+                    slot = item != null ? 1 - s : s;
+                }
+            } catch (AdapterException e) {
+                adapter.recover();
+                return e.getMessage() + " (after " + tallies.getFirst().vectors + " vectors)";
             }
         }
-        return n;
+
+        /** What goes next: doubtful elements once a slot's worth gathered (or the chunks ended), else the next batch; null: nothing now. */
+        private Item next() {
+            for (int k = 0; k < doubtful.length; k++) {
+                if (doubtful[k].size() >= CHUNK || ended && doubtful[k].size() > 0) {
+                    return new Again(k, doubtful[k].take(CHUNK));
+                }
+            }
+            if (!ended && next == keys.size()) {
+                parity ^= 1;
+                n = fill(packedInputs[parity], packedExpected[parity]);
+                next = 0;
+                ended = n == 0;
+            }
+            if (ended) {
+                return null;
+            }
+            return new Chunk(next++, parity, n, order.next(n), poison.next());
+        }
+
+        /** Fills a slot with an item's inputs and poisoned outputs. */
+        private void put(Item item, int s) {
+            switch (item) {
+                case Chunk c -> {
+                    packedInputs[c.parity()].copyToRotated(slots[s][0], c.count(), c.rotation());
+                    scratch.fill(slots[s][1], c.count(), c.poison());
+                }
+                case Again a -> {
+                    Doubtful.Batch e = a.elements();
+                    againIn.set(e.in(), e.count(), 0);
+                    againIn.copyTo(slots[s][0], e.count());
+                    long[] again = new long[e.count()];
+                    for (int k = 0; k < again.length; k++) {
+                        again[k] = e.poison()[k] ^ 1;
+                    }
+                    scratch.set(again, again.length, 0);
+                    scratch.copyTo(slots[s][1], again.length);
+                }
+            }
+        }
+
+        /** Judges an answered item in slot s. */
+        private void judge(Item item, int s) {
+            Tally t = tallies.get(item.key());
+            MemorySegment out = slots[s][1];
+            switch (item) {
+                case Chunk c -> {
+                    Packing want = packedExpected[c.parity()];
+                    if (want.sameRotated(out, c.count(), c.rotation())) {
+                        if (!poison.certain) { // every output is its expected value: those whose poison that was are doubtful
+                            Packing inputs = packedInputs[c.parity()];
+                            want.indexesOf(c.count(), c.poison(), k -> doubtful[c.key()].add(inputs.at(k), want.at(k), c.poison(), true));
+                        }
+                    } else {
+                        scratch.widenRotated(out, c.count(), c.rotation(), actual);
+                        packedInputs[c.parity()].get(c.count(), wholeIn);
+                        want.get(c.count(), wholeExpected);
+                        for (int k = 0; k < c.count(); k++) {
+                            if (actual[k] == c.poison()) {
+                                if (poison.certain) {
+                                    actual[k] = MismatchKind.UNWRITTEN;
+                                } else {
+                                    doubtful[c.key()].add(wholeIn[k], wholeExpected[k], c.poison(), t.agrees(wholeExpected[k], actual[k]));
+                                }
+                            }
+                        }
+                        t.judge(wholeIn, wholeExpected, actual, null, 0, c.count());
+                    }
+                    t.vectors += c.count();
+                    if (progress != null) {
+                        progress.batchDone(c.count());
+                    }
+                }
+                case Again a -> {
+                    Doubtful.Batch e = a.elements();
+                    scratch.widenRotated(out, e.count(), 0, actual);
+                    for (int k = 0; k < e.count(); k++) {
+                        if (e.agreed()[k] && actual[k] != e.poison()[k]) { // right the first time only by being left alone
+                            t.unwritten(e.in()[k], e.expected()[k]);
+                        }
+                    }
+                }
+            }
+        }
+
+        /** The next chunk of inputs and expected values, in pieces, packed into the kept copies; its size, 0 at the end. */
+        private int fill(Packing inputs, Packing want) {
+            int size = 0;
+            while (size < CHUNK) {
+                int k = batches.next(in, expected);
+                if (k == 0) {
+                    break;
+                }
+                inputs.set(in, k, size);
+                want.set(expected, k, size);
+                size += k;
+                if (k < in.length) {
+                    break;
+                }
+            }
+            return size;
+        }
     }
 }

@@ -3,6 +3,7 @@ package convcert.suite.runner;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.function.IntConsumer;
 
 /**
  * A typed array of packed elements (1, 2, 4 or 8 bytes, as the native ABI and shared memory hold them)
@@ -75,61 +76,129 @@ final class Packing {
         }
     }
 
-    /** The complements of the array's first n elements (every bit flipped) into dst: an output left unwritten then differs. */
-    void complementTo(MemorySegment dst, int n) {
+    /** Element k, zero-extended. */
+    long at(int k) {
+        return switch (bytes) {
+            case 1 -> b[k] & 0xFFL;
+            case 2 -> s[k] & 0xFFFFL;
+            case 4 -> i[k] & 0xFFFFFFFFL;
+            default -> l[k];
+        };
+    }
+
+    /** n elements of value (its low bytes) into dst: a batch's poison. */
+    void fill(MemorySegment dst, int n, long value) {
         switch (bytes) {
-            case 1 -> {
-                for (int k = 0; k < n; k++) {
-                    dst.set(ValueLayout.JAVA_BYTE, k, (byte) ~b[k]);
-                }
-            }
+            case 1 -> dst.asSlice(0, n).fill((byte) value);
             case 2 -> {
                 for (int k = 0; k < n; k++) {
-                    dst.setAtIndex(SHORT, k, (short) ~s[k]);
+                    dst.setAtIndex(SHORT, k, (short) value);
                 }
             }
             case 4 -> {
                 for (int k = 0; k < n; k++) {
-                    dst.setAtIndex(INT, k, ~i[k]);
+                    dst.setAtIndex(INT, k, (int) value);
                 }
             }
             default -> {
                 for (int k = 0; k < n; k++) {
-                    dst.setAtIndex(LONG, k, ~l[k]);
+                    dst.setAtIndex(LONG, k, value);
                 }
             }
         }
     }
 
-    /** The first n elements of the array copied into dst, little-endian. */
-    void copyTo(MemorySegment dst, int n) {
+    /** The indexes below n of the elements equal to value (its low bytes), in order, to found. */
+    void indexesOf(int n, long value, IntConsumer found) {
         switch (bytes) {
-            case 1 -> MemorySegment.copy(b, 0, dst, ValueLayout.JAVA_BYTE, 0, n);
-            case 2 -> MemorySegment.copy(s, 0, dst, SHORT, 0, n);
-            case 4 -> MemorySegment.copy(i, 0, dst, INT, 0, n);
-            default -> MemorySegment.copy(l, 0, dst, LONG, 0, n);
+            case 1 -> {
+                for (int k = 0; k < n; k++) {
+                    if (b[k] == (byte) value) {
+                        found.accept(k);
+                    }
+                }
+            }
+            case 2 -> {
+                for (int k = 0; k < n; k++) {
+                    if (s[k] == (short) value) {
+                        found.accept(k);
+                    }
+                }
+            }
+            case 4 -> {
+                for (int k = 0; k < n; k++) {
+                    if (i[k] == (int) value) {
+                        found.accept(k);
+                    }
+                }
+            }
+            default -> {
+                for (int k = 0; k < n; k++) {
+                    if (l[k] == value) {
+                        found.accept(k);
+                    }
+                }
+            }
         }
     }
 
-    /** Where the first n elements of the array and of packed memory differ: -1 where they are the same. */
-    long mismatch(MemorySegment packed, int n) {
+    /**
+     * The first n elements of the array into dst rotated by r: element (k + r) mod n at k, in two bulk
+     * copies, so that a batch's order differs from any other's with the same elements.
+     */
+    void copyToRotated(MemorySegment dst, int n, int r) {
+        copyTo(r, dst, 0, n - r);
+        copyTo(0, dst, (long) (n - r) * bytes, r);
+    }
+
+    /** The first n elements of the array copied into dst, little-endian. */
+    void copyTo(MemorySegment dst, int n) {
+        copyTo(0, dst, 0, n);
+    }
+
+    private void copyTo(int from, MemorySegment dst, long at, int n) {
+        switch (bytes) {
+            case 1 -> MemorySegment.copy(b, from, dst, ValueLayout.JAVA_BYTE, at, n);
+            case 2 -> MemorySegment.copy(s, from, dst, SHORT, at, n);
+            case 4 -> MemorySegment.copy(i, from, dst, INT, at, n);
+            default -> MemorySegment.copy(l, from, dst, LONG, at, n);
+        }
+    }
+
+    /** Whether packed memory holds the array's first n elements rotated by r (as copyToRotated wrote them). */
+    boolean sameRotated(MemorySegment packed, int n, int r) {
         MemorySegment mine = switch (bytes) {
             case 1 -> MemorySegment.ofArray(b);
             case 2 -> MemorySegment.ofArray(s);
             case 4 -> MemorySegment.ofArray(i);
             default -> MemorySegment.ofArray(l);
         };
-        long length = (long) n * bytes;
-        return MemorySegment.mismatch(mine, 0, length, packed, 0, length);
+        long head = (long) (n - r) * bytes;
+        long tail = (long) r * bytes;
+        return MemorySegment.mismatch(mine, (long) r * bytes, (long) n * bytes, packed, 0, head) < 0
+                && MemorySegment.mismatch(mine, 0, tail, packed, head, head + tail) < 0;
     }
 
-    /** n elements of packed memory into values[0..n), zero-extended (through the array, which they overwrite). */
-    void widen(MemorySegment src, int n, long[] values) {
+    /** n elements of packed memory written rotated by r, back in order into values[0..n), zero-extended (through the array). */
+    void widenRotated(MemorySegment src, int n, int r, long[] values) {
+        long head = (long) (n - r) * bytes;
         switch (bytes) {
-            case 1 -> MemorySegment.copy(src, ValueLayout.JAVA_BYTE, 0, b, 0, n);
-            case 2 -> MemorySegment.copy(src, SHORT, 0, s, 0, n);
-            case 4 -> MemorySegment.copy(src, INT, 0, i, 0, n);
-            default -> MemorySegment.copy(src, LONG, 0, l, 0, n);
+            case 1 -> {
+                MemorySegment.copy(src, ValueLayout.JAVA_BYTE, 0, b, r, n - r);
+                MemorySegment.copy(src, ValueLayout.JAVA_BYTE, head, b, 0, r);
+            }
+            case 2 -> {
+                MemorySegment.copy(src, SHORT, 0, s, r, n - r);
+                MemorySegment.copy(src, SHORT, head, s, 0, r);
+            }
+            case 4 -> {
+                MemorySegment.copy(src, INT, 0, i, r, n - r);
+                MemorySegment.copy(src, INT, head, i, 0, r);
+            }
+            default -> {
+                MemorySegment.copy(src, LONG, 0, l, r, n - r);
+                MemorySegment.copy(src, LONG, head, l, 0, r);
+            }
         }
         get(n, values);
     }

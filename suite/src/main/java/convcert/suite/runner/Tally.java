@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** A case's mismatches as they are found: counts, kinds, the first ones shown, the wrong answers kept for diagnosis. */
 final class Tally {
@@ -56,27 +57,55 @@ final class Tally {
             if (sameValue && sameFlags) {
                 continue;
             }
-            mismatches++;
             if (!sameValue && wrong.size() < ValueRunner.DIAGNOSED) { // the fault models explain values
                 wrong.put(in[i], actual[i]);
             } else if (sameValue && wrongFlags.size() < ValueRunner.DIAGNOSED) { // the flag decisions explain flags
                 wrongFlags.put(in[i], actualFlags[i] & 0xFF);
             }
             long value = in[i] & sourceMask;
-            if (where != null) {
-                where.add(value);
-            }
             MismatchKind kind = sameValue ? MismatchKind.FLAGS
                     : MismatchKind.classify(source, value, destination, expected[i], actual[i], integral);
-            kinds.merge(kind, 1L, Long::sum);
-            if (first.size() < firstMismatches) {
-                firstInput = first.isEmpty() ? in[i] : firstInput;
-                first.add(sameValue ? new FirstMismatch.Flags(Shown.of(source, value), Values.fields(source, value),
-                        Shown.of(destination, actual[i]), ValueRunner.flagText(wantFlags), ValueRunner.flagText(actualFlags[i] & 0xFF))
-                        : new FirstMismatch.Value(ValueRunner.input(reference, in[i]), Values.fields(source, value),
-                        Shown.of(destination, expected[i]), Shown.of(destination, actual[i]), kind));
-            }
+            int at = i; // the lambda's copy
+            count(in[i], kind, () -> sameValue ? new FirstMismatch.Flags(Shown.of(source, value), Values.fields(source, value),
+                    Shown.of(destination, actual[at]), ValueRunner.flagText(wantFlags),
+                    ValueRunner.flagText(actualFlags[at] & 0xFF))
+                    : new FirstMismatch.Value(ValueRunner.input(reference, in[at]), Values.fields(source, value),
+                    Shown.of(destination, expected[at]), Shown.of(destination, actual[at]), kind));
         }
+    }
+
+    /** A mismatch of an input: counted, mapped, by kind, and shown while fewer than firstMismatches are. */
+    private void count(long in, MismatchKind kind, Supplier<FirstMismatch> shown) {
+        mismatches++;
+        if (where != null) {
+            where.add(in & sourceMask);
+        }
+        kinds.merge(kind, 1L, Long::sum);
+        if (first.size() < firstMismatches) {
+            firstInput = first.isEmpty() ? in : firstInput;
+            first.add(shown.get());
+        }
+    }
+
+    /** Whether actual agrees with expected by the run's Comparison. */
+    boolean agrees(long expected, long actual) {
+        return comparison.same(reference.destination(), expected, actual);
+    }
+
+    /** The run's Comparison. */
+    Comparison comparison() {
+        return comparison;
+    }
+
+    /**
+     * An element judged right whose output, asked again, proved never written (it read as the poison,
+     * which was its expected value): a mismatch of kind UNANSWERED.
+     */
+    void unwritten(long in, long expected) {
+        FormatCodec source = reference.source();
+        count(in, MismatchKind.UNANSWERED, () -> new FirstMismatch.Value(ValueRunner.input(reference, in),
+                Values.fields(source, in & sourceMask), Shown.of(reference.destination(), expected),
+                new Shown("unwritten", "the output still held the poison when asked again"), MismatchKind.UNANSWERED));
     }
 
     /** The case's result: an adapter failure's (failure not null), no vectors, or pass or fail. */

@@ -10,6 +10,7 @@ import convcert.spi.RandomOperations;
 import convcert.spi.ScaleOperations;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.FirstMismatch.Shown;
+import convcert.suite.model.MismatchKind;
 import convcert.suite.model.Status;
 import convcert.vectors.Progress;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ public final class ValueRunner {
      * What the output array holds before every call: an output the adapter leaves unwritten is this,
      * a mismatch (bits beyond the width of every format narrower than 64 bits), never a stale answer.
      */
-    public static final long POISON = 0xA5A5_A5A5_A5A5_A5A5L;
+    public static final long POISON = MismatchKind.UNWRITTEN;
 
     /**
      * A case's result and its wrong answers (input -> actual), at most DIAGNOSED of them, in input order;
@@ -122,11 +123,12 @@ public final class ValueRunner {
             }
             return List.of(outcomes);
         }
+        Order order = new Order();
         for (int j = 0; j < running.size(); j++) {
             CaseKey key = keys.get(running.get(j));
             Batches b = j == 0 ? first : batches.get();
             String failure = self ? runSelf(b, progress, tallies.get(j))
-                    : runBatches(adapter, key, reference, b, progress, tallies.get(j));
+                    : runBatches(adapter, key, reference, b, progress, tallies.get(j), order);
             outcomes[running.get(j)] = finish(adapter, key, tallies.get(j), failure, self, start);
         }
         return List.of(outcomes);
@@ -161,7 +163,7 @@ public final class ValueRunner {
 
     /** Batches of long[] through ConverterAdapter (and its lane and flags interfaces); an adapter failure's message, or null. */
     private String runBatches(AdapterInstance adapter, CaseKey key, Converter reference, Batches batches, Progress progress,
-                              Tally tally) {
+                              Tally tally, Order order) {
         long sourceMask = reference.source().mask();
         String laneName = reference.lane();
         long[] in = new long[Batches.CHUNK];
@@ -176,13 +178,16 @@ public final class ValueRunner {
         while ((n = batches.next(in, expected)) > 0) { // chunks of CHUNK; the adapter gets batches of BATCH
             for (int from = 0; from < n; from += Batches.BATCH) {
                 int size = Math.min(Batches.BATCH, n - from);
+                int turn = order.next(size);
                 try {
-                    System.arraycopy(in, from, adapterIn, 0, size);
+                    for (int k = 0; k < size; k++) { // element k of the call is element (k + turn) mod size of the batch
+                        adapterIn[k] = in[from + (k + turn) % size];
+                    }
                     Arrays.fill(adapterOut, 0, size, POISON);
                     if (adapterLane != null) { // operands: the value to inputs, its random bits or scale beside it
                         for (int k = 0; k < size; k++) {
-                            adapterIn[k] = in[from + k] & sourceMask;
-                            adapterLane[k] = reference.lane(in[from + k]);
+                            adapterLane[k] = reference.lane(adapterIn[k]);
+                            adapterIn[k] &= sourceMask;
                         }
                         adapter.call(a -> {
                             if (a instanceof RandomOperations r && laneName.equals("random")) {
@@ -195,11 +200,15 @@ public final class ValueRunner {
                         Arrays.fill(adapterFlags, 0, size, FLAGS_POISON);
                         adapter.call(a -> ((FlagOperations) a).convert(key, adapterIn, adapterOut, adapterFlags, size),
                                 () -> "batch of " + size);
-                        System.arraycopy(adapterFlags, 0, actualFlags, from, size);
+                        for (int k = 0; k < size; k++) {
+                            actualFlags[from + (k + turn) % size] = adapterFlags[k];
+                        }
                     } else {
                         adapter.call(a -> a.convert(key, adapterIn, adapterOut, size), () -> "batch of " + size);
                     }
-                    System.arraycopy(adapterOut, 0, actual, from, size);
+                    for (int k = 0; k < size; k++) {
+                        actual[from + (k + turn) % size] = adapterOut[k];
+                    }
                 } catch (AdapterException e) {
                     adapter.recover();
                     return e.getMessage() + " (after " + tally.vectors + " vectors)";
