@@ -1,5 +1,6 @@
 """The process protocol of convcert (suite/ADAPTERS.md): handshake, BATCH, BLOCKS and MEMORY batches."""
 import inspect
+import re
 import struct
 import sys
 
@@ -12,7 +13,7 @@ WIDTHS = {
     "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
 }
 UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-BLOCK = 32  # elements per OCP MX block
+BLOCK = 32  # elements per OCP MX block, unless the block format's name ends in _bs<N>
 
 
 def _vector(type_, n):
@@ -56,10 +57,11 @@ class Device:
             return fn
         return register
 
-    def blocks(self, src, dst, rounding):
-        """Declares a block conversion (values <-> a block-scaled format such as mxfp4_e2m1)."""
+    def blocks(self, src, dst, rounding, size=None):
+        """Declares a block conversion (values <-> a block-scaled format such as mxfp4_e2m1): size elements a
+        block, by default as the case names it (mxfp4_e2m1_bs16: 16), else 32."""
         def register(fn):
-            self._blocks.append((src, dst, rounding, fn))
+            self._blocks.append((src, dst, rounding, fn, size))
             return fn
         return register
 
@@ -103,8 +105,11 @@ class Device:
         return data
 
     @staticmethod
-    def _error(e):
-        return ("ERR %s: %s\n" % (type(e).__name__, " ".join(str(e).split()))[:500]).encode()
+    def _error(e, limit=400):
+        """One ERR line quoting the exception: printable ASCII, at most limit characters, then the line break."""
+        text = "%s: %s" % (type(e).__name__, " ".join(str(e).split()))
+        text = "".join(c if " " <= c <= "~" else "?" for c in text)
+        return ("ERR " + (text if len(text) <= limit else text[:limit - 3] + "...") + "\n").encode("ascii")
 
     def _batch(self, words):
         src, dst, rounding, state, form, ctrl, count = words[1:8]
@@ -136,20 +141,21 @@ class Device:
     def _block_batch(self, words):
         src, dst, rounding, count = words[1], words[2], words[3], int(words[4])
         to_block = src == "float"
-        in_size, out_size = (4 * BLOCK, 1 + BLOCK) if to_block else (1 + BLOCK, 4 * BLOCK)
-        data = self._read(count * in_size)
-        if count == 0:
-            return b"OK 0\n"
         found = next((b for b in self._blocks if _matches(b[0], src) and _matches(b[1], dst) and _matches(b[2], rounding)),
                      None)
+        size = (found and found[4]) or _block_size(dst if to_block else src)
+        in_size, out_size = (4 * size, 1 + size) if to_block else (1 + size, 4 * size)
+        data = self._read(count * in_size)  # read whatever happens, so the stream stays in step
+        if count == 0:
+            return b"OK 0\n"
         if found is None:
             return b"ERR not implemented: %s->%s %s block\n" % (src.encode(), dst.encode(), rounding.encode())
-        x = (np.frombuffer(data, dtype="<f4").reshape(count, BLOCK) if to_block
-             else np.frombuffer(data, dtype=np.uint8).reshape(count, 1 + BLOCK))
+        x = (np.frombuffer(data, dtype="<f4").reshape(count, size) if to_block
+             else np.frombuffer(data, dtype=np.uint8).reshape(count, 1 + size))
         try:
             with np.errstate(all="ignore"):
                 y = np.asarray(found[3](x))
-            y = y.astype(np.uint8 if to_block else "<f4").reshape(count, out_size if to_block else BLOCK)
+            y = y.astype(np.uint8 if to_block else "<f4").reshape(count, out_size if to_block else size)
         except Exception as e:
             return self._error(e)
         return b"OK %d\n" % count + y.tobytes()
@@ -179,3 +185,9 @@ class Device:
         except Exception as e:
             return self._error(e)
         return b"".join(answer)
+
+
+def _block_size(name):
+    """Elements a block of the named format holds: N for a name ending in _bs<N>, else BLOCK."""
+    found = re.search(r"_bs([0-9]+)$", name)
+    return int(found.group(1)) if found else BLOCK

@@ -8,6 +8,7 @@ import convcert.vectors.DriftCheck;
 import convcert.vectors.Generator;
 import convcert.vectors.Level;
 import convcert.vectors.Progress;
+import convcert.vectors.VectorFiles;
 import convcert.vectors.VectorFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -88,8 +89,10 @@ public final class GenerateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
         Path destination = check ? Files.createTempDirectory("convcert-drift") : target;
-        // An interrupt (SIGINT, SIGTERM) ends the JVM without the finally below: the hook removes it then.
-        Thread cleanup = new Thread(() -> delete(destination), "convcert-drift-cleanup");
+        // An interrupt (SIGINT, SIGTERM) ends the JVM without the finally below, the generator's threads still
+        // writing: the hook calls their writes off, then removes the folder.
+        Thread cleanup = new Thread(() -> VectorFiles.withdraw(destination, 5000, GenerateCommand::delete),
+                "convcert-drift-cleanup");
         if (check) {
             Runtime.getRuntime().addShutdownHook(cleanup);
         }

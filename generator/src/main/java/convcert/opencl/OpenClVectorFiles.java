@@ -58,7 +58,7 @@ public final class OpenClVectorFiles implements ExtensionCases {
                         .append('\n');
                 coverage.merge(v.coverage(), 1, Integer::sum);
             }
-            String sha = VectorFiles.writeText(out.resolve(name + ".csv"), csv.toString());
+            String sha = VectorFiles.writeText(VectorFiles.inside(out, out.resolve(name + ".csv")), csv.toString());
             result.add(new Manifest.Entry(name, profile, MemoryCase.vectorType(c.type(), c.n()), c.functionName(), "-",
                     "memory", "-", "-", c.functionName(), Map.of(), reference.tables().digest(),
                     reference.semantics().choices(), level.label(), seed, list.size(), coverage,

@@ -30,6 +30,7 @@ final class BlockTable {
             String name = row.required("name");
             for (String column : List.of("name", "aliases")) {
                 for (String word : column.equals("name") ? List.of(name) : row.words(column)) {
+                    row.identifier(column, word);
                     if (formats.apply(word) != null) {
                         throw row.error(column, "'" + word + "' is already a name of format "
                                 + formats.apply(word).name() + " (formats.csv)");

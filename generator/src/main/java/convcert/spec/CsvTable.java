@@ -245,6 +245,22 @@ public final class CsvTable {
             };
         }
 
+        /**
+         * A name of a format, block format or family, as file and folder names carry it (vectors/PROFILE/FROM-TO/):
+         * refused at its cell when it holds a path separator, "..", a control character or more than 64 characters.
+         */
+        public String identifier(String column, String name) {
+            String why = name.length() > 64 ? "more than 64 characters"
+                    : name.contains("/") || name.contains("\\") ? "a path separator"
+                    : name.contains("..") ? "'..'"
+                    : name.chars().anyMatch(c -> c < 0x20 || c == 0x7F) ? "a control character" : null;
+            if (why != null) {
+                throw error(column, "'" + name.replaceAll("\\p{Cntrl}", "?") + "' has " + why
+                        + ": a name is an identifier, also used in file names");
+            }
+            return name;
+        }
+
         /** Space-separated words; empty list when blank. */
         public List<String> words(String column) {
             String value = text(column);

@@ -23,7 +23,7 @@ final class FamilyTable {
     static Map<String, List<Format>> load(CsvTable table, FormatTable formats) {
         Map<String, List<Format>> families = new LinkedHashMap<>();
         for (CsvTable.Row row : table.rows()) {
-            String family = row.required("family");
+            String family = row.identifier("family", row.required("family"));
             if (formats.byAnyName.containsKey(family) || families.containsKey(family)) {
                 throw row.error("family", "'" + family + "' already names a format or a family");
             }

@@ -129,6 +129,7 @@ final class FormatTable {
         }
         byName.put(name, format);
         for (String any : Stream.concat(Stream.of(name), format.aliases().stream()).toList()) {
+            row.identifier(any.equals(name) ? "name" : "aliases", any);
             Format previous = byAnyName.putIfAbsent(any, format);
             if (previous != null) {
                 throw row.error(any.equals(name) ? "name" : "aliases",

@@ -80,7 +80,7 @@ public final class BlockVectorFiles implements ExtensionCases {
             long[] expected = new long[inputs.count() * c.outputsPerBlock()];
             c.apply(inputs.values(), 0, expected, 0, inputs.count());
             String name = caseName(profile, c);
-            Path base = out.resolve(name);
+            Path base = VectorFiles.inside(out, out.resolve(name));
             Files.createDirectories(base.getParent());
             Map<String, Manifest.FileRef> files = new LinkedHashMap<>();
             for (VectorFormat format : VectorFormat.values()) {

@@ -135,7 +135,7 @@ public final class Generator {
         long[] pairInputs = tagged.bits();
         String[] pairTags = tagged.tags();
         long[] pairExpected = new long[pairInputs.length];
-        Path folder = options.out().resolve(profile).resolve(c.from().name() + "-" + c.to().name());
+        Path folder = VectorFiles.inside(options.out(), options.out().resolve(profile).resolve(c.from().name() + "-" + c.to().name()));
         Files.createDirectories(folder);
         int cases = 0;
         long pairVectors = 0;

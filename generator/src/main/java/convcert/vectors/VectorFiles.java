@@ -18,6 +18,10 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Writes one case's vectors. Every file is written under a temporary name and renamed when complete,
@@ -34,6 +38,50 @@ public final class VectorFiles {
      * the inputs are operands and the lane goes to files of its own (.random.bin and .random.memh,
      * .scale.bin and .scale.memh, a CSV column named for it).
      */
+    /**
+     * path, which must lie inside out: table names are identifiers (CsvTable.Row.identifier), and this
+     * checks what they are joined into before anything is written there.
+     */
+    public static Path inside(Path out, Path path) {
+        Path root = out.toAbsolutePath().normalize();
+        if (!path.toAbsolutePath().normalize().startsWith(root)) {
+            throw new IllegalStateException("refusing to write " + path + ": outside the output folder " + out);
+        }
+        if (withdrawn(path)) {
+            throw new IllegalStateException("not writing " + path + ": its folder was withdrawn");
+        }
+        return path;
+    }
+
+    /** Folders called off (an interrupted generate --check removing its set): nothing more is written there. */
+    private static final Set<Path> WITHDRAWN = ConcurrentHashMap.newKeySet();
+    /** Files being written now. */
+    private static final AtomicInteger WRITING = new AtomicInteger();
+
+    /**
+     * Calls off every write into folder, waits (at most timeoutMillis) for those under way to end, and
+     * removes the folder: what an interrupt's exit hook does while the writers' threads still run.
+     */
+    public static void withdraw(Path folder, long timeoutMillis, Consumer<Path> delete) {
+        WITHDRAWN.add(folder.toAbsolutePath().normalize());
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        try {
+            while (WRITING.get() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            delete.accept(folder);
+            Thread.sleep(100); // a writer between its check and creating a folder: gone the second time
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        delete.accept(folder);
+    }
+
+    private static boolean withdrawn(Path path) {
+        Path p = path.toAbsolutePath().normalize();
+        return WITHDRAWN.stream().anyMatch(p::startsWith);
+    }
+
     static Map<String, String> write(Path base, VectorFormat format, Converter converter, long[] operands,
                                      long[] expected, byte[] flags, String[] tags) throws IOException {
         FormatCodec source = converter.source();
@@ -100,13 +148,21 @@ public final class VectorFiles {
         Path target = base.resolveSibling(base.getFileName() + suffix);
         Path temp = base.resolveSibling("." + base.getFileName() + suffix + ".partial");
         MessageDigest sha = Sha256.digest();
-        try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16), sha)) {
-            body.write(out);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(temp);
-            throw e;
+        WRITING.incrementAndGet();
+        try {
+            if (withdrawn(target)) {
+                throw new IOException("not writing " + target + ": its folder was withdrawn");
+            }
+            try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16), sha)) {
+                body.write(out);
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(temp);
+                throw e;
+            }
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            WRITING.decrementAndGet();
         }
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return HexFormat.of().formatHex(sha.digest());
     }
 

@@ -67,6 +67,9 @@ class SpecTablesTest {
         "examples.csv|2|0x9C,rz|9C,rz|ascend-c/examples.csv:2:5: input: bad hex '9C'",
         "examples.csv|2|int8,uint8|int8,half|ascend-c/examples.csv:2:4: to: pair int8->half is not in conversions.csv",
         "formats.csv|1|,bias,|,biass,|ascend-c/formats.csv:1: missing column 'bias'",
+        "formats.csv|3|half,|../half,|ascend-c/formats.csv:3:1: name: '../half' has a path separator",
+        "formats.csv|3|half,|ha..lf,|ascend-c/formats.csv:3:1: name: 'ha..lf' has '..'",
+        "formats.csv|3|fp16|fp16\u0001x|ascend-c/formats.csv:3:2: aliases: 'fp16?x' has a control character",
         "formats.csv|3|,16,ieee,5,10,|,16,ieee,5,11,|ascend-c/formats.csv:3:6: mantissa_bits: 1 + exponent_bits + mantissa_bits = 17",
         "formats.csv|3|0x7BFF|0x7BFE|ascend-c/formats.csv:3:10: max_finite: the largest finite ieee value is 0x7BFF",
         "ctrl.csv|2|,1,0,groups|,2,0,groups|ascend-c/ctrl.csv:2:3: power_on: expected 0 or 1, got '2'",
@@ -84,6 +87,22 @@ class SpecTablesTest {
         assertTrue(e.getMessage().startsWith(where.substring(0, where.length() - "ascend-c".length()) + message),
                 () -> "expected a message starting with\n  " + where + "/.../" + message
                 + "\nbut got\n  " + e.getMessage());
+    }
+
+    /** A family's names are identifiers too: a pattern that puts a path into them is refused at its row (issue 37). */
+    @Test
+    void aFamilyWhoseNamesHoldAPathIsRefusedAtItsRow() throws IOException {
+        Path dir = temp.resolve("p3109");
+        Files.createDirectories(dir);
+        try (var files = Files.list(TestProfile.home().resolve("spec-tables/p3109"))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        edit(dir.resolve("families.csv"), 2, "p3109-k8,binary{k}", "p3109-k8,../binary{k}");
+        TableException e = assertThrows(TableException.class, () -> SpecTables.load(dir));
+        assertTrue(e.getMessage().endsWith("p3109/families.csv:2:2: name: '../binary8p1se' has a path separator"
+                + ": a name is an identifier, also used in file names"), e.getMessage());
     }
 
     @Test

@@ -45,6 +45,7 @@ public final class Main {
      * that into a pass.
      */
     public static void main(String[] args) {
+        watchLauncher(System.getProperty("convcert.launcher"));
         int code = run(args);
         String verdict = System.getProperty("convcert.verdict");
         if (verdict != null && !verdict.isBlank()) {
@@ -59,6 +60,31 @@ public final class Main {
             }
         }
         System.exit(code);
+    }
+
+    /**
+     * Under the launcher (-Dconvcert.launcher=ITS PID, bin/convcert-java), the JVM is its child: once the
+     * launcher is gone (killed, even by SIGKILL, which it cannot pass on), the JVM is another process's
+     * child and ends as an interrupted run would (exit hooks: partial reports, devices stopped), instead
+     * of running on unseen with its devices until a batch times out.
+     */
+    private static void watchLauncher(String launcher) {
+        if (launcher == null || !launcher.matches("[0-9]{1,10}")) {
+            return;
+        }
+        long pid = Long.parseLong(launcher);
+        Thread watch = Thread.ofPlatform().daemon().name("convcert-launcher-watch").unstarted(() -> {
+            while (ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L) == pid) {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            System.err.println("convcert: the launcher (process " + pid + ") is gone; ending the run");
+            System.exit(143); // as a SIGTERM ends it: the same exit hooks run
+        });
+        watch.start();
     }
 
     public static int run(String... args) {

@@ -28,7 +28,8 @@ public final class ReportCommand {
             header = "Merge shard or matrix reports into one report and one verdict.",
             description = "Merges the conformance.json of several report folders into one report: every shard K/N "
                     + "of one --exhaustive run exactly once, or runs of different cases (a CI matrix by pair). "
-                    + "Refuses reports of different implementations, profiles, tables, decisions or vectors, and "
+                    + "Refuses reports of different implementations, profiles, tables, decisions, vectors or convcert "
+                    + "builds (unless --allow-mixed-builds), and "
                     + "partial reports. Allure result folders merge as they are: point allure at all of them.")
     static final class Merge implements Callable<Integer> {
 
@@ -37,6 +38,10 @@ public final class ReportCommand {
 
         @Option(names = "--out", paramLabel = "DIR", required = true, description = "Folder for the merged report.")
         Path out;
+
+        @Option(names = "--allow-mixed-builds", description = "Merge reports written by different convcert builds "
+                + "(version or commit); each build is named in the merged report. Refused otherwise.")
+        boolean mixedBuilds;
 
         @Spec
         CommandSpec spec;
@@ -51,7 +56,7 @@ public final class ReportCommand {
                 }
                 reports.add(JsonReport.read(file));
             }
-            ConformanceReport merged = ShardMerge.merge(folders, reports);
+            ConformanceReport merged = ShardMerge.merge(folders, reports, mixedBuilds);
             RunReports folder = RunReports.claim(out);
             try {
                 folder.finish(merged);

@@ -76,6 +76,33 @@ class InterruptTest {
         assertTrue(countResults(out) >= planned, "an Allure result per case, the unfinished ones broken");
     }
 
+    /** Ctrl-C of generate --check while it regenerates: its temporary set is removed, the writers' threads still running. */
+    @org.junit.jupiter.api.Test
+    void anInterruptedDriftCheckLeavesNoTemporarySet(@TempDir Path temp) throws Exception {
+        Path tmp = Files.createDirectories(temp.resolve("tmp"));
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process cli = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
+                "-Djava.io.tmpdir=" + tmp, "-Dconvcert.home=" + CertifyTest.HOME, "convcert.suite.Main", "generate",
+                "--check", "--level", "ci")).redirectErrorStream(true).redirectOutput(temp.resolve("out.txt").toFile()).start();
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (countFiles(tmp) < 20) { // the regenerated set is being written
+            assertTrue(System.nanoTime() < deadline && cli.isAlive(), "generate --check never got going: "
+                    + Files.readString(temp.resolve("out.txt")));
+            Thread.sleep(50);
+        }
+        new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor();
+        assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the interrupted check ends");
+        try (var left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "left in the temporary folder");
+        }
+    }
+
+    private static long countFiles(Path dir) throws java.io.IOException {
+        try (var files = Files.walk(dir)) {
+            return files.count();
+        }
+    }
+
     private static long countResults(Path out) throws java.io.IOException {
         try (var files = Files.list(out.resolve("allure-results"))) {
             return files.filter(f -> f.getFileName().toString().endsWith("-result.json")).count();

@@ -288,6 +288,35 @@ class IsolationTest {
         assertTrue(Files.isRegularFile(out.resolve("superseded/conformance.json")), "the last run's report is kept aside");
     }
 
+    /** A SIGKILL of the launcher (bin/convcert-java): the JVM it started notices, ends, and its device with it. */
+    @Test
+    void theRunEndsWhenItsLauncherIsKilled() throws Exception {
+        String marker = "convcert-orphaned-" + ProcessHandle.current().pid();
+        Path dev = temp.resolve("hold.py");
+        Path holding = temp.resolve("holding");
+        Files.writeString(dev, """
+                import sys, time
+                sys.stdin.buffer.readline()
+                sys.stdout.write("CAP float half rn nosat\\nREADY\\n"); sys.stdout.flush()
+                sys.stdin.buffer.readline()
+                open(sys.argv[2], "w").close()
+                time.sleep(600)
+                """);
+        Process cli = new ProcessBuilder(launcherCommand("certify", "--adapter", "process:cmd=python3 " + dev + " " + marker
+                + " " + holding, "--timeout-ms", "600000", "--pair", "float:half", "--out", temp.resolve("out").toString()))
+                .directory(temp.toFile()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (!Files.exists(holding) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        ProcessHandle java = cli.toHandle().descendants().filter(p -> p.info().command().orElse("").endsWith("java"))
+                .findFirst().orElseThrow();
+        new ProcessBuilder("kill", "-KILL", String.valueOf(cli.pid())).start().waitFor();
+        java.onExit().get(30, TimeUnit.SECONDS);
+        Thread.sleep(500);
+        assertEquals(List.of(), running(marker).stream().map(ProcessHandle::pid).toList(), "the device outlived the launcher");
+    }
+
     @Test
     void aGrandchildThatLeavesTheDevicesGroupDoesNotOutliveTheRun() throws Exception {
         String marker = "convcert-escaped-" + ProcessHandle.current().pid();

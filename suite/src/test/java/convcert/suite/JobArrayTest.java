@@ -42,6 +42,17 @@ class JobArrayTest {
         assertThrows(UsageException.class, () -> JobArray.resolve("auto/0", Map.of("JOB_COMPLETION_INDEX", "0")));
     }
 
+    /** Task ids at the ends of 32 bits: no difference wraps into range (-2^31 - (2^31 - 1) + 1 is shard 2 in 32 bits). */
+    @Test
+    void taskIdsAtTheEndsOfTheirRangeAreOutOfRangeNotWrapped() {
+        UsageException wrapped = assertThrows(UsageException.class, () -> JobArray.resolve("auto", Map.of(
+                "SLURM_ARRAY_TASK_ID", "-2147483648", "SLURM_ARRAY_TASK_MIN", "2147483647", "SLURM_ARRAY_TASK_COUNT", "4")));
+        assertTrue(wrapped.getMessage().contains("shard -4294967294 of 4"), wrapped.getMessage());
+        assertThrows(UsageException.class, () -> JobArray.resolve("auto/4", Map.of("JOB_COMPLETION_INDEX", "2147483647")));
+        assertThrows(UsageException.class, () -> JobArray.resolve("auto", Map.of(
+                "SLURM_ARRAY_TASK_ID", "99999999999", "SLURM_ARRAY_TASK_COUNT", "4")));
+    }
+
     /** On the command line: with no job array around, --shard auto is exit 2 with the one line. */
     @Test
     void certifyRefusesAutoOutsideAJobArray() {

@@ -107,6 +107,37 @@ class ReportTrustTest {
         RobustnessTest.outcome(merge(first, second), null).expect(2, "inputs where shard 1/2 has 2147483648");
     }
 
+    /**
+     * Halves of one report as if written by two builds: refused unless --allow-mixed-builds says so, and
+     * then the merged report names both builds, where the merging one alone was named before.
+     */
+    @Test
+    void reportsOfTwoBuildsMergeOnlyWhenAskedAndNameBoth() throws IOException {
+        Path first = edited("fail", true, r -> half(r, 0));
+        Path second = edited("fail", true, r -> {
+            half(r, 1);
+            ((ObjectNode) r.get("provenance")).put("commit", "0123456789abcdef0123456789abcdef01234567");
+        });
+        RobustnessTest.outcome(merge(first, second), null).expect(2, "(commit 0123456789abcdef0123456789abcdef01234567)");
+        List<String> args = new java.util.ArrayList<>(List.of("report", "merge", first.toString(), second.toString(),
+                "--allow-mixed-builds", "--out", temp.resolve("mixed").toString()));
+        MainTest.Run mixed = MainTest.run("", args.toArray(String[]::new));
+        assertEquals(1, mixed.exit(), mixed.out() + mixed.err());
+        String notes = new ObjectMapper().readTree(temp.resolve("mixed/conformance.json").toFile()).get("notes").toString();
+        assertTrue(notes.contains("(commit 0123456789abcdef0123456789abcdef01234567)")
+                && notes.contains("merged report from " + first), notes);
+    }
+
+    /** Keeps the cases of one half (0: even positions, 1: odd) of a report. */
+    private static void half(ObjectNode r, int which) {
+        var cases = r.withArray("cases");
+        for (int i = cases.size() - 1; i >= 0; i--) {
+            if (i % 2 != which) {
+                cases.remove(i);
+            }
+        }
+    }
+
     @Test
     void anUneditedReportStillMerges() throws IOException {
         assertEquals(1, merge(shared.resolve("fail")).exit());

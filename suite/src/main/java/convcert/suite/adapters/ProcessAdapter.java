@@ -106,27 +106,28 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             shared.close();
             shared = null;
         }
-        if (host) {
-            try {
+        try {
+            if (host) {
                 launch.add(shared.memory().renew().toString());
-            } catch (IOException e) {
-                throw new AdapterException("cannot make the memory convcert-host shares: " + e.getMessage());
+            }
+            handshake(DeviceProcess.start(launch, directory, context.batchTimeoutMillis()));
+        } catch (IOException e) {
+            throw new AdapterException("cannot make the memory convcert-host shares: " + e.getMessage());
+        } finally {
+            if (host) {
+                shared.memory().unlink(); // mapped by the host now, or never to be: nothing to leave behind
             }
         }
-        DeviceProcess started = DeviceProcess.start(launch, directory, context.batchTimeoutMillis());
+    }
+
+    private void handshake(DeviceProcess started) throws AdapterException {
         device = started;
         lastCase = "the handshake";
         AtomicBoolean handshaking = started.deadline();
         try {
             started.write("CONVCERT 1\n");
             started.flush();
-            Handshake read;
-            try {
-                read = Handshake.read(started);
-            } catch (Handshake.Refused e) {
-                stop();
-                throw new DeviceDidNotStart(e.getMessage());
-            }
+            Handshake read = Handshake.read(started);
             if (read.shared() && !host) {
                 shared = SharedCalls.offer(started);
             }
@@ -135,6 +136,9 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
                 shared.reset(read.flags());
             }
             said = read;
+        } catch (Handshake.Refused e) {
+            stop();
+            throw new DeviceDidNotStart(e.getMessage());
         } catch (IOException e) {
             AdapterException f = started.failure("handshake failed: " + e.getMessage());
             stop();
@@ -142,10 +146,6 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         } catch (AdapterException e) {
             stop();
             throw e instanceof DeviceDidNotStart ? e : new DeviceDidNotStart("handshake: " + e.getMessage());
-        } finally {
-            if (host) {
-                shared.memory().unlink(); // mapped by the host now, or never to be: nothing to leave behind
-            }
         }
     }
 
@@ -230,20 +230,13 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         int inWidth = context.widthOf(c.from());
         int outWidth = context.widthOf(c.to());
         if (shared != null) {
-            try {
-                shared.call(device, c, inputs, lane, laneName, outputs, said.flags() ? flagsOut : null, count, inWidth, outWidth);
-                lastCase = c.name();
-            } catch (IOException e) {
-                throw failure("pipe broke: " + e.getMessage());
-            }
+            piped(() -> shared.call(device, c, inputs, lane, laneName, outputs, said.flags() ? flagsOut : null, count,
+                    inWidth, outWidth));
+            lastCase = c.name();
             return;
         }
         lastCase = c.name();
-        try {
-            device.values(header(c, count), inputs, lane, outputs, said.flags(), flagsOut, count, inWidth, outWidth);
-        } catch (IOException e) {
-            throw failure("pipe broke: " + e.getMessage());
-        }
+        piped(() -> device.values(header(c, count), inputs, lane, outputs, said.flags(), flagsOut, count, inWidth, outWidth));
     }
 
     @Override
@@ -269,19 +262,25 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     /** A CALL for a slot the suite filled, not waited for; a stopped device is not restarted here (the batch of 0 does). */
     @Override
     public void start(CaseKey c, int slot, int count) throws AdapterException {
-        try {
-            shared().start(device, c, slot, count, VectorBytes.of(context.widthOf(c.from())), VectorBytes.of(context.widthOf(c.to())));
-        } catch (IOException e) {
-            throw failure("pipe broke: " + e.getMessage());
-        }
+        piped(() -> shared().start(device, c, slot, count, VectorBytes.of(context.widthOf(c.from())),
+                VectorBytes.of(context.widthOf(c.to()))));
     }
 
     /** Reads the oldest batch's answer, 'OK count', and checks the bytes next to the live areas. */
     @Override
     public void finish(CaseKey c, int slot) throws AdapterException {
+        piped(() -> shared().finish(device, slot));
+        lastCase = c.name();
+    }
+
+    private interface Piped {
+        void run() throws IOException, AdapterException;
+    }
+
+    /** An exchange with the device, a broken pipe its failure. */
+    private void piped(Piped exchange) throws AdapterException {
         try {
-            shared().finish(device, slot);
-            lastCase = c.name();
+            exchange.run();
         } catch (IOException e) {
             throw failure("pipe broke: " + e.getMessage());
         }
@@ -303,8 +302,9 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         if (shared != null && header.startsWith("BATCH ")) {
             header = SharedCalls.line(c, 0, 1, 1, "-", 0);
         }
-        try {
-            device.write(header);
+        String zero = header;
+        piped(() -> {
+            device.write(zero);
             device.flush();
             String answer = device.readLine();
             if (!(answer.equals("OK 0") || answer.startsWith("ERR")) || device.available() > 0) {
@@ -314,9 +314,7 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             if (shared != null) {
                 shared.sweep(device);
             }
-        } catch (IOException e) {
-            throw failure("pipe broke: " + e.getMessage());
-        }
+        });
     }
 
     /** BLOCKS batch (suite/ADAPTERS.md): count blocks, each value in its format's bytes. */
@@ -335,12 +333,8 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         BlockLayout out = BlockLayout.of(block, false);
         String header = "BLOCKS " + c.from() + " " + c.to() + " " + c.rounding() + " " + count + "\n";
         lastCase = c.name();
-        try {
-            byte[] result = device.exchange(header, in.pack(inputs, count), count, count * out.bytes(), "blocks");
-            System.arraycopy(out.unpack(result), 0, outputs, 0, count * out.values());
-        } catch (IOException e) {
-            throw failure("pipe broke: " + e.getMessage());
-        }
+        piped(() -> System.arraycopy(out.unpack(device.exchange(header, in.pack(inputs, count), count, count * out.bytes(),
+                "blocks")), 0, outputs, 0, count * out.values()));
     }
 
     @Override
@@ -361,15 +355,13 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     public void run(MemoryCase c, long[] pointers, long[] offsets, byte[][] memories, byte[][] data,
                     byte[][] results, int count) throws AdapterException {
         ensureRunning();
-        try {
+        lastCase = c.name();
+        piped(() -> {
             MemoryBatch.write(device.output(), c, pointers, offsets, memories, data, count);
             device.flush();
-            lastCase = c.name();
             device.expectOk(device.readLine(), count, "results");
             MemoryBatch.read(device, c, results, count);
-        } catch (IOException e) {
-            throw failure("pipe broke: " + e.getMessage());
-        }
+        });
     }
 
     private AdapterException failure(String what) {

@@ -26,7 +26,11 @@ public final class ShardMerge {
     private ShardMerge() {
     }
 
-    public static ConformanceReport merge(List<Path> folders, List<ConformanceReport> reports) {
+    /**
+     * mixedBuilds: reports of different convcert builds (version or commit) may merge, each build named
+     * in the merged report's notes; otherwise that is refused.
+     */
+    public static ConformanceReport merge(List<Path> folders, List<ConformanceReport> reports, boolean mixedBuilds) {
         ConformanceReport first = reports.getFirst();
         for (int i = 0; i < reports.size(); i++) {
             ConformanceReport r = reports.get(i);
@@ -52,6 +56,10 @@ public final class ShardMerge {
                 throw new UsageException(where + ": cannot merge a shard of an exhaustive run with a whole run ("
                         + folders.getFirst() + " is " + describe(first) + ", this is " + describe(r) + ")");
             }
+            if (!mixedBuilds && !build(first).equals(build(r))) {
+                throw new UsageException(where + ": made by " + build(r) + ", " + folders.getFirst() + " by " + build(first)
+                        + " (reports of one certification come from one build; --allow-mixed-builds merges them anyway)");
+            }
             same(where, "implementation", first, r, x -> x.provenance().implementation());
             same(where, "profile", first, r, ConformanceReport::profile);
             same(where, "spec tables", first, r, ConformanceReport::tables);
@@ -59,6 +67,11 @@ public final class ShardMerge {
             same(where, "vectors", first, r, x -> x.provenance().vectors());
         }
         return first.shard() == null ? disjoint(folders, reports) : shards(folders, reports);
+    }
+
+    /** "convcert 0.5.0 (commit abc...)": the build that wrote a report. */
+    private static String build(ConformanceReport r) {
+        return "convcert " + r.provenance().convcert() + " (commit " + r.provenance().commit() + ")";
     }
 
     /**
@@ -152,7 +165,7 @@ public final class ShardMerge {
                 merged.merge(e.name(), e, ShardMerge::combine);
             }
         }
-        return result(reports, new ArrayList<>(merged.values()), "every shard of " + n + " merged");
+        return result(folders, reports, new ArrayList<>(merged.values()), "every shard of " + n + " merged");
     }
 
     private static ConformanceReport disjoint(List<Path> folders, List<ConformanceReport> reports) {
@@ -168,14 +181,20 @@ public final class ShardMerge {
                 all.add(e);
             }
         }
-        return result(reports, all, reports.size() + " reports of different cases merged");
+        return result(folders, reports, all, reports.size() + " reports of different cases merged");
     }
 
-    private static ConformanceReport result(List<ConformanceReport> reports, List<ConformanceReport.Entry> entries,
-                                            String how) {
+    private static ConformanceReport result(List<Path> folders, List<ConformanceReport> reports,
+                                            List<ConformanceReport.Entry> entries, String how) {
         ConformanceReport first = reports.getFirst();
         List<String> notes = new ArrayList<>(reports.stream().flatMap(r -> r.notes().stream()).distinct().toList());
         notes.add(how); // every report's notes, once each: shards may have been run differently (--jobs)
+        for (int i = 0; i < reports.size(); i++) { // and where each part was made, by which build
+            ConformanceReport r = reports.get(i);
+            Provenance p = r.provenance();
+            notes.add("merged " + (r.shard() != null ? "shard " + r.shard() : "report") + " from " + folders.get(i) + ": "
+                    + build(r) + ", tables " + r.tables() + ", " + p.date() + " on " + p.host() + ", " + p.jdk() + ", " + p.os());
+        }
         Provenance p = first.provenance();
         Provenance now = Provenance.of(p.implementation(), p.vectors());
         return new ConformanceReport(first.tool(), now, first.adapter(), first.profile(), first.tables(), first.decisions(),

@@ -24,7 +24,7 @@ public record JobArray(int shard, int shards) {
             int id = number(env, "SLURM_ARRAY_TASK_ID");
             int min = env.containsKey("SLURM_ARRAY_TASK_MIN") ? number(env, "SLURM_ARRAY_TASK_MIN") : 0;
             int n = count != null ? count : positive(required(env, "SLURM_ARRAY_TASK_COUNT"), "SLURM_ARRAY_TASK_COUNT");
-            return checked(id - min + 1, n, "SLURM_ARRAY_TASK_ID=" + id + ", SLURM_ARRAY_TASK_MIN=" + min);
+            return checked((long) id - min + 1, n, "SLURM_ARRAY_TASK_ID=" + id + ", SLURM_ARRAY_TASK_MIN=" + min);
         }
         if (env.containsKey("CI_NODE_INDEX")) {
             int n = count != null ? count : positive(required(env, "CI_NODE_TOTAL"), "CI_NODE_TOTAL");
@@ -35,19 +35,20 @@ public record JobArray(int shard, int shards) {
                 throw new UsageException("--shard auto: a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) does not see its "
                         + "count; give it as --shard auto/N (the Job's completions)");
             }
-            return checked(number(env, "JOB_COMPLETION_INDEX") + 1, count, "JOB_COMPLETION_INDEX="
+            return checked((long) number(env, "JOB_COMPLETION_INDEX") + 1, count, "JOB_COMPLETION_INDEX="
                     + env.get("JOB_COMPLETION_INDEX"));
         }
         throw new UsageException("--shard " + spec + ": no job-array variables (SLURM_ARRAY_TASK_ID, CI_NODE_INDEX or "
                 + "JOB_COMPLETION_INDEX); give --shard K/N");
     }
 
-    private static JobArray checked(int shard, int shards, String source) {
+    /** The shard, computed in 64 bits from 32-bit variables so that no difference wraps into range. */
+    private static JobArray checked(long shard, int shards, String source) {
         if (shard < 1 || shard > shards) {
             throw new UsageException("--shard auto: " + source + " is shard " + shard + " of " + shards
                     + ", outside 1 to " + shards);
         }
-        return new JobArray(shard, shards);
+        return new JobArray((int) shard, shards);
     }
 
     private static String required(Map<String, String> env, String name) {
