@@ -288,6 +288,43 @@ class IsolationTest {
         assertTrue(Files.isRegularFile(out.resolve("superseded/conformance.json")), "the last run's report is kept aside");
     }
 
+    /**
+     * Bytes a device sends after a case's batch of 0, found when the next case begins (here while the
+     * first, failing, case is diagnosed): the first case's adapter failure, the next case run on a new device.
+     */
+    @Test
+    void outputAfterACasesAnswersIsThatCasesFailure() throws Exception {
+        Path dev = temp.resolve("late.py");
+        Files.writeString(dev, """
+                import sys, time
+                import numpy as np
+                sys.stdin.buffer.readline()
+                sys.stdout.write("CAP float half rn nosat\\nCAP half float rn nosat\\nREADY\\n"); sys.stdout.flush()
+                for line in iter(sys.stdin.buffer.readline, b""):
+                    w = line.split()
+                    if w[0] == b"QUIT": break
+                    n = int(w[-1])
+                    if w[1] == b"float":
+                        x = np.frombuffer(sys.stdin.buffer.read(4 * n), dtype="<f4")
+                        y = (x.astype("<f2").view("<u2") ^ 1).tobytes()  # one step off: a failing case
+                    else:
+                        y = np.frombuffer(sys.stdin.buffer.read(2 * n), dtype="<f2").astype("<f4").tobytes()
+                    sys.stdout.buffer.write(b"OK %d\\n" % n + y); sys.stdout.flush()
+                    if n == 0 and w[1] == b"float":
+                        time.sleep(0.02)
+                        sys.stdout.write("late\\n"); sys.stdout.flush()
+                """);
+        Path out = temp.resolve("out");
+        MainTest.Run r = CertifyTest.certify(out, "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half",
+                "--pair", "half:float", "--only", "*/rn-nosat");
+        assertEquals(3, r.exit(), r.out() + r.err());
+        JsonNode report = CertifyTest.report(out);
+        JsonNode late = CertifyTest.find(report, "float->half/rn-nosat");
+        assertEquals("ADAPTER_ERROR", late.get("status").asText(), late.toString());
+        assertTrue(late.get("message").asText().contains("bytes beyond the answer to float->half/rn-nosat"), late.toString());
+        assertEquals("PASS", CertifyTest.find(report, "half->float/rn-nosat").get("status").asText());
+    }
+
     /** A SIGKILL of the launcher (bin/convcert-java): the JVM it started notices, ends, and its device with it. */
     @Test
     void theRunEndsWhenItsLauncherIsKilled() throws Exception {

@@ -15,6 +15,7 @@ import convcert.spi.MemoryOperations;
 import convcert.spi.PackedOperations;
 import convcert.spi.RandomOperations;
 import convcert.spi.ScaleOperations;
+import convcert.suite.model.LateOutput;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import java.io.IOException;
@@ -174,8 +175,9 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
             stop();
             start();
         }
-        if (device.available() > 0) {
-            throw failure(device.available() + " bytes beyond the answer to " + lastCase);
+        if (device.available() > 0) { // sent after the last case's answers: that case's failure, not this one's
+            String why = failure(device.available() + " bytes beyond the answer to " + lastCase).getMessage();
+            throw lastCase.equals("the handshake") ? new AdapterException(why) : new LateOutput(lastCase, why);
         }
     }
 

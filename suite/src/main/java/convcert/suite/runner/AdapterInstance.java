@@ -4,6 +4,7 @@ import convcert.spi.AdapterException;
 import convcert.spi.Capability;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
+import convcert.suite.model.LateOutput;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -12,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -32,6 +34,8 @@ public final class AdapterInstance implements AutoCloseable {
     private final long timeoutMillis;
     private final SuiteRun.AdapterFactory factory;
     private final Consumer<String> notes;
+    /** Takes output that followed an earlier case (LateOutput) to amend that case's result; false: no such case. */
+    private final Predicate<LateOutput> late;
     private ExecutorService worker = newWorker("convcert-adapter");
     /** The instance it was made with: what the adapter declares (its memory cases, alignment checks). */
     private final ConverterAdapter declaring;
@@ -41,21 +45,28 @@ public final class AdapterInstance implements AutoCloseable {
     /**
      * capabilities: the adapter's, with type aliases resolved to the profile's names; factory: makes
      * another instance after a timeout (null: none can be made); notes: where what the report must say
-     * goes (an instance abandoned, a close that did not return).
+     * goes (an instance abandoned, a close that did not return); late: where output that followed an
+     * earlier case goes.
      */
     public AdapterInstance(ConverterAdapter adapter, List<Capability> capabilities, long timeoutMillis,
-                           SuiteRun.AdapterFactory factory, Consumer<String> notes) {
+                           SuiteRun.AdapterFactory factory, Consumer<String> notes, Predicate<LateOutput> late) {
         this.current = adapter;
         this.declaring = adapter;
         this.capabilities = capabilities;
         this.timeoutMillis = timeoutMillis;
         this.factory = factory;
         this.notes = notes;
+        this.late = late;
     }
 
     /** An instance that is never replaced, for benchmarks and tools. */
     public AdapterInstance(ConverterAdapter adapter, List<Capability> capabilities, long timeoutMillis) {
-        this(adapter, capabilities, timeoutMillis, null, note -> { });
+        this(adapter, capabilities, timeoutMillis, null, note -> { }, output -> false);
+    }
+
+    /** Another instance of the same run (--jobs), adapter one more the factory made. */
+    AdapterInstance another(ConverterAdapter adapter) {
+        return new AdapterInstance(adapter, capabilities, timeoutMillis, factory, notes, late);
     }
 
     private static ExecutorService newWorker(String name) {
@@ -80,8 +91,24 @@ public final class AdapterInstance implements AutoCloseable {
         return capabilities.stream().anyMatch(c -> c.matches(key));
     }
 
-    /** work on the worker thread within the deadline; what: the call in words, made only for a timeout's message. */
+    /**
+     * work on the worker thread within the deadline; what: the call in words, made only for a timeout's
+     * message. Output that followed an earlier case, found before this call sent anything, is that case's
+     * failure where late takes it, and the call is made once more on the recovered adapter; else this one's.
+     */
     public synchronized void call(Call work, Supplier<String> what) throws AdapterException {
+        try {
+            once(work, what);
+        } catch (LateOutput e) {
+            if (!late.test(e)) {
+                throw e;
+            }
+            recover();
+            once(work, what);
+        }
+    }
+
+    private void once(Call work, Supplier<String> what) throws AdapterException {
         ConverterAdapter adapter = current != null ? current : replacement();
         Future<?> call = worker.submit(() -> {
             work.run(adapter);

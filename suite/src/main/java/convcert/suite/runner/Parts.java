@@ -122,8 +122,7 @@ final class Parts implements AutoCloseable {
         synchronized (more) {
             while (more.size() < n - 1) {
                 ConverterAdapter another = config.moreAdapters().create();
-                more.add(new AdapterInstance(another, own.capabilities(), config.timeoutMillis(), config.moreAdapters(),
-                        notes));
+                more.add(own.another(another));
             }
             List<AdapterInstance> all = new ArrayList<>(List.of(own));
             all.addAll(more.subList(0, n - 1));

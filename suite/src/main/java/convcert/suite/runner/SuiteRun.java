@@ -8,6 +8,7 @@ import convcert.spi.Capability;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.suite.model.CaseResult;
+import convcert.suite.model.LateOutput;
 import convcert.suite.model.Status;
 import convcert.vectors.Progress;
 import java.io.PrintWriter;
@@ -56,6 +57,8 @@ public final class SuiteRun implements AutoCloseable {
     private final List<String> unmatched;
     private final Set<String> notes = Collections.synchronizedSet(new LinkedHashSet<>());
     private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
+    /** Output an implementation sent after a case's answers (found when the next began), by that case's name. */
+    private final Map<String, String> late = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The outcomes of an Alike group's cases run before their turn (with the first of the group). */
     private final Map<CaseKey, ValueRunner.Outcome> ranAlike = new ConcurrentHashMap<>();
@@ -88,7 +91,7 @@ public final class SuiteRun implements AutoCloseable {
         }
         Comparison comparison = Comparison.of(config.reference());
         this.own = new AdapterInstance(config.adapter(), capabilities, config.timeoutMillis(), config.moreAdapters(),
-                notes::add);
+                notes::add, this::chargeLate);
         boolean flagsLane = config.reference().tables().hasFlags();
         if (flagsLane && !ValueRunner.certifiesFlags(true, config.adapter())) {
             notes.add("the profile's conversions raise exception flags (flags.csv); the adapter reports none "
@@ -143,8 +146,29 @@ public final class SuiteRun implements AutoCloseable {
 
     public List<CaseResult> results() {
         synchronized (results) {
-            return List.copyOf(results);
+            return results.stream().map(this::amended).toList();
         }
+    }
+
+    /** Output that followed a case's answers: that case's failure, if it ran; false if no case of that name did. */
+    private boolean chargeLate(LateOutput e) {
+        boolean ran;
+        synchronized (results) {
+            ran = results.stream().anyMatch(r -> r.key().name().equals(e.caseName()));
+        }
+        ran |= ranAlike.keySet().stream().anyMatch(k -> k.name().equals(e.caseName()));
+        if (ran) {
+            late.put(e.caseName(), e.getMessage());
+        }
+        return ran;
+    }
+
+    /** A result, an adapter failure if output followed its answers (found when the next case began). */
+    private CaseResult amended(CaseResult r) {
+        String message = late.get(r.key().name());
+        return message == null || r.status() == Status.ADAPTER_ERROR ? r
+                : new CaseResult(r.key(), Status.ADAPTER_ERROR, r.vectors(), r.mismatches(), r.firstMismatches(), r.rules(),
+                        r.kinds(), message, r.millis());
     }
 
     /** The keys of the cases planned (by the last call of plan()): an interrupt reports the unfinished ones. */
@@ -198,7 +222,7 @@ public final class SuiteRun implements AutoCloseable {
         if (progress != null) {
             progress.finish();
         }
-        r = waived(r);
+        r = amended(waived(r));
         results.add(r);
         return r;
     }
