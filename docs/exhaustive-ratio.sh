@@ -4,10 +4,12 @@
 # certify runs, each printed with its rate and its ratio to the anchor; then the example C device
 # (suite/devices/example-c/dut.c) as a process over pipes, as a process over shared memory (--shared)
 # and as a native library, each with --jobs 2, with its ratio to the reference-only run of the same
-# case (issue 26). About 4 minutes on 2 cores.
-# Run from the repository root after a build: bash docs/exhaustive-ratio.sh
+# case (issue 26). About 4 minutes on 2 cores; with the argument 'devices', only the example C device's
+# part (about 2 minutes).
+# Run from the repository root after a build: bash docs/exhaustive-ratio.sh [devices]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" != devices ]; then
 mvn -B -q -Pbench package -DskipTests >/dev/null
 anchor=$(java --sun-misc-unsafe-memory-access=allow -Dconvcert.home=. -jar bench/target/benchmarks.jar 'ExhaustiveBenchmark.jdkAnchor' -p mode=rn -rf csv \
   -rff /tmp/convcert-anchor.csv >/dev/null && tail -n1 /tmp/convcert-anchor.csv | cut -d, -f5)
@@ -30,6 +32,7 @@ run "jdk adapter, float->half rn, 2^32, --jobs $(nproc)" 4294967296 --adapter jd
   --only 'float->half/rn-nosat' --jobs "$(nproc)"
 run "reference, float->half all 6 modes, 6 x 2^32" 25769803776 --adapter reference --exhaustive --pair float:half \
   --only 'float->half/*-nosat'
+fi
 
 # The example C device through each transport, against the reference alone on the same case.
 dut=$(mktemp -d)

@@ -247,16 +247,15 @@ public final class CsvTable {
 
         /**
          * A name of a format, block format or family, as file and folder names carry it (vectors/PROFILE/FROM-TO/):
-         * refused at its cell when it holds a path separator, "..", a control character or more than 64 characters.
+         * refused at its cell when it holds a path separator, ".." or more than 64 characters (a control
+         * character is refused in any cell, when the table is read).
          */
         public String identifier(String column, String name) {
             String why = name.length() > 64 ? "more than 64 characters"
                     : name.contains("/") || name.contains("\\") ? "a path separator"
-                    : name.contains("..") ? "'..'"
-                    : name.chars().anyMatch(c -> c < 0x20 || c == 0x7F) ? "a control character" : null;
+                    : name.contains("..") ? "'..'" : null;
             if (why != null) {
-                throw error(column, "'" + name.replaceAll("\\p{Cntrl}", "?") + "' has " + why
-                        + ": a name is an identifier, also used in file names");
+                throw error(column, "'" + name + "' has " + why + ": a name is an identifier, also used in file names");
             }
             return name;
         }

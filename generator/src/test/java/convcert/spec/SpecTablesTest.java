@@ -69,7 +69,7 @@ class SpecTablesTest {
         "formats.csv|1|,bias,|,biass,|ascend-c/formats.csv:1: missing column 'bias'",
         "formats.csv|3|half,|../half,|ascend-c/formats.csv:3:1: name: '../half' has a path separator",
         "formats.csv|3|half,|ha..lf,|ascend-c/formats.csv:3:1: name: 'ha..lf' has '..'",
-        "formats.csv|3|fp16|fp16\u0001x|ascend-c/formats.csv:3:2: aliases: 'fp16?x' has a control character",
+        "formats.csv|3|fp16|fp16\u0001x|ascend-c/formats.csv:3:18: control character U+0001 in the table",
         "formats.csv|3|,16,ieee,5,10,|,16,ieee,5,11,|ascend-c/formats.csv:3:6: mantissa_bits: 1 + exponent_bits + mantissa_bits = 17",
         "formats.csv|3|0x7BFF|0x7BFE|ascend-c/formats.csv:3:10: max_finite: the largest finite ieee value is 0x7BFF",
         "ctrl.csv|2|,1,0,groups|,2,0,groups|ascend-c/ctrl.csv:2:3: power_on: expected 0 or 1, got '2'",

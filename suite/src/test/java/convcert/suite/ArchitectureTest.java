@@ -29,7 +29,7 @@ class ArchitectureTest {
             "convcert.suite.model", Set.of(),
             "convcert.suite.runner", Set.of("convcert.suite.model"),
             "convcert.suite.report", Set.of("convcert.suite.model"),
-            "convcert.suite.adapters", Set.of("convcert.suite.opencl"),
+            "convcert.suite.adapters", Set.of("convcert.suite.opencl", "convcert.suite.model"),
             "convcert.suite.opencl", Set.of(),
             "convcert.suite.junit", Set.of("convcert.suite.model", "convcert.suite.runner", "convcert.suite.report",
                     "convcert.suite.adapters"));
