@@ -108,36 +108,48 @@ final class Packing {
         }
     }
 
-    /** The indexes below n of the elements equal to value (its low bytes), in order, to found. */
+    /** Longs a block of the search below covers: a block with no match costs a few instructions a long. */
+    private static final int BLOCK_LONGS = 1 << 10;
+
+    /**
+     * The indexes below n of the elements equal to value (its low bytes), in order, to found. Elements of
+     * 1, 2 or 4 bytes are searched 8, 4 or 2 at a time in a long (whether one of its lanes is zero after an
+     * xor with the value), element by element only in blocks where that finds one.
+     */
     void indexesOf(int n, long value, IntConsumer found) {
-        switch (bytes) {
-            case 1 -> {
-                for (int k = 0; k < n; k++) {
-                    if (b[k] == (byte) value) {
-                        found.accept(k);
-                    }
-                }
+        if (bytes == 8) {
+            scan(0, n, value, found);
+            return;
+        }
+        long ones = bytes == 1 ? 0x0101_0101_0101_0101L : bytes == 2 ? 0x0001_0001_0001_0001L : 0x0000_0001_0000_0001L;
+        long lanes = (value & ((1L << 8 * bytes) - 1)) * ones;
+        long highs = ones << (8 * bytes - 1);
+        MemorySegment all = switch (bytes) {
+            case 1 -> MemorySegment.ofArray(b);
+            case 2 -> MemorySegment.ofArray(s);
+            default -> MemorySegment.ofArray(i);
+        };
+        int perLong = 8 / bytes;
+        int longs = n / perLong;
+        for (int from = 0; from < longs; from += BLOCK_LONGS) {
+            int to = Math.min(longs, from + BLOCK_LONGS);
+            long hit = 0;
+            for (int k = from; k < to; k++) {
+                long x = all.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, k) ^ lanes;
+                hit |= (x - ones) & ~x & highs;
             }
-            case 2 -> {
-                for (int k = 0; k < n; k++) {
-                    if (s[k] == (short) value) {
-                        found.accept(k);
-                    }
-                }
+            if (hit != 0) {
+                scan(from * perLong, to * perLong, value, found);
             }
-            case 4 -> {
-                for (int k = 0; k < n; k++) {
-                    if (i[k] == (int) value) {
-                        found.accept(k);
-                    }
-                }
-            }
-            default -> {
-                for (int k = 0; k < n; k++) {
-                    if (l[k] == value) {
-                        found.accept(k);
-                    }
-                }
+        }
+        scan(longs * perLong, n, value, found);
+    }
+
+    /** The indexes in [from, to) of the elements equal to value, one by one. */
+    private void scan(int from, int to, long value, IntConsumer found) {
+        for (int k = from; k < to; k++) {
+            if (at(k) == (value & (bytes == 8 ? -1L : (1L << 8 * bytes) - 1))) {
+                found.accept(k);
             }
         }
     }

@@ -180,9 +180,9 @@ public final class ValueRunner {
                 int size = Math.min(Batches.BATCH, n - from);
                 int turn = order.next(size);
                 try {
-                    for (int k = 0; k < size; k++) { // element k of the call is element (k + turn) mod size of the batch
-                        adapterIn[k] = in[from + (k + turn) % size];
-                    }
+                    // element k of the call is element (k + turn) mod size of the batch
+                    System.arraycopy(in, from + turn, adapterIn, 0, size - turn);
+                    System.arraycopy(in, from, adapterIn, size - turn, turn);
                     Arrays.fill(adapterOut, 0, size, POISON);
                     if (adapterLane != null) { // operands: the value to inputs, its random bits or scale beside it
                         for (int k = 0; k < size; k++) {
@@ -200,15 +200,13 @@ public final class ValueRunner {
                         Arrays.fill(adapterFlags, 0, size, FLAGS_POISON);
                         adapter.call(a -> ((FlagOperations) a).convert(key, adapterIn, adapterOut, adapterFlags, size),
                                 () -> "batch of " + size);
-                        for (int k = 0; k < size; k++) {
-                            actualFlags[from + (k + turn) % size] = adapterFlags[k];
-                        }
+                        System.arraycopy(adapterFlags, 0, actualFlags, from + turn, size - turn);
+                        System.arraycopy(adapterFlags, size - turn, actualFlags, from, turn);
                     } else {
                         adapter.call(a -> a.convert(key, adapterIn, adapterOut, size), () -> "batch of " + size);
                     }
-                    for (int k = 0; k < size; k++) {
-                        actual[from + (k + turn) % size] = adapterOut[k];
-                    }
+                    System.arraycopy(adapterOut, 0, actual, from + turn, size - turn);
+                    System.arraycopy(adapterOut, size - turn, actual, from, turn);
                 } catch (AdapterException e) {
                     adapter.recover();
                     return e.getMessage() + " (after " + tally.vectors + " vectors)";
