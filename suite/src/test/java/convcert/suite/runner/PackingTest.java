@@ -1,0 +1,92 @@
+package convcert.suite.runner;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Packing's fast paths against element-by-element loops: the search for a poison among the expected
+ * values (a long's lanes at a time), and rotated copies, comparisons and widening, for every element
+ * width and sizes that are and are not multiples of a block, on seeded data with matches planted at the
+ * ends of blocks and of the array.
+ */
+class PackingTest {
+
+    @ParameterizedTest(name = "{0}-byte elements")
+    @ValueSource(ints = {1, 2, 4, 8})
+    void theSearchForAValueFindsWhatALoopFinds(int bytes) {
+        SplittableRandom random = new SplittableRandom(37 + bytes);
+        long mask = bytes == 8 ? -1L : (1L << 8 * bytes) - 1;
+        for (int n : new int[] {1, 7, 4095, 4096, 8193, 1 << 18}) {
+            long value = random.nextLong() & mask;
+            long[] values = new long[n];
+            for (int k = 0; k < n; k++) {
+                values[k] = random.nextLong() & mask;
+            }
+            for (int k : new int[] {0, n - 1, n / 2, Math.min(n - 1, 4095), Math.min(n - 1, 4096), Math.min(n - 1, 8191)}) {
+                values[k] = value;
+            }
+            values[n / 3] = value ^ 1 << (8 * bytes - 1); // one lane off in its top bit: no match
+            Packing packing = new Packing(bytes, n);
+            packing.set(values, n, 0);
+            List<Integer> found = new ArrayList<>();
+            packing.indexesOf(n, value, found::add);
+            List<Integer> expected = IntStream.range(0, n).filter(k -> values[k] == value).boxed().toList();
+            assertEquals(expected, found, "n = " + n);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}-byte elements")
+    @ValueSource(ints = {1, 2, 4, 8})
+    void aRotatedCopyReadsBackInOrderAndDiffersFromAnyOtherRotation(int bytes) {
+        SplittableRandom random = new SplittableRandom(41 + bytes);
+        long mask = bytes == 8 ? -1L : (1L << 8 * bytes) - 1;
+        int n = 1000;
+        long[] values = new long[n];
+        for (int k = 0; k < n; k++) {
+            values[k] = random.nextLong() & mask;
+        }
+        Packing packing = new Packing(bytes, n);
+        packing.set(values, n, 0);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment slot = arena.allocate(8L * n);
+            for (int r : new int[] {0, 1, 499, 999}) {
+                packing.copyToRotated(slot, n, r);
+                long[] raw = new long[n];
+                new Packing(bytes, n).widenRotated(slot, n, 0, raw);
+                for (int k = 0; k < n; k++) { // element k of the slot is element (k + r) mod n
+                    assertEquals(values[(k + r) % n], raw[k], "r = " + r + ", k = " + k);
+                }
+                assertTrue(packing.sameRotated(slot, n, r));
+                assertTrue(!packing.sameRotated(slot, n, (r + 1) % n), "another rotation is not the same");
+                long[] back = new long[n];
+                new Packing(bytes, n).widenRotated(slot, n, r, back);
+                assertArrayEquals(values, back);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} elements")
+    @ValueSource(ints = {2, 3, 1000})
+    void noBatchIsInTheOrderOfTheOneBefore(int n) {
+        Order order = new Order();
+        int last = order.next(n);
+        for (int k = 0; k < 2000; k++) {
+            int r = order.next(n);
+            assertTrue(r >= 0 && r < n, "rotation " + r + " of " + n);
+            assertNotEquals(last, r);
+            last = r;
+        }
+        assertEquals(0, order.next(1));
+    }
+}
