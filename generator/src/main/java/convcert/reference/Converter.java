@@ -174,9 +174,13 @@ public final class Converter {
         return Long.compareUnsigned(top, 7L << 61) > 0; // 224 = 1.11 x 2^7
     }
 
-    /** Whether an rn tie into an exponent-only format goes to the even code rather than up (decision exponent-ties). */
+    /**
+     * Whether rn (a tie) and ro, into a format without mantissa bits, read the code's last bit rather than
+     * the significand's, always 1 there (decision exponent-ties): E8M0, and P3109's P = 1 formats, whose
+     * draft defines CodeIsEven for P = 1 as IsEven(Q + B).
+     */
     static boolean evenCodeTies(Case spec, Semantics semantics) {
-        return spec.rounding() == Rounding.RN && spec.conversion().to().layout() == convcert.spec.Layout.EXPONENT
+        return (spec.rounding() == Rounding.RN || spec.rounding() == Rounding.RO) && Semantics.oneDigit(spec.conversion().to())
                 && semantics.get(Semantics.EXPONENT_TIES) == Semantics.ExponentTies.EVEN_CODE;
     }
 
@@ -479,8 +483,9 @@ public final class Converter {
         }
         // Without mantissa bits every value keeps 1: the last bit that ties to even is the code's (exponent-ties).
         long last = evenCodeTies && kept == 1 ? q + dst.format().bias() : kept;
-        if (t != null && evenCodeTies && kept == 1 && guard == Rounder.HALF) {
-            t.note("a tie: to the neighbour with the even code (decision exponent-ties=even-code)");
+        if (t != null && evenCodeTies && kept == 1 && (guard == Rounder.HALF || spec.rounding() == Rounding.RO && guard != 0)) {
+            t.note((spec.rounding() == Rounding.RO ? "to odd" : "a tie") + ": the code's last bit decides, "
+                    + ((last & 1) == 0 ? "even" : "odd") + " (decision exponent-ties=even-code)");
         }
         boolean up = hybrid != null ? hybridRoundsUp(e, kept, guard, significand, shift, inputBits, t)
                 : randomBits != 0 ? stochasticRoundsUp(significand, shift, random(inputBits), t)

@@ -1,6 +1,7 @@
 package convcert.reference;
 
 import convcert.spec.Decision;
+import convcert.spec.Format;
 import convcert.spec.Layout;
 import convcert.spec.Location;
 import convcert.spec.Rounding;
@@ -138,13 +139,22 @@ public final class Semantics {
     public static final Switch<MxNan> MX_NAN = declare("mx-nan", MxNan.class, Semantics::scaledBlocks);
 
     /**
-     * An rn tie of a format without mantissa bits (OCP E8M0: 1.5 x 2^e between 2^e and 2^(e+1)): to the
-     * larger power of two, or to the neighbour whose code is even (the code's last bit read as the last bit).
+     * An rn tie of a format without mantissa bits (OCP E8M0, P3109's P = 1 formats: 1.5 x 2^e between 2^e
+     * and 2^(e+1)), and ro there: the significand's last bit (always 1: a tie goes to the larger power of
+     * two, ro never moves), or the code's (to the neighbour whose code is even; ro moves an inexact value
+     * whose code is even).
      */
     public enum ExponentTies { UP, EVEN_CODE }
 
     public static final Switch<ExponentTies> EXPONENT_TIES = declare("exponent-ties", ExponentTies.class,
-            t -> t.conversions().stream().anyMatch(c -> c.to().layout() == Layout.EXPONENT && c.modes().contains(Rounding.RN)));
+            t -> t.conversions().stream().anyMatch(c -> oneDigit(c.to())
+                    && (c.modes().contains(Rounding.RN) || c.modes().contains(Rounding.RO))));
+
+    /** A floating format whose every significand is 1: no mantissa bits (E8M0, P3109's P = 1). */
+    static boolean oneDigit(Format f) {
+        return f.layout() == Layout.EXPONENT
+                || (f.layout() == Layout.P3109_SIGNED || f.layout() == Layout.P3109_UNSIGNED) && f.mantissaBits() == 0;
+    }
 
     /**
      * An infinite input under saturation: the largest finite value of its sign (what every profile but

@@ -129,14 +129,15 @@ class P3109OracleTest {
         double n = a / quantum; // exact: a power-of-two scaling
         double floor = Math.floor(n);
         double fraction = n - floor;
-        boolean odd = ((long) floor & 1) == 1;
+        // CodeIsEven: IsEven(floor(S)) if P > 1; (floor(S) = 0) or IsEven(Q + B) if P = 1 (Q = e - t, B the bias)
+        boolean codeIsEven = f.p() > 1 ? ((long) floor & 1) == 0 : floor == 0 || ((e - t + f.bias()) & 1) == 0;
         boolean up = switch (mode) {
-            case RN -> fraction > 0.5 || fraction == 0.5 && odd;
+            case RN -> fraction > 0.5 || fraction == 0.5 && !codeIsEven;
             case RNA -> fraction >= 0.5;
             case RZ -> false;
             case RU -> fraction > 0 && !negative;
             case RD -> fraction > 0 && negative;
-            case RO -> fraction > 0 && !odd;
+            case RO -> fraction > 0 && codeIsEven;
             case RSA -> Math.floor(Math.scalb(fraction, bits)) + random >= Math.scalb(1.0, bits);
             case RSB -> Math.floor(Math.scalb(fraction, bits + 1)) + 2 * random + 1 >= Math.scalb(1.0, bits + 1);
             case RSC -> Math.rint(Math.scalb(fraction, bits)) + random >= Math.scalb(1.0, bits);
