@@ -49,11 +49,9 @@ class OpenClTest {
                 "--only", "int->vload/x2-memory");
         assumeTrue(probe.exit() != 2, "no OpenCL platform here: " + probe.err());
         MainTest.Run r = CertifyTest.certify(out.resolve("run"), "--profile", "opencl", "--level", "ci", "--adapter", "opencl");
-        assertEquals(3, r.exit(), "PoCL 3.1 lacks scalar vloada_half/vstorea_half (reports/devices/pocl/README.md)\n"
+        assertEquals(1, r.exit(), "PoCL 3.1 writes vstorea_half3's padding slot (reports/devices/pocl/README.md)\n"
                 + r.out() + r.err());
         JsonNode now = CertifyTest.report(out.resolve("run"));
-        assertTrue(CertifyTest.find(now, "double->vstorea_half/x1-memory").get("message").asText().contains("1 error generated."),
-                "what PoCL's compiler prints to descriptor 2 is in the report, not the console");
         JsonNode committed = CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/pocl"));
         assertEquals(committed.get("cases").size(), now.get("cases").size());
         for (int i = 0; i < now.get("cases").size(); i++) {
