@@ -2,6 +2,7 @@ package convcert.opencl;
 
 import convcert.reference.Converter;
 import convcert.reference.Reference;
+import convcert.reference.Semantics;
 import convcert.spec.Form;
 import convcert.spec.Rounding;
 import convcert.spi.MemoryCase;
@@ -76,6 +77,7 @@ public final class OpenClReference {
                     + "-byte image");
         }
         byte[] result;
+        MemoryVector.Unjudged padding = null;
         if (!f.store()) {
             byte[] loaded = Arrays.copyOfRange(memory, (int) address, (int) address + bytes);
             result = memoryType == value ? loaded : widenHalves(loaded, c.n());
@@ -83,8 +85,13 @@ public final class OpenClReference {
             result = memory.clone();
             byte[] stored = memoryType == value ? data : narrowToHalves(data, value, c);
             System.arraycopy(stored, 0, result, (int) address, bytes);
+            int storage = element * tables.storage(c.n());
+            if (f.vectorAlignment() && storage > bytes
+                    && numeric.semantics().get(Semantics.HALF3_PADDING) == Semantics.Half3Padding.ANY) {
+                padding = new MemoryVector.Unjudged((int) address + bytes, (int) Math.min(memory.length, address + storage));
+            }
         }
-        return new MemoryVector(pointer, offset, memory, data, result, result.length, MemoryVector.Outcome.OK, coverage);
+        return new MemoryVector(pointer, offset, memory, data, result, result.length, MemoryVector.Outcome.OK, coverage, padding);
     }
 
     private byte[] widenHalves(byte[] halves, int n) {

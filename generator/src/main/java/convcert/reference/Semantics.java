@@ -166,6 +166,15 @@ public final class Semantics {
 
     public static final Switch<SatInfinity> SAT_INFINITY = declare("sat-infinity", SatInfinity.class, t -> false);
 
+    /**
+     * The padding slot of a 3-element aligned store (vstorea_half3: the 4th half of its 8 bytes): any value
+     * (the current OpenCL C specification makes writing it implementation-defined), or left as it was (the
+     * OpenCL 1.2 reference pages: three halves stored). Optional: without the row, any.
+     */
+    public enum Half3Padding { ANY, UNTOUCHED }
+
+    public static final Switch<Half3Padding> HALF3_PADDING = declare("aligned-half3-padding", Half3Padding.class, t -> false);
+
     /** An infinite value of a block: the scale becomes NaN, or the largest scale with the infinity saturated. */
     public enum MxInfinity { NAN_SCALE, LARGEST_SCALE }
 

@@ -90,6 +90,34 @@ class OpenClReferenceTest {
                 .outcome());
     }
 
+    /**
+     * vstorea_half3 stores three halves into 8 aligned bytes: the 4th half is padding, any value under
+     * aligned-half3-padding=any (the current text: implementation-defined), as it was under untouched (the
+     * 1.2 pages). A device writing 0x0000 there, as PoCL does, passes the one and fails the other.
+     */
+    @Test
+    void theAlignedThreeHalfStoreLeavesItsPaddingToTheDecision() {
+        byte[] memory = image(64);
+        byte[] data = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putFloat(1f).putFloat(-2f).putFloat(0.5f).array();
+        MemoryCase store = MemoryCase.of("vstorea_half", "float", 3, "rte");
+        MemoryVector any = REF.evaluate(store, 8, 1, memory, data, ALL, "t");
+        assertEquals(new MemoryVector.Unjudged(8 + 8 + 6, 8 + 8 + 8), any.unjudged());
+        byte[] pocl = any.expected().clone();
+        pocl[22] = 0;
+        pocl[23] = 0;
+        assertArrayEquals(pocl, any.expectedFor(pocl), "the padding is any value");
+        assertTrue(any.expectedHex(any.expected().length).startsWith(MemoryVector.hex(java.util.Arrays.copyOf(any.expected(), 22))
+                + "????"), any.expectedHex(any.expected().length));
+        Reference untouched = new Reference(NUMERIC.tables(), convcert.reference.Semantics.of(NUMERIC.tables(),
+                java.util.Map.of("aligned-half3-padding", "untouched")));
+        MemoryVector strict = new OpenClReference(TABLES, untouched).evaluate(store, 8, 1, memory, data, ALL, "t");
+        assertNull(strict.unjudged());
+        assertEquals(memory[22], strict.expected()[22], "the slot as it was");
+        assertTrue(!java.util.Arrays.equals(pocl, strict.expectedFor(pocl)), "a written padding fails under untouched");
+        assertNull(REF.evaluate(MemoryCase.of("vstorea_half", "float", 4, "rte"), 8, 1, memory,
+                ByteBuffer.allocate(16).array(), ALL, "t").unjudged(), "four halves have no padding");
+    }
+
     private static int halfToFloat(byte[] memory, int address) {
         short h = (short) ((memory[address] & 0xFF) | (memory[address + 1] & 0xFF) << 8);
         return Float.floatToRawIntBits(Float.float16ToFloat(h));

@@ -82,15 +82,14 @@ final class MemoryRunner {
             }
             boolean refused = v.outcome().negative();
             boolean ok = answered && (refused ? got == null : got != null && got.length >= v.comparedBytes()
-                    && comparison.sameBytes(c, v.expected(), got, v.comparedBytes()));
+                    && comparison.sameBytes(c, v.expectedFor(got), got, v.comparedBytes()));
             if (!ok) {
                 mismatches++;
                 kinds.merge(!answered ? MismatchKind.UNANSWERED : refused ? MismatchKind.accepted(v.outcome())
                         : MismatchKind.WRONG_BYTES, 1L, Long::sum);
                 if (first.size() < firstMismatches) {
                     first.add(new FirstMismatch.Memory(v.pointer(), v.offset(), v.data() == null ? null
-                            : MemoryVector.hex(v.data()), refused ? null
-                            : MemoryVector.hex(Arrays.copyOf(v.expected(), v.comparedBytes())),
+                            : MemoryVector.hex(v.data()), refused ? null : v.expectedHex(v.comparedBytes()),
                             refused ? v.outcome().label() : null, answered, got == null || !answered ? null
                             : MemoryVector.hex(got)));
                 }
