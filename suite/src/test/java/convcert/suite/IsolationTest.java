@@ -257,12 +257,11 @@ class IsolationTest {
                 .orElse(false)).toList();
     }
 
-    /** A SIGKILL of convcert mid-run: its device dies with it, and the last run's PASS is no longer current. */
-    @Test
-    void aDeviceDiesWithConvcertEvenUnderSigkill() throws Exception {
-        Path out = temp.resolve("out");
-        assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
-        String marker = "convcert-held-" + ProcessHandle.current().pid();
+    /**
+     * convcert through its launcher on a device (marked by marker in its command line) that takes the first
+     * batch and holds it, reading nothing; returned once the device holds it.
+     */
+    private Process holdingRun(String marker, Path out) throws Exception {
         Path dev = temp.resolve("hold.py");
         Path holding = temp.resolve("holding");
         Files.writeString(dev, """
@@ -273,14 +272,23 @@ class IsolationTest {
                 open(sys.argv[2], "w").close()
                 time.sleep(600)
                 """);
-        List<String> command = launcherCommand("certify", "--adapter", "process:cmd=python3 " + dev + " " + marker + " "
-                + holding, "--timeout-ms", "600000", "--pair", "float:half", "--out", out.toString());
-        Process cli = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process cli = new ProcessBuilder(launcherCommand("certify", "--adapter", "process:cmd=python3 " + dev + " " + marker
+                + " " + holding, "--timeout-ms", "600000", "--pair", "float:half", "--out", out.toString()))
+                .directory(temp.toFile()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         long deadline = System.nanoTime() + 120_000_000_000L;
-        while (!Files.exists(holding) && System.nanoTime() < deadline) { // the device holds a batch, reading nothing
+        while (!Files.exists(holding) && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
+        return cli;
+    }
+
+    /** A SIGKILL of convcert mid-run: its device dies with it, and the last run's PASS is no longer current. */
+    @Test
+    void aDeviceDiesWithConvcertEvenUnderSigkill() throws Exception {
+        Path out = temp.resolve("out");
+        assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
+        String marker = "convcert-held-" + ProcessHandle.current().pid();
+        Process cli = holdingRun(marker, out);
         assertFalse(running(marker).isEmpty(), "the device holds a batch");
         ProcessHandle java = cli.toHandle().descendants().filter(p -> p.info().command().orElse("").endsWith("java"))
                 .findFirst().orElseThrow();
@@ -351,23 +359,7 @@ class IsolationTest {
     @Test
     void theRunEndsWhenItsLauncherIsKilled() throws Exception {
         String marker = "convcert-orphaned-" + ProcessHandle.current().pid();
-        Path dev = temp.resolve("hold.py");
-        Path holding = temp.resolve("holding");
-        Files.writeString(dev, """
-                import sys, time
-                sys.stdin.buffer.readline()
-                sys.stdout.write("CAP float half rn nosat\\nREADY\\n"); sys.stdout.flush()
-                sys.stdin.buffer.readline()
-                open(sys.argv[2], "w").close()
-                time.sleep(600)
-                """);
-        Process cli = new ProcessBuilder(launcherCommand("certify", "--adapter", "process:cmd=python3 " + dev + " " + marker
-                + " " + holding, "--timeout-ms", "600000", "--pair", "float:half", "--out", temp.resolve("out").toString()))
-                .directory(temp.toFile()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        long deadline = System.nanoTime() + 120_000_000_000L;
-        while (!Files.exists(holding) && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        Process cli = holdingRun(marker, temp.resolve("out"));
         ProcessHandle java = cli.toHandle().descendants().filter(p -> p.info().command().orElse("").endsWith("java"))
                 .findFirst().orElseThrow();
         new ProcessBuilder("kill", "-KILL", String.valueOf(cli.pid())).start().waitFor();
