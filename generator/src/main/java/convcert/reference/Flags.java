@@ -20,7 +20,8 @@ import java.util.List;
  * <li>inexact: the result's value differs from the input's;</li>
  * <li>infinite (division by zero) is never raised by a conversion.</li>
  * </ul>
- * An infinity or a quiet NaN converted to a floating format raises nothing.
+ * An infinity or a quiet NaN converted to a floating format raises nothing; an infinity to a format
+ * without one raises what decision infinite-input-flags says.
  */
 public final class Flags {
 
@@ -40,6 +41,7 @@ public final class Flags {
     private final boolean underflowWhenInexact;
     private final boolean overflowAfter;
     private final boolean quietE5m2;
+    private final int infiniteInput;
     private final Decoded max;
 
     Flags(Case c, Semantics s, FormatCodec src, FormatCodec dst) {
@@ -50,6 +52,11 @@ public final class Flags {
         this.underflowWhenInexact = s.get(Semantics.UNDERFLOW_FLAG) == Semantics.UnderflowFlag.WHEN_INEXACT;
         this.overflowAfter = s.get(Semantics.OVERFLOW_FLAG) == Semantics.OverflowFlag.AFTER_ROUNDING;
         this.quietE5m2 = s.get(Semantics.E5M2_SIGNALING_NAN) == Semantics.E5m2SignalingNan.QUIET;
+        this.infiniteInput = dst.isInteger() ? INVALID : dst.hasInfinity() ? 0 : switch (s.get(Semantics.INFINITE_INPUT_FLAGS)) {
+            case NONE -> 0;
+            case OVERFLOW_INEXACT -> OVERFLOW | INEXACT;
+            case INVALID -> INVALID;
+        };
         this.max = dst.isInteger() ? null : dst.decode(dst.largestFinite(false));
         if (mode == Rounding.RH || mode.stochastic()) {
             throw new UsageException("flags are defined for the IEEE rounding modes, not " + mode.suffix());
@@ -67,7 +74,7 @@ public final class Flags {
                 return 0;
             }
             case INFINITE -> {
-                return dst.isInteger() ? INVALID : 0;
+                return infiniteInput;
             }
             case NAN -> {
                 boolean signaling = src.hasInfinity() && x.payload() >= 0 // quiet bit (the payload's first) clear

@@ -245,6 +245,19 @@ public final class Semantics {
             SpecTables::hasFlags);
 
     /**
+     * The flags an infinite input raises converted to a floating format without infinity (OCP E4M3:
+     * the NaN, or under saturation the largest finite value): none, as IEEE 754 converts an infinity
+     * (RISC-V Zvfofp8min reports fflags "as for other floating-point conversions"); overflow and
+     * inexact, as for a finite value beyond the range (Arm FEAT_FP8's reading); or invalid, the result
+     * not being the input's value.
+     */
+    public enum InfiniteInputFlags { NONE, OVERFLOW_INEXACT, INVALID }
+
+    public static final Switch<InfiniteInputFlags> INFINITE_INPUT_FLAGS = declare("infinite-input-flags",
+            InfiniteInputFlags.class, t -> t.hasFlags() && t.conversions().stream()
+                    .anyMatch(c -> !c.to().isInteger() && c.to().inf() == null));
+
+    /**
      * How stochastic rounding (rs) uses a value's N random bits R, with f the discarded fraction of its
      * last kept unit (IEEE P3109 draft's three): A, up iff floor(f 2^N) + R >= 2^N (the random bits
      * added to the N discarded bits below the kept ones, the rest dropped: PTX cvt.rs's "carry out");
@@ -278,7 +291,7 @@ public final class Semantics {
     /**
      * Whether an OFP8 E5M2 NaN whose quiet bit (the fraction's first) is clear is signaling, raising
      * invalid when converted (ieee, as in the wider IEEE formats), or quiet like every other OFP8 NaN
-     * (RISC-V Zvfofp8min: converting OFP8 to BF16 "sets no floating-point exception flags"; QEMU's
+     * (RISC-V Zvfofp8min: converting OFP8 to BF16, "no floating-point exception flags are set"; QEMU's
      * ocp_fp8e5m2_no_signal_nan). Optional: a profile without the row keeps the first option.
      */
     public enum E5m2SignalingNan { IEEE, QUIET }

@@ -98,6 +98,18 @@ class RiscvOracleTest {
         Converter f16c = x86.converter(x86.resolve("float", "half", "rz", "nosat", x86.ctrl("")));
         assertEquals(0x05, f16c.flags().of(0x477FE001L, f16c.apply(0x477FE001L)), "65504.004 exceeds 65504: OF NX before rounding");
         assertEquals(0x01, flag("float", "half", "rz", 0x477FE001L), "rounded toward zero it is 65504: NX only after rounding");
+        assertEquals(0x00, flag("float", "fp8_e4m3fn", "rn", 0x7F800000L), "infinity to E4M3 (the canonical NaN): nothing");
+        assertEquals(0x00, flag("float", "fp8_e5m2", "rn", 0x7F800000L), "infinity to E5M2 is infinity: nothing");
+        for (var option : Map.of("overflow-inexact", 0x05, "invalid", 0x10).entrySet()) {
+            Reference r = new Reference(RISCV.tables(), Semantics.of(RISCV.tables(), Map.of("infinite-input-flags", option.getKey())));
+            for (String form : new String[] {"nosat", "sat"}) {
+                Converter e4m3 = r.converter(r.resolve("float", "fp8_e4m3fn", "rn", form, r.ctrl("")));
+                assertEquals(option.getValue(), e4m3.flags().of(0xFF800000L, e4m3.apply(0xFF800000L)),
+                        "-infinity to E4M3 " + form + " under infinite-input-flags=" + option.getKey());
+            }
+            Converter e5m2 = r.converter(r.resolve("float", "fp8_e5m2", "rn", "nosat", r.ctrl("")));
+            assertEquals(0x00, e5m2.flags().of(0x7F800000L, e5m2.apply(0x7F800000L)), "E5M2 has infinity: the decision does not apply");
+        }
     }
 
     private static int flag(String from, String to, String mode, long bits) {
@@ -131,7 +143,7 @@ class RiscvOracleTest {
         switch (v.kind()) {
             case NAN -> {
                 long quietBit = 1L << (IEEE.get(from).mantissaBits() - 1);
-                boolean ofp8 = from.startsWith("fp8"); // Zvfofp8min: OFP8 to BF16 "sets no floating-point exception flags"
+                boolean ofp8 = from.startsWith("fp8"); // Zvfofp8min: OFP8 to BF16, "no floating-point exception flags are set"
                 return integer || (!ofp8 && (bits & quietBit) == 0) ? 0x10 : 0;
             }
             case INFINITE -> {
