@@ -64,9 +64,7 @@ public final class TablesCommand {
                 out.printf("  blocks       %d block formats (%s), each to and from %s%n", t.blocks().size(),
                         String.join(" ", t.blocks().keySet()), t.blocks().values().iterator().next().value().name());
             }
-            if (t.document() != null) {
-                out.printf("  document     %s%n", t.document());
-            }
+            t.documents().forEach(d -> out.printf("  document     %s%n", d));
             out.printf("  digest       sha256:%s%n", t.digest());
             List<String> wrong = wrongExamples(reference);
             if (!wrong.isEmpty()) {

@@ -1,38 +1,52 @@
 package convcert.spec;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * document.csv: the document a profile's tables restate, its version, and whether it is a published
- * standard or a draft. A draft's tables certify against text that may change (IEEE P3109's working
- * group asks that its drafts not be used for conformance claims), so every report under it says so.
+ * document.csv: the documents a profile's tables restate, one row each, with the version read, the
+ * sections the tables rest on, where to get it, and whether it is a published text or a draft. Every
+ * report repeats them, so a certificate says which texts it certifies against. A draft's tables
+ * certify against text that may change (IEEE P3109's working group asks that its drafts not be used
+ * for conformance claims), so every report under it says so first.
  */
 final class DocumentTable {
 
-    /** The document of a profile; draft: the profile restates a draft. */
-    record Document(String title, String version, boolean draft, String note) {
+    /** One document; draft: the text is a draft. */
+    record Document(String title, String version, String sections, String where, boolean draft, String note) {
 
-        /** The line every report under a draft profile carries, or null for a published document. */
-        String draftNotice(String profile) {
-            return draft ? "DRAFT: profile " + profile + " restates " + title + " " + version + ", a draft: " + note : null;
+        /** "The OpenCL C Specification v3.1.1: Explicit Conversions ...; from registry.khronos.org/OpenCL". */
+        String cited() {
+            return title + " " + version + (draft ? " (draft)" : "") + ": " + sections + "; from " + where;
         }
     }
 
     private DocumentTable() {
     }
 
-    /** The one row, or null when the profile has no document.csv. */
-    static Document load(CsvTable table) {
-        Document document = null;
+    /** The rows, in the table's order; empty when the profile has no document.csv. */
+    static List<Document> load(CsvTable table) {
+        List<Document> documents = new ArrayList<>();
         for (CsvTable.Row row : table.rows()) {
-            if (document != null) {
-                throw row.error("document", "document.csv holds one row, the profile's document");
-            }
             String status = row.required("status");
-            if (!status.equals("standard") && !status.equals("draft")) {
-                throw row.error("status", "expected standard or draft, got '" + status + "'");
+            if (!status.equals("published") && !status.equals("draft")) {
+                throw row.error("status", "expected published or draft, got '" + status + "'");
             }
-            document = new Document(row.required("document"), row.required("version"), status.equals("draft"),
-                    row.required("note"));
+            boolean draft = status.equals("draft");
+            String note = row.text("note");
+            if (draft && note.isBlank()) {
+                throw row.error("note", "a draft's row says in its note what a reader of a report must know");
+            }
+            documents.add(new Document(row.required("document"), row.required("version"), row.required("sections"),
+                    row.required("where"), draft, note));
         }
-        return document;
+        return List.copyOf(documents);
+    }
+
+    /** The line every report under a profile restating a draft carries first, or null. */
+    static String draftNotice(String profile, List<Document> documents) {
+        return documents.stream().filter(Document::draft).findFirst()
+                .map(d -> "DRAFT: profile " + profile + " restates " + d.title() + " " + d.version() + ", a draft: " + d.note())
+                .orElse(null);
     }
 }

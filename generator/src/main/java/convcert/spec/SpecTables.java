@@ -50,7 +50,7 @@ public final class SpecTables {
     private final Map<String, BlockFormat> blocks;
     private final Map<String, String> flags;
     private final Map<String, Example> examples;
-    private final DocumentTable.Document document;
+    private final List<DocumentTable.Document> documents;
     private final String digest;
 
     /** Each table by its own loader (XxxTable), in dependency order. */
@@ -83,7 +83,8 @@ public final class SpecTables {
         this.flags = FlagTable.load(readOptional("flags.csv", "flag", "name", "source"));
         this.examples = ExampleTable.load(read("examples.csv", "id", "table", "from", "to", "input", "rounding", "form",
                 "ctrl", "expected", "status", "document_says", "note"), formats, conversions, ctrlBits);
-        this.document = DocumentTable.load(readOptional("document.csv", "document", "version", "status", "note"));
+        this.documents = DocumentTable.load(readOptional("document.csv", "document", "version", "sections", "where", "status",
+                "note"));
         this.digest = computeDigest();
     }
 
@@ -144,20 +145,20 @@ public final class SpecTables {
         return flags;
     }
 
-    /** Whether the profile's conversions have a flags lane (it has flags.csv). */
     /**
-     * "DRAFT: profile p3109 restates IEEE P3109 D1 (2026), a draft: ..." where document.csv marks the
-     * profile's document a draft (every report under it carries the line); null otherwise.
+     * "DRAFT: profile p3109 restates IEEE P3109 ..., a draft: ..." where document.csv marks one of the
+     * profile's documents a draft (every report under it carries the line first); null otherwise.
      */
     public String draftNotice() {
-        return document == null ? null : document.draftNotice(profile);
+        return DocumentTable.draftNotice(profile, documents);
     }
 
-    /** "IEEE P3109 D1 (2026), draft" from document.csv, or null without it. */
-    public String document() {
-        return document == null ? null : document.title() + " " + document.version() + (document.draft() ? ", draft" : "");
+    /** Each document of document.csv as a report cites it: title, version, sections and where to get it. */
+    public List<String> documents() {
+        return documents.stream().map(DocumentTable.Document::cited).toList();
     }
 
+    /** Whether the profile's conversions have a flags lane (it has flags.csv). */
     public boolean hasFlags() {
         return !flags.isEmpty();
     }

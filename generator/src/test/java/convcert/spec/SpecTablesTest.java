@@ -1,6 +1,7 @@
 package convcert.spec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +49,20 @@ class SpecTablesTest {
         Files.write(file, lines);
     }
 
+    /** Every shipped profile names its texts with a version, the sections it restates and where to get them. */
+    @Test
+    void everyProfileNamesItsVersionedTexts() throws IOException {
+        try (var profiles = Files.list(TestProfile.home().resolve("spec-tables"))) {
+            List<Path> folders = profiles.filter(Files::isDirectory).sorted().toList();
+            assertEquals(8, folders.size(), folders.toString());
+            for (Path folder : folders) {
+                SpecTables t = SpecTables.load(folder);
+                assertFalse(t.documents().isEmpty(), folder + " has no document.csv");
+                t.documents().forEach(d -> assertTrue(d.matches("\\S.* \\S.*: \\S.*; from \\S.*"), d));
+            }
+        }
+    }
+
     @Test
     void theRepositoryTablesLoadAndMatchTheReference() {
         SpecTables t = TestProfile.tables();
@@ -76,6 +91,8 @@ class SpecTablesTest {
         "ctrl.csv|2|,1,0,groups|,1,x,groups|ascend-c/ctrl.csv:2:4: tried_first: expected 0 or 1, got 'x'",
         "saturation.csv|9|B,*,0,*,*,sat|X,*,0,*,*,sat|ascend-c/saturation.csv:9:1: group: unknown group 'X'",
         "tapered.csv|3|hifloat8,10,|hifloat8,11,|ascend-c/tapered.csv:3:2: prefix: prefix 11 is not prefix-free",
+        "document.csv|5|,published,|,standard,|ascend-c/document.csv:5:5: status: expected published or draft, got 'standard'",
+        "document.csv|5|\"Revision 1.0 (2023-12-01)\"|\"\"|ascend-c/document.csv:5:2: version: value required",
         "decisions.csv|2|largest-finite infinity,|largest-finite,|ascend-c/decisions.csv:2: decision directed-overflow lists options [largest-finite] but the reference implements",
     })
     void brokenTablesNameFileLineAndColumn(String file, int line, String from, String to, String message)

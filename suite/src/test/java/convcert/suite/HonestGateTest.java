@@ -97,7 +97,7 @@ class HonestGateTest {
         List<String> notes = new java.util.ArrayList<>(b.notes());
         notes.add("a note only the second report has");
         convcert.suite.report.JsonReport.write(new convcert.suite.model.ConformanceReport(b.tool(), b.provenance(),
-                b.adapter(), b.profile(), b.tables(), b.decisions(), b.source(), b.shard(), b.partial(), b.declared(),
+                b.adapter(), b.profile(), b.tables(), b.decisions(), b.documents(), b.source(), b.shard(), b.partial(), b.declared(),
                 b.unmatched(), notes, b.summary(), b.cases()), out.resolve("b"));
         MainTest.Run merged = merge(out, "a", "b");
         assertEquals(0, merged.exit(), merged.out() + merged.err());

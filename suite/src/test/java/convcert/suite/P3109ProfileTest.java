@@ -63,24 +63,38 @@ class P3109ProfileTest {
                 report.path("cases").get(0).path("name").asText());
     }
 
+    /** Every report names the texts it certifies against, with versions, and says first that one is a draft. */
     @Test
-    void everyReportUnderTheDraftSaysSo(@TempDir Path temp) throws IOException {
+    void everyReportNamesItsTextsAndSaysTheDraftIsOne(@TempDir Path temp) throws IOException {
         Path out = temp.resolve("report");
         MainTest.Run r = CertifyTest.certify(out, "--profile", "p3109", "--level", "quick", "--adapter", "reference",
                 "--pair", "float:binary8p4se");
         assertEquals(0, r.exit(), r.out() + r.err());
         String notice = "DRAFT: profile p3109 restates IEEE P3109";
+        String text = "IEEE P3109 (arithmetic formats for machine learning) draft D1 (2026): the working group's Interim "
+                + "Report v4.0 of 26 June 2026";
         assertTrue(r.out().contains("note: " + notice), r.out());
-        assertTrue(CertifyTest.report(out).path("notes").get(0).asText().startsWith(notice));
-        assertTrue(Files.readString(out.resolve("conformance.html")).contains("<b>Draft.</b> profile p3109 restates IEEE P3109"));
+        assertTrue(r.out().contains("text: " + text), r.out());
+        assertTrue(r.out().contains("text: IEEE 754-2019 (floating-point arithmetic) 2019"), r.out());
+        JsonNode json = CertifyTest.report(out);
+        assertTrue(json.path("notes").get(0).asText().startsWith(notice));
+        assertEquals(2, json.path("documents").size(), json.path("documents").toString());
+        assertTrue(json.path("documents").get(0).asText().startsWith(text + ", the Saturate table of July 2026 (draft): "),
+                json.path("documents").get(0).asText());
+        String html = Files.readString(out.resolve("conformance.html"));
+        assertTrue(html.contains("<b>Draft.</b> profile p3109 restates IEEE P3109"));
+        assertTrue(html.contains("<tr><th>text</th><td><code>IEEE P3109"), "the HTML's provenance names the text");
         try (Stream<Path> xml = Files.list(out.resolve("junit"))) {
             for (Path f : xml.toList()) {
-                assertTrue(Files.readString(f).contains("name=\"convcert.note.1\" value=\"" + notice), f.toString());
+                String junit = Files.readString(f);
+                assertTrue(junit.contains("name=\"convcert.note.1\" value=\"" + notice), f.toString());
+                assertTrue(junit.contains("name=\"convcert.document.1\" value=\"IEEE P3109"), f.toString());
             }
         }
-        assertTrue(Files.readString(out.resolve("allure-results/environment.properties")).contains("note.1=" + notice));
+        String allure = Files.readString(out.resolve("allure-results/environment.properties"));
+        assertTrue(allure.contains("note.1=" + notice) && allure.contains("document.2=IEEE 754-2019"), allure);
         MainTest.Run check = MainTest.run("", "tables", "check", "--profile", "p3109");
-        assertTrue(check.out().contains("document     IEEE P3109") && check.out().contains(", draft"), check.out());
+        assertTrue(check.out().contains("document     IEEE P3109") && check.out().contains("(draft)"), check.out());
     }
 
     /** Vectors made under each reading of p3109-unsigned-negative catch an implementation of the other. */

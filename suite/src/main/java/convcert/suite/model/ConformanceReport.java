@@ -12,6 +12,7 @@ import java.util.Map;
  * {@link #verdict()} is the gate: the exit code and the console's last line.
  *
  * @param provenance   who made it, when, from what, against which implementation
+ * @param documents    the texts the profile restates, each cited with its version (document.csv)
  * @param shard        "K/N" for one shard of an exhaustive run, null otherwise
  * @param partial      the run was interrupted: cases that did not finish are NOT_RUN
  * @param declared     the adapter's capability lines (aliases resolved)
@@ -19,7 +20,8 @@ import java.util.Map;
  * @param notes        what a reader must know to trust the numbers (recomputed expectations, ...)
  */
 public record ConformanceReport(String tool, Provenance provenance, String adapter, String profile, String tables,
-                                Map<String, String> decisions, String source, String shard, boolean partial,
+                                Map<String, String> decisions, List<String> documents, String source, String shard,
+                                boolean partial,
                                 List<String> declared, List<String> unmatched, List<String> notes, Summary summary,
                                 List<Entry> cases) {
 
@@ -27,6 +29,7 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
         declared = declared == null ? List.of() : List.copyOf(declared);
         unmatched = unmatched == null ? List.of() : List.copyOf(unmatched);
         notes = notes == null ? List.of() : List.copyOf(notes);
+        documents = documents == null ? List.of() : List.copyOf(documents);
     }
 
     public record Summary(int cases, int passed, int failed, int notApplicable, int adapterErrors, int errors,
@@ -66,13 +69,13 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
     /** The same report with these cases, sorted by name, and their summary. */
     public ConformanceReport withCases(List<Entry> entries) {
         List<Entry> sorted = entries.stream().sorted(Comparator.comparing(Entry::name)).toList();
-        return new ConformanceReport(tool, provenance, adapter, profile, tables, decisions, source, shard, partial,
+        return new ConformanceReport(tool, provenance, adapter, profile, tables, decisions, documents, source, shard, partial,
                 declared, unmatched, notes, summarise(sorted), sorted);
     }
 
     /** The same report marked partial (an interrupted run) or not. */
     public ConformanceReport withPartial(boolean isPartial) {
-        return new ConformanceReport(tool, provenance, adapter, profile, tables, decisions, source, shard, isPartial,
+        return new ConformanceReport(tool, provenance, adapter, profile, tables, decisions, documents, source, shard, isPartial,
                 declared, unmatched, notes, summary, cases);
     }
 

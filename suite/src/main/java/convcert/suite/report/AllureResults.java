@@ -39,6 +39,9 @@ final class AllureResults {
         values.put("convcert", r.provenance() == null ? "" : r.provenance().convcert() + " " + r.provenance().commit());
         values.put("implementation", r.provenance() == null ? "" : r.provenance().implementation());
         r.decisions().forEach((id, option) -> values.put("decision." + id, option));
+        for (int i = 0; i < r.documents().size(); i++) {
+            values.put("document." + (i + 1), r.documents().get(i));
+        }
         for (int i = 0; i < r.notes().size(); i++) {
             values.put("note." + (i + 1), r.notes().get(i));
         }

@@ -52,6 +52,7 @@ public final class ConsoleReport {
             r.unmatched().forEach(c -> out.println("  " + Markup.console(c)));
         }
         r.notes().forEach(n -> out.println("note: " + Markup.console(n)));
+        r.documents().forEach(d -> out.println("text: " + Markup.console(d)));
         if (r.cases().isEmpty()) {
             String selection = Stream.of(only == null ? null : "--only '" + only + "'",
                     pairs.isEmpty() ? null : "--pair " + String.join(" --pair ", pairs)).filter(x -> x != null)

@@ -104,6 +104,9 @@ public final class HtmlReport {
         row(h, "shard", r.shard());
         row(h, "spec tables", "sha256 " + r.tables());
         row(h, "decisions", r.decisions().toString());
+        for (String document : r.documents()) { // the texts certified against, each with its version
+            row(h, "text", document);
+        }
         row(h, "date (UTC)", p == null ? null : p.date());
         row(h, "convcert", r.tool());
         row(h, "JDK, OS, host", p == null ? null : p.jdk() + "; " + p.os() + "; " + p.host());

@@ -83,6 +83,9 @@ public final class JUnitXmlReport {
         }
         p.put("convcert.partial", String.valueOf(r.partial()));
         r.decisions().forEach((id, option) -> p.put("convcert.decision." + id, option));
+        for (int i = 0; i < r.documents().size(); i++) {
+            p.put("convcert.document." + (i + 1), r.documents().get(i));
+        }
         for (int i = 0; i < r.notes().size(); i++) { // a draft profile's notice among them
             p.put("convcert.note." + (i + 1), r.notes().get(i));
         }

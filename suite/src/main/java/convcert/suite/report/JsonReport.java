@@ -44,7 +44,7 @@ public final class JsonReport {
 
     /** The file's shape: the model with each case as {@link Case}. */
     record Document(String tool, Provenance provenance, String adapter, String profile, String tables,
-                Map<String, String> decisions, String source, String shard, boolean partial, List<String> declared,
+                Map<String, String> decisions, List<String> documents, String source, String shard, boolean partial, List<String> declared,
                 List<String> unmatched, List<String> notes, Summary summary, List<Case> cases, String digest) {
     }
 
@@ -90,7 +90,8 @@ public final class JsonReport {
     }
 
     private static Document document(ConformanceReport r) {
-        return new Document(r.tool(), r.provenance(), r.adapter(), r.profile(), r.tables(), r.decisions(), r.source(), r.shard(),
+        return new Document(r.tool(), r.provenance(), r.adapter(), r.profile(), r.tables(), r.decisions(), r.documents(),
+                r.source(), r.shard(),
                 r.partial(), r.declared(), r.unmatched(), r.notes(), r.summary(), r.cases().stream().map(e -> new Case(
                 e.name(), e.pair(), e.from(), e.to(), e.rounding(), e.state(), e.form(), e.ctrl(), e.status(), e.vectors(),
                 e.mismatches(), e.kinds(), ReportText.lines(e.firstMismatches()), e.rules(), e.message(), e.waiver(),
@@ -125,7 +126,7 @@ public final class JsonReport {
         }
         List<Entry> entries = f.cases() == null ? List.of() : f.cases().stream().map(c -> entry(path, c)).toList();
         return new ConformanceReport(f.tool(), f.provenance(), f.adapter(), f.profile(), f.tables(),
-                f.decisions() == null ? Map.of() : f.decisions(), f.source(), f.shard(), f.partial(), f.declared(),
+                f.decisions() == null ? Map.of() : f.decisions(), f.documents(), f.source(), f.shard(), f.partial(), f.declared(),
                 f.unmatched(), f.notes(), null, List.of()).withCases(entries);
     }
 

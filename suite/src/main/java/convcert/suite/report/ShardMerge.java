@@ -197,7 +197,7 @@ public final class ShardMerge {
         }
         Provenance p = first.provenance();
         Provenance now = Provenance.of(p.implementation(), p.vectors());
-        return new ConformanceReport(first.tool(), now, first.adapter(), first.profile(), first.tables(), first.decisions(),
+        return new ConformanceReport(first.tool(), now, first.adapter(), first.profile(), first.tables(), first.decisions(), first.documents(),
                 first.source(), null, false, first.declared(), first.unmatched(), notes, null, List.of())
                 .withCases(entries);
     }
