@@ -4,6 +4,9 @@
  * exception flags read after each conversion and answered in SoftFloat's bits (FLAGS in the handshake).
  * Build: cc -O2 -mf16c -o f16c_dut f16c_dut.c        (suite/devices/x86-f16c/README.md)
  * CONVCERT_F16C_MUTATION=drop-underflow|no-flags makes it lie about the flags, for convcert's own tests.
+ * f16c_dut --testfloat rn|rd|ru|rz answers Berkeley TestFloat's cases instead: each stdin line's first
+ * field a float in hex, each stdout line "INPUT RESULT FLAGS" as testfloat_ver reads them
+ * (docs/peers/testfloat.sh --device).
  */
 #include <immintrin.h>
 #include <stdint.h>
@@ -33,7 +36,28 @@ static uint16_t convert(float x, int mode, unsigned *flags) {
   return r;
 }
 
-int main(void) {
+static int testfloat(const char *rounding) {
+  int mode = !strcmp(rounding, "rn") ? 0 : !strcmp(rounding, "rd") ? 1 : !strcmp(rounding, "ru") ? 2
+           : !strcmp(rounding, "rz") ? 3 : -1;
+  if (mode < 0) {
+    fprintf(stderr, "f16c_dut: --testfloat takes rn, rd, ru or rz, not '%s'\n", rounding);
+    return 2;
+  }
+  char line[256];
+  unsigned bits;
+  while (fgets(line, sizeof line, stdin)) {
+    if (sscanf(line, "%x", &bits) != 1) return 2;
+    float x;
+    memcpy(&x, &bits, 4);
+    unsigned flags;
+    uint16_t r = convert(x, mode, &flags);
+    printf("%08X %04X %02X\n", bits, r, flags);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && !strcmp(argv[1], "--testfloat")) return testfloat(argv[2]);
   const char *mutation = getenv("CONVCERT_F16C_MUTATION");
   char line[256];
   if (!fgets(line, sizeof line, stdin) || strncmp(line, "CONVCERT 1", 10) != 0) return 2;
