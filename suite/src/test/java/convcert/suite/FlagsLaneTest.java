@@ -122,6 +122,21 @@ class FlagsLaneTest {
             lyingFlags += c.path("kinds").path("exception flags").asLong();
         }
         assertTrue(lyingFlags > honestFlags + 100, honestFlags + " honest, " + lyingFlags + " with no flags");
+        // TestFloat's side (docs/peers/testfloat.sh --device): its case lines in, "INPUT RESULT FLAGS" out
+        assertEquals("477FF000 7C00 05\n3F800000 3C00 00\n", testfloat(dut, "rn", "477FF000 7BFF 01\n3F800000 3C00 00\n"));
+        assertEquals("3FC00000 3E00 00\n", testfloat(dut, "rz", "3FC00000\n"));
+        assertEquals("", testfloat(dut, "rna", "477FF000\n"), "a mode it does not offer: nothing answered");
+    }
+
+    private static String testfloat(Path dut, String mode, String cases) throws Exception {
+        Process p = new ProcessBuilder(dut.toString(), "--testfloat", mode).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try (var in = p.getOutputStream()) {
+            in.write(cases.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(mode.equals("rna") ? 2 : 0, p.exitValue(), mode);
+        return out;
     }
 
     @Test

@@ -14,6 +14,7 @@ import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
+import convcert.suite.opencl.ConvertKernel;
 import convcert.suite.opencl.OpenClDevice;
 import convcert.vectors.VectorFiles;
 import java.nio.file.Files;
@@ -25,9 +26,12 @@ import java.util.Map;
 
 /**
  * A real OpenCL implementation (any platform: PoCL in CI), through JOCL: every case runs as an OpenCL
- * C kernel, convert_DST[_sat][_rtX](src), or vstore_half_rtX / vload_half where the device lacks
- * cl_khr_fp16. Capabilities follow the device's extensions. Options: platform=NAME (a substring),
- * device=INDEX. The OpenCL type names and rounding suffixes come from spec-tables/opencl.
+ * C kernel holding every spelling of its conversion (convert_DST[n][_sat][_rtX] at each vector width,
+ * without the modifier where the mode is the default, ...: {@link ConvertKernel}), or vstore_half_rtX /
+ * vload_half where the device lacks cl_khr_fp16. Capabilities follow the device's extensions. Options:
+ * platform=NAME (a substring), device=INDEX, widths=1+4 (a subset of 1+2+3+4+8+16, all by default),
+ * spellings=named (only the case's own name; all by default): to find which form a mismatch is in.
+ * The OpenCL type names and rounding suffixes come from spec-tables/opencl.
  */
 public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
 
@@ -39,7 +43,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
 
         @Override
         public String description() {
-            return "an OpenCL device through JOCL: convert_*, vload_half/vstore_half kernels (options platform=, device=)";
+            return "an OpenCL device through JOCL: convert_* in every spelling and vector width, vload/vstore kernels "
+                    + "(options platform=, device=, widths=, spellings=)";
         }
 
         @Override
@@ -55,7 +60,27 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
                 throw new AdapterException("the opencl adapter needs a profile with OpenCL's types.csv (--profile opencl); "
                         + "profile " + context.profile() + " has none");
             }
-            return new OpenClAdapter(new OpenClDevice(options.get("platform"), device), context);
+            List<Integer> widths = new ArrayList<>();
+            for (String w : options.getOrDefault("widths", "1+2+3+4+8+16").split("\\+")) {
+                if (!ConvertKernel.WIDTHS.contains(parseWidth(w)) || widths.contains(parseWidth(w))) {
+                    throw new AdapterException("widths=W+W+... of 1, 2, 3, 4, 8, 16, got '" + options.get("widths") + "'");
+                }
+                widths.add(parseWidth(w));
+            }
+            String spellings = options.getOrDefault("spellings", "all");
+            if (!spellings.equals("all") && !spellings.equals("named")) {
+                throw new AdapterException("spellings=all or spellings=named, got '" + spellings + "'");
+            }
+            return new OpenClAdapter(new OpenClDevice(options.get("platform"), device), context, widths,
+                    spellings.equals("all"));
+        }
+
+        private static int parseWidth(String w) {
+            try {
+                return Integer.parseInt(w.strip());
+            } catch (NumberFormatException e) {
+                return -1;
+            }
         }
     }
 
@@ -67,9 +92,13 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
     private final List<Capability> capabilities = new ArrayList<>();
     private final OpenClTables memoryTables;
     private final List<String> memoryCapabilities = new ArrayList<>();
+    private final List<Integer> widths;
+    private final boolean allSpellings;
 
-    OpenClAdapter(OpenClDevice device, AdapterContext context) {
+    OpenClAdapter(OpenClDevice device, AdapterContext context, List<Integer> widths, boolean allSpellings) {
         this.device = device;
+        this.widths = List.copyOf(widths);
+        this.allSpellings = allSpellings;
         // The profile under certification (--profile or --tables), which must carry OpenCL's type table.
         this.tables = SuiteContext.referenceOf(context).tables();
         this.types = OpenClTypes.load(tables.directory());
@@ -87,8 +116,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         List<String> modes = List.of("rn", "rz", "ru", "rd");
         for (OpenClTypes.Type src : types.all()) {
             for (OpenClTypes.Type dst : types.all()) {
-                if (src == dst) {
-                    continue;
+                if (src == dst && FLOATING.contains(src.format())) {
+                    continue; // convert_float(float) is the identity; the tables' from = to rounds to an integral value
                 }
                 boolean fromFloating = FLOATING.contains(src.format());
                 if (!device.hasExtension(src.extension()) || !device.hasExtension(dst.extension())) {
@@ -113,7 +142,9 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
 
     @Override
     public String identity() {
-        return "OpenCL device " + device.description();
+        return "OpenCL device " + device.description() + "; each conversion through convert_* at widths "
+                + widths.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + ", "
+                + (allSpellings ? "every spelling" : "its own name only");
     }
 
     /** Told the effective state; the form and CTRL variants would only repeat the same answers. */
@@ -127,42 +158,62 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         return List.copyOf(capabilities);
     }
 
-    /** The OpenCL C kernel of a case. */
-    String kernelSource(CaseKey c) {
+    /** The kernel of a case, with every form of its conversion; null where half is a memory format only. */
+    ConvertKernel convertKernel(CaseKey c) {
+        if (!device.hasExtension("cl_khr_fp16") && (c.from().equals("half") || c.to().equals("half"))) {
+            return null;
+        }
+        OpenClTypes.Type dst = types.ofFormat(c.to());
+        boolean signed = !dst.opencl().startsWith("u");
+        return new ConvertKernel(types.ofFormat(c.from()).opencl(), dst.opencl(), 8 * dst.bytes(), signed,
+                c.state().equals("sat"), tables.castName(Reference.rounding(c.rounding())), widths, allSpellings);
+    }
+
+    /** The pragmas a kernel over these formats needs. */
+    private String formatPragmas(CaseKey c) {
+        return pragmas(types.ofFormat(c.from()).opencl(), types.ofFormat(c.to()).opencl());
+    }
+
+    /** Without cl_khr_fp16 half is a memory format: vstore_half_rtX from float and double, vload_half to float. */
+    private String halfMemoryKernel(CaseKey c) {
         OpenClTypes.Type src = types.ofFormat(c.from());
         OpenClTypes.Type dst = types.ofFormat(c.to());
-        String suffix = tables.castName(Reference.rounding(c.rounding()));
-        boolean fp16 = device.hasExtension("cl_khr_fp16");
-        StringBuilder s = new StringBuilder();
-        if (c.from().equals("double") || c.to().equals("double")) {
-            s.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-        }
-        if (fp16 && (c.from().equals("half") || c.to().equals("half"))) {
-            s.append("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
-        }
-        s.append("__kernel void k(__global const ").append(src.opencl()).append(" *in, __global ").append(dst.opencl())
-                .append(" *out) {\n  size_t i = get_global_id(0);\n  ");
-        if (!fp16 && c.to().equals("half")) {
-            s.append("vstore_half").append(suffix).append("(in[i], i, out);\n}\n");
-        } else if (!fp16 && c.from().equals("half")) {
-            s.append("out[i] = vload_half(i, in);\n}\n");
-        } else {
-            boolean integerDestination = !FLOATING.contains(c.to());
-            boolean exactIntegerPair = integerDestination && !FLOATING.contains(c.from());
-            s.append("out[i] = convert_").append(dst.opencl()).append(c.state().equals("sat") ? "_sat" : "")
-                    .append(exactIntegerPair ? "" : suffix).append("(in[i]);\n}\n");
-        }
-        return s.toString();
+        String head = (c.from().equals("double") ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "")
+                + "__kernel void k(__global const " + (c.from().equals("half") ? "half" : src.opencl()) + " *in, __global "
+                + (c.to().equals("half") ? "half" : dst.opencl()) + " *out) {\n  size_t i = get_global_id(0);\n  ";
+        return head + (c.to().equals("half")
+                ? "vstore_half" + tables.castName(Reference.rounding(c.rounding())) + "(in[i], i, out);\n}\n"
+                : "out[i] = vload_half(i, in);\n}\n");
     }
 
     @Override
     public void convert(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
         int inWidth = 8 * types.ofFormat(c.from()).bytes();
         int outWidth = 8 * types.ofFormat(c.to()).bytes();
-        byte[] out = new byte[count * VectorBytes.of(outWidth)];
-        device.execute(device.kernel(kernelSource(c)), count, VectorFiles.pack(inputs, count, inWidth),
-                new OpenClDevice.Output(out));
-        VectorFiles.unpack(out, outWidth, outputs, count);
+        ConvertKernel k = convertKernel(c);
+        if (k == null) {
+            byte[] out = new byte[count * VectorBytes.of(outWidth)];
+            device.execute(device.kernel(halfMemoryKernel(c)), count, VectorFiles.pack(inputs, count, inWidth),
+                    new OpenClDevice.Output(out));
+            VectorFiles.unpack(out, outWidth, outputs, count);
+            return;
+        }
+        var kernel = device.kernel(k.source(formatPragmas(c)));
+        List<ConvertKernel.Form> forms = k.forms();
+        int[] starts = k.slices(count);
+        for (int f = 0; f < forms.size(); f++) {
+            int n = starts[f + 1] - starts[f];
+            if (n == 0) {
+                continue;
+            }
+            byte[] out = new byte[n * VectorBytes.of(outWidth)];
+            device.execute(kernel, k.items(forms.get(f), n),
+                    VectorFiles.pack(Arrays.copyOfRange(inputs, starts[f], starts[f + 1]), n, inWidth),
+                    new OpenClDevice.Output(out), f, n);
+            long[] part = new long[n];
+            VectorFiles.unpack(out, outWidth, part, n);
+            System.arraycopy(part, 0, outputs, starts[f], n);
+        }
     }
 
     @Override

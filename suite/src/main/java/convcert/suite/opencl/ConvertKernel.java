@@ -1,0 +1,143 @@
+package convcert.suite.opencl;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The OpenCL C spellings one conversion case is certified through, and the kernel that holds them all.
+ * OpenCL C gives one conversion many names: convert_DST and convert_DSTn for n = 2, 3, 4, 8, 16, with
+ * or without a rounding modifier where the case's mode is the destination's default (rtz to integers,
+ * rte to floating types), any modifier between integer types (they convert exactly), and, for a value
+ * in range, without _sat where the case has it. Each spelling at a width is a form; a batch's
+ * elements are split into consecutive slices in the order of forms, so every form answers part of
+ * every batch large enough to reach it and the element's index says which form answered it.
+ *
+ * @param src      the source's OpenCL type (float, uint, ...)
+ * @param dst      the destination's OpenCL type
+ * @param sat      whether the case is saturated (_sat)
+ * @param modifier the case's rounding modifier (_rte, _rtz, _rtp, _rtn)
+ */
+public record ConvertKernel(String src, String dst, int dstBits, boolean dstSigned, boolean sat, String modifier,
+                            List<Integer> widths, boolean allSpellings) {
+
+    /** The vector widths of OpenCL C besides the scalar. */
+    public static final List<Integer> WIDTHS = List.of(1, 2, 3, 4, 8, 16);
+    private static final List<String> FLOATING = List.of("float", "double", "half");
+    private static final List<String> MODIFIERS = List.of("_rte", "_rtz", "_rtp", "_rtn");
+
+    /** One form: a spelling of the conversion at a vector width; spelling IN_RANGE is the in-range one. */
+    public record Form(int width, String spelling) {
+        public String label() {
+            return spelling + (width == 1 ? "" : " x" + width);
+        }
+    }
+
+    static final String IN_RANGE = "in-range";
+
+    /**
+     * Every form of the case, in the order slices take them: the case's own name at every width, each
+     * other spelling scalar (a width multiplies the kernel's code, and PoCL compiles it for seconds).
+     */
+    public List<Form> forms() {
+        List<Form> forms = new ArrayList<>();
+        List<String> spellings = spellings();
+        for (int width : widths) {
+            forms.add(new Form(width, spellings.getFirst()));
+        }
+        for (String spelling : spellings.subList(1, spellings.size())) {
+            forms.add(new Form(1, spelling));
+        }
+        if (allSpellings && sat && FLOATING.contains(src) && !FLOATING.contains(dst)) {
+            forms.add(new Form(1, IN_RANGE));
+        }
+        return forms;
+    }
+
+    /** The function names a vector-capable form uses, without the width: convert_int_sat_rte, ... */
+    private List<String> spellings() {
+        String name = "convert_" + dst + "%s" + (sat ? "_sat" : "");
+        boolean integers = !FLOATING.contains(src) && !FLOATING.contains(dst);
+        List<String> spellings = new ArrayList<>();
+        spellings.add(name + (integers ? "" : modifier));
+        if (allSpellings && integers) {
+            MODIFIERS.forEach(m -> spellings.add(name + m)); // exact: every modifier gives the same result
+        } else if (allSpellings && modifier.equals(FLOATING.contains(dst) ? "_rte" : "_rtz")) {
+            spellings.add(name); // no modifier: the destination's default rounding
+        }
+        return spellings;
+    }
+
+    /** Where each form's slice of a batch of count elements starts; the last entry is count. */
+    public int[] slices(int count) {
+        int forms = forms().size();
+        int[] starts = new int[forms + 1];
+        for (int f = 0; f <= forms; f++) {
+            starts[f] = (int) ((long) f * count / forms);
+        }
+        return starts;
+    }
+
+    /** Work-items a form needs for a slice of n elements: one per vector, the last one partial. */
+    public long items(Form form, int n) {
+        return (n + form.width() - 1) / form.width();
+    }
+
+    /** The kernel: k(in, out, form, count) runs form number 'form' over count elements. */
+    public String source(String pragmas) {
+        StringBuilder s = new StringBuilder(pragmas).append("__kernel void k(__global const ").append(src)
+                .append(" *in, __global ").append(dst).append(" *out, int form, int count) {\n")
+                .append("  size_t i = get_global_id(0);\n  switch (form) {\n");
+        List<Form> forms = forms();
+        for (int f = 0; f < forms.size(); f++) {
+            s.append("  case ").append(f).append(": ").append(body(forms.get(f))).append(" break;\n");
+        }
+        return s.append("  }\n}\n").toString();
+    }
+
+    private String body(Form form) {
+        if (form.spelling().equals(IN_RANGE)) {
+            String plain = "convert_" + dst + modifier;
+            String compared = src.equals("double") ? "x" : "(float)x";
+            return "{ " + src + " x = in[i]; out[i] = (" + compared + " >= " + literal(low()) + " && " + compared + " <= "
+                    + literal(high()) + ") ? " + plain + "(x) : " + plain.replace(modifier, "_sat" + modifier) + "(x); }";
+        }
+        String scalar = form.spelling().formatted("");
+        if (form.width() == 1) {
+            return "out[i] = " + scalar + "(in[i]);";
+        }
+        int w = form.width();
+        return "if ((i + 1) * " + w + " <= (size_t)count) vstore" + w + "(" + form.spelling().formatted(String.valueOf(w))
+                + "(vload" + w + "(i, in)), i, out); else for (size_t j = i * " + w + "; j < (size_t)count; j++) out[j] = "
+                + scalar + "(in[j]);";
+    }
+
+    private BigInteger low() {
+        return dstSigned ? BigInteger.ONE.shiftLeft(dstBits - 1).negate() : BigInteger.ZERO;
+    }
+
+    private BigInteger high() {
+        return BigInteger.ONE.shiftLeft(dstSigned ? dstBits - 1 : dstBits).subtract(BigInteger.ONE);
+    }
+
+    /**
+     * The bound as a literal of the comparison's type (double for a double source, else float), rounded
+     * toward zero: every value between the two bounds rounds, in any mode, to an integer in range.
+     */
+    private String literal(BigInteger bound) {
+        BigDecimal exact = new BigDecimal(bound);
+        if (src.equals("double")) {
+            double d = bound.doubleValue();
+            if (new BigDecimal(d).abs().compareTo(exact.abs()) > 0) {
+                d = d > 0 ? Math.nextDown(d) : Math.nextUp(d);
+            }
+            return Double.toHexString(d);
+        }
+        float f = bound.floatValue();
+        if (new BigDecimal(f).abs().compareTo(exact.abs()) > 0) {
+            f = f > 0 ? Math.nextDown(f) : Math.nextUp(f);
+        }
+        return Float.toHexString(f) + "f";
+    }
+}
