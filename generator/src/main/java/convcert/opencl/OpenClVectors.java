@@ -148,6 +148,15 @@ public final class OpenClVectors {
                 vectors.add(reference.evaluate(c, pointer, offset, memory, d, ALL_EXTENSIONS, "aligned"));
             }
         }
+        // a vector ending at the image's last byte (a 3-vector's missing fourth element lies past it): a load
+        // or store that touches more than its n elements reads past the buffer or spoils the next image
+        for (int offset = 0; offset < 2; offset++) {
+            long pointer = IMAGE - (long) element * c.n() - (long) offset * stride;
+            if (pointer >= 0 && pointer % alignment == 0) {
+                byte[] d = f.store() ? data.get(placements++ % data.size()) : null;
+                vectors.add(reference.evaluate(c, pointer, offset, memory, d, ALL_EXTENSIONS, "buffer-end"));
+            }
+        }
         for (int i = placements; f.store() && i < data.size(); i++) { // the rest of the values at offset 0
             vectors.add(reference.evaluate(c, (long) (i % 4) * alignment, 0, memory, data.get(i), ALL_EXTENSIONS, "values"));
         }

@@ -15,6 +15,7 @@ import convcert.spi.ConverterAdapter;
 import convcert.spi.MemoryCase;
 import convcert.spi.MemoryOperations;
 import convcert.suite.opencl.ConvertKernel;
+import convcert.suite.opencl.MemoryKernel;
 import convcert.suite.opencl.OpenClDevice;
 import convcert.vectors.VectorFiles;
 import java.nio.file.Files;
@@ -30,7 +31,8 @@ import java.util.Map;
  * without the modifier where the mode is the default, ...: {@link ConvertKernel}), or vstore_half_rtX /
  * vload_half where the device lacks cl_khr_fp16. Capabilities follow the device's extensions. Options:
  * platform=NAME (a substring), device=INDEX, widths=1+4 (a subset of 1+2+3+4+8+16, all by default),
- * spellings=named (only the case's own name; all by default): to find which form a mismatch is in.
+ * spellings=named (only the case's own name; all by default), spaces=global+local (address spaces of
+ * the memory functions, all four by default: {@link MemoryKernel}): to find which form a mismatch is in.
  * The OpenCL type names and rounding suffixes come from spec-tables/opencl.
  */
 public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
@@ -44,7 +46,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         @Override
         public String description() {
             return "an OpenCL device through JOCL: convert_* in every spelling and vector width, vload/vstore kernels "
-                    + "(options platform=, device=, widths=, spellings=)";
+                    + "in every address space (options platform=, device=, widths=, spellings=, spaces=)";
         }
 
         @Override
@@ -71,8 +73,18 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
             if (!spellings.equals("all") && !spellings.equals("named")) {
                 throw new AdapterException("spellings=all or spellings=named, got '" + spellings + "'");
             }
+            List<MemoryKernel.Space> spaces = new ArrayList<>();
+            for (String name : options.getOrDefault("spaces", "global+local+private+constant").split("\\+")) {
+                MemoryKernel.Space space = Arrays.stream(MemoryKernel.Space.values())
+                        .filter(x -> x.name().equalsIgnoreCase(name.strip())).findFirst().orElse(null);
+                if (space == null || spaces.contains(space)) {
+                    throw new AdapterException("spaces=S+S+... of global, local, private, constant, got '"
+                            + options.get("spaces") + "'");
+                }
+                spaces.add(space);
+            }
             return new OpenClAdapter(new OpenClDevice(options.get("platform"), device), context, widths,
-                    spellings.equals("all"));
+                    spellings.equals("all"), spaces);
         }
 
         private static int parseWidth(String w) {
@@ -94,9 +106,12 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
     private final List<String> memoryCapabilities = new ArrayList<>();
     private final List<Integer> widths;
     private final boolean allSpellings;
+    private final List<MemoryKernel.Space> spaces;
 
-    OpenClAdapter(OpenClDevice device, AdapterContext context, List<Integer> widths, boolean allSpellings) {
+    OpenClAdapter(OpenClDevice device, AdapterContext context, List<Integer> widths, boolean allSpellings,
+                  List<MemoryKernel.Space> spaces) {
         this.device = device;
+        this.spaces = List.copyOf(spaces);
         this.widths = List.copyOf(widths);
         this.allSpellings = allSpellings;
         // The profile under certification (--profile or --tables), which must carry OpenCL's type table.
@@ -144,7 +159,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
     public String identity() {
         return "OpenCL device " + device.description() + "; each conversion through convert_* at widths "
                 + widths.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + ", "
-                + (allSpellings ? "every spelling" : "its own name only");
+                + (allSpellings ? "every spelling" : "its own name only") + "; memory functions in "
+                + spaces.stream().map(MemoryKernel.Space::qualifier).collect(java.util.stream.Collectors.joining(" "));
     }
 
     /** Told the effective state; the form and CTRL variants would only repeat the same answers. */
@@ -232,56 +248,26 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         return s.toString();
     }
 
-    /** "v.s0, v.s1, ..." writes of n components into o[]. */
-    private static String components(String target, String vector, int n) {
-        StringBuilder s = new StringBuilder();
-        for (int k = 0; k < n; k++) {
-            s.append(target).append('[').append(k).append("] = ").append(vector).append(n == 1 ? "" : ".s" + Integer.toHexString(k))
-                    .append("; ");
-        }
-        return s.toString();
-    }
-
-    private static String build(String type, int n, String array) {
-        if (n == 1) {
-            return array + "[0]";
-        }
-        StringBuilder s = new StringBuilder("(" + type + n + ")(");
-        for (int k = 0; k < n; k++) {
-            s.append(k == 0 ? "" : ", ").append(array).append('[').append(k).append(']');
-        }
-        return s.append(')').toString();
-    }
-
-    /** The kernel of a memory case; see memoryRun for its arguments. */
-    String memoryKernel(MemoryCase m) {
-        OpenClTables.Function f = memoryTables.function(m.function());
+    /** The as_type kernel of a case: the operand's bytes reinterpreted, component by component. */
+    private String asTypeKernel(MemoryCase m) {
         int n = m.n();
         String t = m.type();
-        if (m.isAsType()) {
-            String to = m.toType();
-            return pragmas(t, to) + "__kernel void k(__global const " + t + " *in, __global " + to + " *out) {\n"
-                    + "  size_t i = get_global_id(0);\n  __global const " + t + " *x = in + i * " + memoryTables.storage(n)
-                    + ";\n  " + MemoryCase.vectorType(t, n) + " v = " + build(t, n, "x") + ";\n  "
-                    + MemoryCase.vectorType(to, m.toN()) + " r = as_" + MemoryCase.vectorType(to, m.toN()) + "(v);\n"
-                    + "  __global " + to + " *o = out + i * " + memoryTables.storage(m.toN()) + ";\n  "
-                    + components("o", "r", m.toN()) + "\n}\n";
-        }
-        String memoryType = f.memoryType().equals("gentype") ? t : f.memoryType();
-        String call = m.functionName();
-        String pointer = "(__global " + (f.store() ? "" : "const ") + memoryType + " *)(mem + " + (f.store() ? "i * image + " : "")
-                + "ptr[i])";
-        if (!f.store()) {
-            String result = memoryType.equals(t) ? t : "float";
-            return pragmas(t) + "__kernel void k(__global const uchar *mem, __global " + result
-                    + " *out, __global const long *ptr, __global const long *off) {\n  size_t i = get_global_id(0);\n  "
-                    + MemoryCase.vectorType(result, n) + " v = " + call + "(off[i], " + pointer + ");\n  __global " + result
-                    + " *o = out + i * " + n + ";\n  " + components("o", "v", n) + "\n}\n";
-        }
-        return pragmas(t) + "__kernel void k(__global uchar *mem, __global const " + t
-                + " *data, __global const long *ptr, __global const long *off, int image) {\n  size_t i = get_global_id(0);\n"
-                + "  __global const " + t + " *d = data + i * " + n + ";\n  " + call + "(" + build(t, n, "d") + ", off[i], "
-                + pointer + ");\n}\n";
+        String to = m.toType();
+        return pragmas(t, to) + "__kernel void k(__global const " + t + " *in, __global " + to + " *out) {\n"
+                + "  size_t i = get_global_id(0);\n  __global const " + t + " *x = in + i * " + memoryTables.storage(n)
+                + ";\n  " + MemoryCase.vectorType(t, n) + " v = " + MemoryKernel.build(t, n, "x") + ";\n  "
+                + MemoryCase.vectorType(to, m.toN()) + " r = as_" + MemoryCase.vectorType(to, m.toN()) + "(v);\n"
+                + "  __global " + to + " *o = out + i * " + memoryTables.storage(m.toN()) + ";\n  "
+                + MemoryKernel.components("o", "r", m.toN()) + "\n}\n";
+    }
+
+    /** The kernel of a vector memory function's case, in each address space it takes; image: the memory's bytes. */
+    MemoryKernel memoryKernel(MemoryCase m, int image) {
+        OpenClTables.Function f = memoryTables.function(m.function());
+        String memoryType = f.memoryType().equals("gentype") ? m.type() : f.memoryType();
+        String valueType = f.store() || memoryType.equals(m.type()) ? m.type() : "float";
+        return new MemoryKernel(memoryType, valueType, m.n(), m.functionName(), f.store(), image,
+                MemoryKernel.spacesFor(f.store(), image, spaces));
     }
 
     @Override
@@ -290,8 +276,6 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         if (count == 0) {
             return;
         }
-        var kernel = device.kernel(memoryKernel(m));
-        OpenClTables.Function f = m.isAsType() ? null : memoryTables.function(m.function());
         if (m.isAsType()) {
             int size = types.ofOpenCl(m.toType()).bytes() * memoryTables.storage(m.toN());
             byte[] in = new byte[count * data[0].length];
@@ -299,33 +283,51 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
                 System.arraycopy(data[i], 0, in, i * data[0].length, data[i].length);
             }
             byte[] out = new byte[count * size];
-            device.execute(kernel, count, in, new OpenClDevice.Output(out));
-            for (int i = 0; i < count; i++) {
-                results[i] = Arrays.copyOfRange(out, i * size, (i + 1) * size);
-            }
-            return;
-        }
-        byte[] ptr = VectorFiles.pack(pointers, count, 64);
-        byte[] off = VectorFiles.pack(offsets, count, 64);
-        if (!f.store()) {
-            int size = (f.memoryType().equals("gentype") ? types.ofOpenCl(m.type()).bytes() : 4) * m.n();
-            byte[] out = new byte[count * size];
-            device.execute(kernel, count, memories[0], new OpenClDevice.Output(out), ptr, off);
+            device.execute(device.kernel(asTypeKernel(m)), count, in, new OpenClDevice.Output(out));
             for (int i = 0; i < count; i++) {
                 results[i] = Arrays.copyOfRange(out, i * size, (i + 1) * size);
             }
             return;
         }
         int image = memories[0].length;
-        byte[] mem = new byte[count * image];
-        byte[] values = new byte[count * data[0].length];
-        for (int i = 0; i < count; i++) {
-            System.arraycopy(memories[i], 0, mem, i * image, image);
-            System.arraycopy(data[i], 0, values, i * data[0].length, data[i].length);
+        MemoryKernel k = memoryKernel(m, image);
+        var kernel = device.kernel(k.source(pragmas(m.type())));
+        int spaces = k.spaces().size();
+        for (int s = 0; s < spaces; s++) { // a consecutive slice of the vectors per address space
+            int from = (int) ((long) s * count / spaces);
+            int to = (int) ((long) (s + 1) * count / spaces);
+            if (to > from) {
+                runSlice(k, kernel, s, from, to, pointers, offsets, memories, data, results);
+            }
         }
-        device.execute(kernel, count, new OpenClDevice.Output(mem), values, ptr, off, image);
+    }
+
+    private void runSlice(MemoryKernel k, org.jocl.cl_kernel kernel, int space, int from, int to, long[] pointers,
+                          long[] offsets, byte[][] memories, byte[][] data, byte[][] results) throws AdapterException {
+        int count = to - from;
+        byte[] ptr = VectorFiles.pack(Arrays.copyOfRange(pointers, from, to), count, 64);
+        byte[] off = VectorFiles.pack(Arrays.copyOfRange(offsets, from, to), count, 64);
+        int spaceIndex = k.spaces().get(space).ordinal();
+        if (!k.store()) {
+            int size = types.ofOpenCl(k.valueType()).bytes() * k.n();
+            byte[] out = new byte[count * size];
+            device.executeEach(kernel, count, memories[0], new OpenClDevice.Output(out), ptr, off, memories[0], spaceIndex);
+            for (int i = 0; i < count; i++) {
+                results[from + i] = Arrays.copyOfRange(out, i * size, (i + 1) * size);
+            }
+            return;
+        }
+        int image = memories[from].length;
+        int width = data[from].length;
+        byte[] mem = new byte[count * image];
+        byte[] values = new byte[count * width];
         for (int i = 0; i < count; i++) {
-            results[i] = Arrays.copyOfRange(mem, i * image, (i + 1) * image);
+            System.arraycopy(memories[from + i], 0, mem, i * image, image);
+            System.arraycopy(data[from + i], 0, values, i * width, width);
+        }
+        device.executeEach(kernel, count, new OpenClDevice.Output(mem), values, ptr, off, image, spaceIndex);
+        for (int i = 0; i < count; i++) {
+            results[from + i] = Arrays.copyOfRange(mem, i * image, (i + 1) * image);
         }
     }
 

@@ -134,6 +134,15 @@ public final class OpenClDevice implements AutoCloseable {
      * buffer), Output (a read-write buffer, read back), Integer (an int argument).
      */
     public void execute(cl_kernel kernel, long items, Object... args) throws AdapterException {
+        launch(kernel, items, null, args);
+    }
+
+    /** As execute, one work-item per work-group: a kernel's __local memory is then each item's own. */
+    public void executeEach(cl_kernel kernel, long items, Object... args) throws AdapterException {
+        launch(kernel, items, new long[] {1}, args);
+    }
+
+    private void launch(cl_kernel kernel, long items, long[] local, Object... args) throws AdapterException {
         List<cl_mem> buffers = new ArrayList<>();
         try {
             for (int a = 0; a < args.length; a++) {
@@ -149,7 +158,7 @@ public final class OpenClDevice implements AutoCloseable {
                 clSetKernelArg(kernel, a, Sizeof.cl_mem, Pointer.to(mem));
             }
             if (items > 0) {
-                clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {items}, null, 0, null, null);
+                clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {items}, local, 0, null, null);
             }
             int b = 0;
             for (Object arg : args) {
