@@ -9,8 +9,9 @@ import java.util.List;
  * The OpenCL C spellings one conversion case is certified through, and the kernel that holds them all.
  * OpenCL C gives one conversion many names: convert_DST and convert_DSTn for n = 2, 3, 4, 8, 16, with
  * or without a rounding modifier where the case's mode is the destination's default (rtz to integers,
- * rte to floating types), any modifier between integer types (they convert exactly), and, for a value
- * in range, without _sat where the case has it. Each spelling at a width is a form; a batch's
+ * rte to floating types), any modifier between integer types (they convert exactly), for a value in
+ * range without _sat where the case has it, and the implicit conversion of an assignment (C's rules:
+ * the default rounding, truncation to an integer) where it means the same. Each spelling at a width is a form; a batch's
  * elements are split into consecutive slices in the order of forms, so every form answers part of
  * every batch large enough to reach it and the element's index says which form answered it.
  *
@@ -35,6 +36,7 @@ public record ConvertKernel(String src, String dst, int dstBits, boolean dstSign
     }
 
     static final String IN_RANGE = "in-range";
+    static final String IMPLICIT = "implicit";
 
     /**
      * Every form of the case, in the order slices take them: the case's own name at every width, each
@@ -49,8 +51,13 @@ public record ConvertKernel(String src, String dst, int dstBits, boolean dstSign
         for (String spelling : spellings.subList(1, spellings.size())) {
             forms.add(new Form(1, spelling));
         }
-        if (allSpellings && sat && FLOATING.contains(src) && !FLOATING.contains(dst)) {
+        boolean toInteger = FLOATING.contains(src) && !FLOATING.contains(dst);
+        if (allSpellings && sat && toInteger) {
             forms.add(new Form(1, IN_RANGE));
+        }
+        boolean defaultMode = modifier.equals(FLOATING.contains(dst) ? "_rte" : "_rtz");
+        if (allSpellings && defaultMode && (!sat || toInteger)) {
+            forms.add(new Form(1, IMPLICIT)); // in range only where the case saturates
         }
         return forms;
     }
@@ -97,11 +104,16 @@ public record ConvertKernel(String src, String dst, int dstBits, boolean dstSign
     }
 
     private String body(Form form) {
+        String compared = src.equals("double") ? "x" : "(float)x";
+        String inRange = compared + " >= " + literal(low()) + " && " + compared + " <= " + literal(high());
+        String saturated = "convert_" + dst + "_sat" + modifier + "(x)";
         if (form.spelling().equals(IN_RANGE)) {
-            String plain = "convert_" + dst + modifier;
-            String compared = src.equals("double") ? "x" : "(float)x";
-            return "{ " + src + " x = in[i]; out[i] = (" + compared + " >= " + literal(low()) + " && " + compared + " <= "
-                    + literal(high()) + ") ? " + plain + "(x) : " + plain.replace(modifier, "_sat" + modifier) + "(x); }";
+            return "{ " + src + " x = in[i]; out[i] = (" + inRange + ") ? convert_" + dst + modifier + "(x) : " + saturated
+                    + "; }";
+        }
+        if (form.spelling().equals(IMPLICIT)) {
+            return sat ? "{ " + src + " x = in[i]; if (" + inRange + ") out[i] = x; else out[i] = " + saturated + "; }"
+                    : "out[i] = in[i];";
         }
         String scalar = form.spelling().formatted("");
         if (form.width() == 1) {

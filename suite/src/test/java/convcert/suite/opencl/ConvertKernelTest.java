@@ -16,22 +16,25 @@ class ConvertKernelTest {
     @Test
     void aDefaultModeAddsTheSpellingWithoutModifierAndSatAddsTheInRangeOne() {
         List<ConvertKernel.Form> forms = kernel("float", "int", 32, true, true, "_rtz").forms();
-        assertEquals(8, forms.size(), forms.toString()); // its name at 6 widths, no modifier, the in-range scalar
+        assertEquals(9, forms.size(), forms.toString()); // its name at 6 widths, no modifier, in range, implicit
         assertEquals("convert_int%s_sat_rtz", forms.get(0).spelling());
         assertEquals(new ConvertKernel.Form(16, "convert_int%s_sat_rtz"), forms.get(5));
         assertEquals(new ConvertKernel.Form(1, "convert_int%s_sat"), forms.get(6));
         assertEquals(new ConvertKernel.Form(1, "in-range"), forms.get(7));
+        assertEquals(new ConvertKernel.Form(1, "implicit"), forms.get(8));
         assertEquals(6, kernel("float", "int", 32, true, true, "_rte").forms().stream()
                 .filter(f -> !f.spelling().equals("in-range")).count(), "rte is not the integer default: one spelling");
-        assertEquals(7, kernel("uint", "half", 16, true, false, "_rte").forms().size(), "rte is the floating default");
+        assertEquals(8, kernel("uint", "half", 16, true, false, "_rte").forms().size(), "rte is the floating default");
+        assertEquals(6, kernel("uint", "half", 16, true, false, "_rtz").forms().size(), "nor implicit in rtz");
     }
 
     @Test
     void integerPairsGoThroughEveryModifier() {
         List<ConvertKernel.Form> forms = kernel("short", "uchar", 8, false, false, "_rtz").forms();
-        assertEquals(10, forms.size());
+        assertEquals(11, forms.size());
         assertEquals(List.of("convert_uchar%s", "convert_uchar%s_rte", "convert_uchar%s_rtz", "convert_uchar%s_rtp",
-                "convert_uchar%s_rtn"), forms.stream().map(ConvertKernel.Form::spelling).distinct().toList());
+                "convert_uchar%s_rtn", "implicit"), forms.stream().map(ConvertKernel.Form::spelling).distinct().toList());
+        assertEquals(10, kernel("short", "uchar", 8, false, true, "_rtz").forms().size(), "no implicit saturation");
         assertEquals(6, new ConvertKernel("short", "uchar", 8, false, false, "_rtz", ConvertKernel.WIDTHS, false)
                 .forms().size(), "spellings=named: the case's own name only");
     }
@@ -50,6 +53,9 @@ class ConvertKernelTest {
         String unsigned = kernel("double", "ulong", 64, false, true, "_rtp").source("");
         assertTrue(unsigned.contains("(x >= 0x0.0p0 && x <= 0x1.fffffffffffffp63) ? convert_ulong_rtp(x) : convert_ulong_sat_rtp(x)"),
                 unsigned);
+        assertTrue(source.contains("case 8: { float x = in[i]; if ((float)x >= -0x1.0p31f && (float)x <= 0x1.fffffep30f) "
+                + "out[i] = x; else out[i] = convert_int_sat_rtz(x); }"), source);
+        assertTrue(kernel("long", "float", 32, true, false, "_rte").source("").contains("out[i] = in[i];"));
         String small = kernel("half", "char", 8, true, true, "_rte").source("");
         assertTrue(small.contains("(float)x >= -0x1.0p7f && (float)x <= 0x1.fcp6f"), small);
     }
@@ -58,11 +64,11 @@ class ConvertKernelTest {
     void everyFormAnswersAConsecutiveSliceOfTheBatch() {
         ConvertKernel k = kernel("float", "int", 32, true, true, "_rtz");
         int[] slices = k.slices(100);
-        assertEquals(9, slices.length);
+        assertEquals(10, slices.length);
         assertEquals(0, slices[0]);
-        assertEquals(100, slices[8]);
-        for (int f = 0; f < 8; f++) {
-            assertTrue(slices[f + 1] - slices[f] >= 12, "form " + f + " answers part of every batch of 100");
+        assertEquals(100, slices[9]);
+        for (int f = 0; f < 9; f++) {
+            assertTrue(slices[f + 1] - slices[f] >= 11, "form " + f + " answers part of every batch of 100");
         }
         assertEquals(3, k.items(k.forms().get(5), 33), "16-wide: two whole vectors and a tail of one");
     }
