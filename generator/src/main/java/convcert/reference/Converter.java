@@ -72,7 +72,7 @@ public final class Converter {
                 && semantics.get(Semantics.P3109_UNSIGNED_NEGATIVE) == Semantics.P3109UnsignedNegative.BELOW_RANGE;
         this.nanUnderSaturation = "nan".equals(dst.format().satNan())
                 || (dst.format().satNanBit() != null && spec.ctrl().bit(dst.format().satNanBit()) == 1);
-        this.integral = spec.conversion().sameType();
+        this.integral = spec.conversion().integral();
         this.integerDestination = dst.isInteger();
         this.unsignedDestination = !dst.isInteger() && !dst.format().isSigned();
         this.directedToInfinity = !saturating && semantics.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY

@@ -22,7 +22,7 @@ final class IntegralKernel implements Kernel {
 
     static IntegralKernel of(Case c) {
         Format f = c.conversion().from();
-        return c.conversion().sameType() && f.layout() == Layout.IEEE && f.width() <= 64
+        return c.conversion().integral() && f.layout() == Layout.IEEE && f.width() <= 64
                 && c.rounding() != Rounding.RH ? new IntegralKernel(f, c.rounding()) : null;
     }
 

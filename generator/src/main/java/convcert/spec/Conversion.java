@@ -13,14 +13,16 @@ import java.util.Set;
  *                   rs_forms column: PTX cvt.rs to FP8 has only .satfinite); empty: the pair's
  * @param scale      scaled conversions: the scale each value takes (the optional scale column); null
  *                   where the pair takes none
+ * @param identity   a floating format to itself is the identity (the optional same_type column:
+ *                   OpenCL's convert_float(float)), not a rounding to an integral value (CUDA's rintf)
  */
 public record Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
                          Rounding implicitRounding, String api, String source, Location location, Long nanResult,
-                         int randomBits, Set<Form> stochasticForms, ScaleLane scale) {
+                         int randomBits, Set<Form> stochasticForms, ScaleLane scale, boolean identity) {
 
     public Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> forms, String group,
                       Rounding implicitRounding, String api, String source, Location location) {
-        this(from, to, modes, forms, group, implicitRounding, api, source, location, null, 0, Set.of(), null);
+        this(from, to, modes, forms, group, implicitRounding, api, source, location, null, 0, Set.of(), null, false);
     }
 
     /** The forms a mode offers: the pair's, or under rs its rs_forms where given. */
@@ -50,8 +52,13 @@ public record Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> 
         return from.name() + "->" + to.name();
     }
 
-    /** Rounding to an integral value in the same format (half->half, float->float). */
+    /** A format to itself (half->half, int32->int32): an integral rounding or the identity. */
     public boolean sameType() {
         return from.equals(to);
+    }
+
+    /** Rounding to an integral value in the same format (CUDA's float->float), unless same_type says identity. */
+    public boolean integral() {
+        return sameType() && !identity;
     }
 }

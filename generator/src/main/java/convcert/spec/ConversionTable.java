@@ -27,6 +27,9 @@ final class ConversionTable {
     /** Optional column: the scale operand of a scaled conversion (ScaleLane's syntax). */
     static final String SCALE = "scale";
 
+    /** Optional column: what a format to itself is, integral (the default: round to an integral value) or identity. */
+    static final String SAME_TYPE = "same_type";
+
     private ConversionTable() {
     }
 
@@ -101,9 +104,14 @@ final class ConversionTable {
                 rsForms.add(form);
             }
             ScaleLane scale = scale(table, row, from, to, randomBits);
+            String sameType = table.columnNames().contains(SAME_TYPE) ? row.text(SAME_TYPE) : "";
+            if (!sameType.isEmpty() && (!from.equals(to) || !sameType.equals("integral") && !sameType.equals("identity"))) {
+                throw row.error(SAME_TYPE, from.equals(to) ? "expected integral or identity, got '" + sameType + "'"
+                        : "only for a format to itself");
+            }
             Conversion c = new Conversion(from, to, Set.copyOf(modes), Set.copyOf(forms), group, implicit,
                     row.required("api"), row.required("source"), row.location(), nanResult, randomBits, Set.copyOf(rsForms),
-                    scale);
+                    scale, sameType.equals("identity"));
             if (conversions.putIfAbsent(key(from, to), c) != null) {
                 throw row.error("to", "duplicate pair " + c.pairName());
             }

@@ -283,7 +283,7 @@ public final class CoverageModel {
         }
 
         void grid(int cap) {
-            if (d.isInteger() || c.sameType() || (!s.isInteger() && d.width() > s.width())) {
+            if (d.isInteger() || c.integral() || (!s.isInteger() && d.width() > s.width())) {
                 return; // integers and same-type rounding: see half-integers; widening float pairs are exact
             }
             List<Long> codes = positiveFiniteCodes(dc);
@@ -402,7 +402,7 @@ public final class CoverageModel {
         }
 
         void halfIntegers(int cap) {
-            if (!(d.isInteger() || c.sameType()) || s.isInteger()) {
+            if (!(d.isInteger() || c.integral()) || s.isInteger()) {
                 return;
             }
             // Half-integers exist in the source below 2^(precision - 1); stop there or at the destination's range.

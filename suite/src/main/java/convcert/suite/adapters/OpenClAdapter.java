@@ -131,9 +131,6 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         List<String> modes = List.of("rn", "rz", "ru", "rd");
         for (OpenClTypes.Type src : types.all()) {
             for (OpenClTypes.Type dst : types.all()) {
-                if (src == dst && FLOATING.contains(src.format())) {
-                    continue; // convert_float(float) is the identity; the tables' from = to rounds to an integral value
-                }
                 boolean fromFloating = FLOATING.contains(src.format());
                 if (!device.hasExtension(src.extension()) || !device.hasExtension(dst.extension())) {
                     // Without cl_khr_fp16, half is still a memory format: vstore_half_rtX from float and

@@ -42,7 +42,7 @@ final class Tally {
         this.reference = reference;
         this.lane = lane;
         this.sourceMask = reference.source().mask();
-        this.integral = reference.spec().conversion().sameType();
+        this.integral = reference.spec().conversion().integral();
         this.where = InputMap.Counter.of(reference.source().format());
     }
 
