@@ -49,11 +49,15 @@ class SharedMemoryTransportTest {
         // 'short' may also be found gone by the batch of 0 after its case, which then ends as an adapter failure
         assertTrue(broken.get("status").asText().equals(status)
                 || status.equals("FAIL") && broken.get("status").asText().equals("ADAPTER_ERROR"), broken.toString());
-        if (status.equals("FAIL")) {
+        if (broken.get("status").asText().equals("FAIL")) {
             // 'short' answers OK and exits without writing: every output still holds the batch's poison, so all
-            // of them differ (one that happened to be its expected value would be asked again, and the device
-            // found gone: an adapter failure)
+            // of them differ
             assertEquals(broken.get("vectors").asLong(), broken.get("mismatches").asLong(), broken.toString());
+        } else if (status.equals("FAIL")) {
+            // where the poison happened to be an output's expected value (a 16-bit poison: about 1 in 20 runs),
+            // that output is asked again and the device found gone: an adapter failure, every other output wrong
+            assertTrue(broken.get("message").asText().contains("exited"), broken.toString());
+            assertTrue(broken.get("mismatches").asLong() >= broken.get("vectors").asLong() - 8, broken.toString());
         } else {
             assertTrue(broken.get("message").asText().contains(message), broken.get("message").asText());
         }
