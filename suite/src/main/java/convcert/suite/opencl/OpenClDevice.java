@@ -104,13 +104,14 @@ public final class OpenClDevice implements AutoCloseable {
         }
         cl_program program = clCreateProgramWithSource(context, 1, new String[] {source}, null, null);
         CompilerStderr.Caught build = CompilerStderr.during(() -> clBuildProgram(program, 0, null, null, null, null));
+        if (build.failure() instanceof CLException && buildLog(program).contains("unable to rename temporary")) {
+            // PoCL's kernel cache lost a temporary file of its own (seen once in CI): build once more; a kernel
+            // that really does not build fails again below
+            build = CompilerStderr.during(() -> clBuildProgram(program, 0, null, null, null, null));
+        }
         if (build.failure() instanceof CLException) {
-            long[] size = new long[1];
-            clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, null, size);
-            byte[] log = new byte[(int) size[0]];
-            clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
             // The compiler names its temporary files under the user's home: reports show '~' instead.
-            String text = (new String(log).strip() + (build.stderr().isEmpty() ? "" : "\n" + build.stderr()))
+            String text = (buildLog(program) + (build.stderr().isEmpty() ? "" : "\n" + build.stderr()))
                     .replace(System.getProperty("user.home") + "/", "~/");
             throw new AdapterException("kernel does not build: " + text + "\n" + source);
         } else if (build.failure() != null) {
@@ -123,6 +124,14 @@ public final class OpenClDevice implements AutoCloseable {
         k = clCreateKernel(program, "k", null);
         kernels.put(source, k);
         return k;
+    }
+
+    private String buildLog(cl_program program) {
+        long[] size = new long[1];
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, null, size);
+        byte[] log = new byte[(int) size[0]];
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
+        return new String(log).strip();
     }
 
     /** A read-write buffer whose contents are read back after the kernel. */
