@@ -96,7 +96,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         }
     }
 
-    private static final List<String> FLOATING = List.of("float", "double", "half");
+    private static final List<String> FLOATING = ConvertKernel.FLOATING;
 
     private final OpenClDevice device;
     private final OpenClTypes types;

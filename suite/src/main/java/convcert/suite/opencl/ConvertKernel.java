@@ -25,7 +25,8 @@ public record ConvertKernel(String src, String dst, int dstBits, boolean dstSign
 
     /** The vector widths of OpenCL C besides the scalar. */
     public static final List<Integer> WIDTHS = List.of(1, 2, 3, 4, 8, 16);
-    private static final List<String> FLOATING = List.of("float", "double", "half");
+    /** The floating types, whose OpenCL names are their formats' names too. */
+    public static final List<String> FLOATING = List.of("float", "double", "half");
     private static final List<String> MODIFIERS = List.of("_rte", "_rtz", "_rtp", "_rtn");
 
     /** One form: a spelling of the conversion at a vector width; spelling IN_RANGE is the in-range one. */
@@ -55,7 +56,7 @@ public record ConvertKernel(String src, String dst, int dstBits, boolean dstSign
         if (allSpellings && sat && toInteger) {
             forms.add(new Form(1, IN_RANGE));
         }
-        boolean defaultMode = modifier.equals(FLOATING.contains(dst) ? "_rte" : "_rtz");
+        boolean defaultMode = modifier.equals(defaultModifier());
         if (allSpellings && defaultMode && (!sat || toInteger)) {
             forms.add(new Form(1, IMPLICIT)); // in range only where the case saturates
         }
@@ -70,10 +71,15 @@ public record ConvertKernel(String src, String dst, int dstBits, boolean dstSign
         spellings.add(name + (integers ? "" : modifier));
         if (allSpellings && integers) {
             MODIFIERS.forEach(m -> spellings.add(name + m)); // exact: every modifier gives the same result
-        } else if (allSpellings && modifier.equals(FLOATING.contains(dst) ? "_rte" : "_rtz")) {
+        } else if (allSpellings && modifier.equals(defaultModifier())) {
             spellings.add(name); // no modifier: the destination's default rounding
         }
         return spellings;
+    }
+
+    /** The rounding of no modifier: _rte to a floating type, _rtz to an integer. */
+    private String defaultModifier() {
+        return FLOATING.contains(dst) ? "_rte" : "_rtz";
     }
 
     /** Where each form's slice of a batch of count elements starts; the last entry is count. */
