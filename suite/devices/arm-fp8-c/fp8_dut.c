@@ -3,7 +3,8 @@
  * BF1CVTL, FPMR, A1.5.5 "Summary of FP8 instruction behaviors", A1.5.7.1 default NaNs), as a process
  * device speaking convcert's protocol with the SCALE handshake line (suite/ADAPTERS.md): each BATCH
  * carries, after its inputs, one u32 per element holding the FPMR scale field the instruction reads:
- * NSCALE (signed, 8 bits, "added to the operand exponent") for conversions to FP8, LSCALE[3:0] for FP8
+ * NSCALE (signed, "added to the operand exponent") for conversions to FP8, all 8 bits from single
+ * precision and BFloat16 but NSCALE[4:0] from half precision (FCVTN), LSCALE[3:0] for FP8
  * to half and LSCALE[5:0] for FP8 to bfloat16 (unsigned, "subtracted from the result exponent").
  * Round to nearest even always; no flushing; NaN inputs give the default NaN with FPCR.AH=0 (sign 0);
  * overflow, or an infinity converted to FP8, gives with the result's sign the largest normal number
@@ -12,6 +13,7 @@
  * --fault ignore-scale          converts as if every scale were 0
  * --fault scale-after-rounding  rounds the unscaled value to the destination, then scales that
  * --fault nscale-unsigned       reads NSCALE as an unsigned number
+ * --fault nscale-full-byte      FCVTN from half reads all 8 bits of NSCALE instead of NSCALE[4:0]
  * --fault unsigned-overflow-nan gives E4M3's overflow the default NaN 0x7F whatever its sign
  * --fault no-scale              leaves SCALE out of its handshake (the suite then sends it no scaled case)
  *
@@ -129,8 +131,14 @@ static const char *convert_batch(const char *from, const char *to, const char *s
     int osc = !strcmp(state, "sat");
     for (uint64_t i = 0; i < count; i++) {
         uint32_t field = scale ? scale[i] : 0;
-        int k = d->bytes == 1 ? (!strcmp(fault, "nscale-unsigned") ? (int)(field & 0xFF) : (int)(int8_t)(field & 0xFF))
-              : -(int)(field & (d->ebits == 8 ? 0x3F : 0xF));                /* BF1CVT: LSCALE[5:0]; F1CVT: [3:0] */
+        int k;
+        if (d->bytes == 1) {                       /* FCVTN from half reads NSCALE[4:0]; from single, BFCVTN all 8 */
+            int bits = s->ebits == 5 && strcmp(fault, "nscale-full-byte") ? 5 : 8;
+            uint32_t low = field & ((1u << bits) - 1);
+            k = !strcmp(fault, "nscale-unsigned") || (low >> (bits - 1)) == 0 ? (int)low : (int)low - (1 << bits);
+        } else {
+            k = -(int)(field & (d->ebits == 8 ? 0x3F : 0xF));              /* BF1CVT: LSCALE[5:0]; F1CVT: [3:0] */
+        }
         if (!strcmp(fault, "ignore-scale")) k = 0;
         uint64_t v = convert(s, d, get(in + s->bytes * i, s->bytes), k, osc);
         for (int b = 0; b < d->bytes; b++) out[d->bytes * i + b] = (uint8_t)(v >> (8 * b));

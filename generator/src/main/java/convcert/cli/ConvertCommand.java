@@ -49,7 +49,8 @@ public final class ConvertCommand implements Callable<Integer> {
 
     @Option(names = "--scale", paramLabel = "K", description = "Scaled conversions: the scale field every input "
             + "takes, an integer in the range of the pair's scale column (conversions.csv); e.g. arm float->fp8_e4m3fn "
-            + "reads NSCALE, -128 to 127, converting value x 2^K, and fp8_e4m3fn->half LSCALE[3:0], 0 to 15, value x 2^-K.")
+            + "reads NSCALE, -128 to 127 (half->fp8_e4m3fn NSCALE[4:0], -16 to 15), converting value x 2^K, and "
+            + "fp8_e4m3fn->half LSCALE[3:0], 0 to 15, value x 2^-K.")
     Long scaleArgument;
 
     @Mixin

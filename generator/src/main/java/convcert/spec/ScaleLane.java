@@ -4,7 +4,7 @@ package convcert.spec;
  * A scaled conversion's scale operand (conversions.csv's optional scale column): each value comes with
  * an integer k of {@code bits} bits, read signed or unsigned, and converts as value x 2^k (or 2^-k where
  * the scale divides), exactly, with one rounding. Written {@code [-]sBITS} or {@code [-]uBITS}: Arm
- * FEAT_FP8's narrowing FCVTN is {@code s8} (x 2^SInt(FPMR.NSCALE)), its widening F1CVT {@code -u4}
+ * FEAT_FP8's narrowing FCVTN is {@code s8} (x 2^SInt(FPMR.NSCALE); from half {@code s5}, NSCALE[4:0]), its widening F1CVT {@code -u4}
  * (x 2^-UInt(FPMR.LSCALE[3:0])) and BF1CVT {@code -u6}.
  */
 public record ScaleLane(int bits, boolean signed, boolean divides) {

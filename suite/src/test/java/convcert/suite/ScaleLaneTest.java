@@ -117,6 +117,24 @@ class ScaleLaneTest {
         assertEquals("PASS", widening.get("status").asText(), "LSCALE is unsigned: " + widening);
     }
 
+    /**
+     * FCVTN from half reads only NSCALE[4:0] (the A64 instruction descriptions, 2024-03 to 2026-03): its lane is 5
+     * bits, so -16 travels as 0x10, which a device reading the whole NSCALE byte takes for +16. The narrowing
+     * from single precision reads all 8 bits and is unaffected.
+     */
+    @Test
+    void fcvtnFromHalfReadsOnlyTheLowFiveBitsOfNscale(@TempDir Path out) throws Exception {
+        MainTest.Run r = run(out, "nscale-full-byte");
+        assertEquals(1, r.exit(), r.out());
+        JsonNode report = CertifyTest.report(out);
+        for (String to : List.of("fp8_e4m3fn", "fp8_e5m2")) {
+            assertEquals("FAIL", CertifyTest.find(report, "half->" + to + "/rn-nosat").get("status").asText(), to);
+            assertEquals("PASS", CertifyTest.find(report, "float->" + to + "/rn-nosat").get("status").asText(), to);
+        }
+        assertTrue(r.out().contains("scale -16 (0x10)"), r.out());
+        assertTrue(r.out().contains("are explained by: scale-unsigned"), r.out());
+    }
+
     /** E4M3's overflow with OSC=0 keeps the result's sign (decision overflow-nan): visible where NaNs compare exactly. */
     @Test
     void anUnsignedOverflowNanFailsUnderExactNanComparison(@TempDir Path out) throws Exception {
