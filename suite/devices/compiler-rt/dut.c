@@ -1,26 +1,59 @@
 /*
  * convcert process device: LLVM compiler-rt's half and bfloat16 conversion builtins, called directly with
- * the ABI each was built with: __truncsfhf2, __truncdfhf2 and __extendhfsf2 pass a half as a uint16_t in an
- * integer register (compiler-rt 15 was built without _Float16: clang-15's own _Float16 casts pass it in
- * an SSE register and read garbage, see README.md); __truncsfbf2 and __truncdfbf2 return a bfloat16 in the
- * low 16 bits of an SSE register. Each batch's rounding direction is set with
- * fesetround and the <fenv.h> flags are read after each element (FLAGS in the handshake), so the suite sees
- * whether the builtins follow the dynamic rounding mode and raise IEEE flags. It claims rn only unless given
- * --all-modes (then rd, ru and rz too, and FLAGS). Build (README.md beside this):
+ * the ABI each was built with. __truncsfbf2 and __truncdfbf2 return a bfloat16 in the low 16 bits of an
+ * SSE register. The half builtins (__truncsfhf2, __truncdfhf2, __extendhfsf2) changed: compiler-rt 15 was
+ * built without _Float16 and passes a half as a uint16_t in an integer register (clang-15's own _Float16
+ * casts pass it in an SSE register and read garbage, see README.md); compiler-rt 22 passes it in the low 16
+ * bits of an SSE register, as _Float16 is (objdump: pinsrw/pextrw on xmm0). Build with -DHALF_IN_SSE for
+ * such a library. Each batch's rounding direction is set with fesetround and the <fenv.h> flags are read
+ * after each element (FLAGS in the handshake), so the suite sees whether the builtins follow the dynamic
+ * rounding mode and raise IEEE flags. It claims rn only unless given --all-modes (then rd, ru and rz too,
+ * and FLAGS). Build (README.md beside this):
  *   clang-15 -O2 -frounding-math --rtlib=compiler-rt -o compiler_rt_dut dut.c -lm
+ *   clang-22 -O2 -frounding-math --rtlib=compiler-rt -DHALF_IN_SSE -o compiler_rt_dut dut.c -lm
  */
 #include <fenv.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-uint16_t __truncsfhf2(float);
-uint16_t __truncdfhf2(double);
-float __extendhfsf2(uint16_t);
-/* Declared as returning float: the bfloat16 comes back in the low 16 bits of xmm0, and clang-15 would pass a
-   __bf16 value through __truncsfbf2 again (a float round trip) before its bits could be read. */
+/* A 16-bit value in the low bits of xmm0 is declared as a float: clang-15 would pass a __bf16 value through
+   __truncsfbf2 again (a float round trip) before its bits could be read. */
+#ifdef HALF_IN_SSE
+typedef float half_reg;
+#else
+typedef uint16_t half_reg;
+#endif
+half_reg __truncsfhf2(float);
+half_reg __truncdfhf2(double);
+float __extendhfsf2(half_reg);
 float __truncsfbf2(float);
 float __truncdfbf2(double);
+
+static uint16_t low16(float r) {
+  uint32_t bits;
+  memcpy(&bits, &r, 4);
+  return bits & 0xFFFF;
+}
+
+static uint16_t half_bits(half_reg h) {
+#ifdef HALF_IN_SSE
+  return low16(h);
+#else
+  return h;
+#endif
+}
+
+static half_reg half_arg(uint16_t x) {
+#ifdef HALF_IN_SSE
+  uint32_t bits = x;
+  float r;
+  memcpy(&r, &bits, 4);
+  return r;
+#else
+  return x;
+#endif
+}
 
 static unsigned softfloat_flags(int raised) {
   return ((raised & FE_INEXACT) ? 0x01 : 0) | ((raised & FE_UNDERFLOW) ? 0x02 : 0) | ((raised & FE_OVERFLOW) ? 0x04 : 0) |
@@ -37,14 +70,9 @@ static uint64_t convert(const char *from, const char *to, uint64_t x) {
   double d;
   memcpy(&f, &b, 4);
   memcpy(&d, &x, 8);
-  if (!strcmp(to, "half")) return !strcmp(from, "float") ? __truncsfhf2(f) : __truncdfhf2(d);
-  if (!strcmp(to, "bfloat16")) {
-    float r = !strcmp(from, "float") ? __truncsfbf2(f) : __truncdfbf2(d);
-    uint32_t bits;
-    memcpy(&bits, &r, 4);
-    return bits & 0xFFFF;
-  }
-  float g = __extendhfsf2((uint16_t)x); /* half -> float */
+  if (!strcmp(to, "half")) return half_bits(!strcmp(from, "float") ? __truncsfhf2(f) : __truncdfhf2(d));
+  if (!strcmp(to, "bfloat16")) return low16(!strcmp(from, "float") ? __truncsfbf2(f) : __truncdfbf2(d));
+  float g = __extendhfsf2(half_arg((uint16_t)x)); /* half -> float */
   uint32_t o;
   memcpy(&o, &g, 4);
   return o;
