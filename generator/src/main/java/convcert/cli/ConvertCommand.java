@@ -72,7 +72,7 @@ public final class ConvertCommand implements Callable<Integer> {
                     + "(no flags.csv); profiles with flags: " + String.join(" ", profilesWithFlags()));
         }
         Flags lane = flags ? converter.flags() : null;
-        long laneValue = converter.scale() != null || scaleArgument != null ? scaleCode(c, converter) : randomBits(c, converter);
+        long laneValue = converter.operands().scale() != null || scaleArgument != null ? scaleCode(c, converter) : randomBits(c, converter);
         Format source = c.conversion().from();
         Format destination = c.conversion().to();
         PrintWriter out = spec.commandLine().getOut();
@@ -83,7 +83,7 @@ public final class ConvertCommand implements Callable<Integer> {
         if (!values.isEmpty()) {
             for (int i = 0; i < values.size(); i++) {
                 long bits = parseHex(values.get(i), source, "argument " + (i + 1));
-                emit(out, converter, lane, destination, converter.operand(bits, laneValue));
+                emit(out, converter, lane, destination, converter.operands().operand(bits, laneValue));
             }
         } else {
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
@@ -103,7 +103,7 @@ public final class ConvertCommand implements Callable<Integer> {
                     if (i > start) {
                         long bits = parseHex(line.substring(start, i), source,
                                 "stdin line " + lineNumber + ", column " + (start + 1));
-                        emit(out, converter, lane, destination, converter.operand(bits, laneValue));
+                        emit(out, converter, lane, destination, converter.operands().operand(bits, laneValue));
                     }
                 }
             }
@@ -130,7 +130,7 @@ public final class ConvertCommand implements Callable<Integer> {
 
     /** --random's bits: required by rs, refused elsewhere, at most the pair's random_bits wide. */
     private long randomBits(Case c, Converter converter) {
-        int n = converter.randomBits();
+        int n = converter.operands().randomBits();
         if (n == 0) {
             if (random != null) {
                 throw new UsageException("--random: " + c.conversion().pairName() + " " + c.rounding().suffix()
@@ -156,7 +156,7 @@ public final class ConvertCommand implements Callable<Integer> {
 
     /** --scale's value as the lane holds it: required by a scaled pair, refused elsewhere, in the lane's range. */
     private long scaleCode(Case c, Converter converter) {
-        ScaleLane lane = converter.scale();
+        ScaleLane lane = converter.operands().scale();
         if (lane == null) {
             throw new UsageException("--scale: " + c.conversion().pairName() + " takes no scale (conversions.csv has no scale for it)");
         }

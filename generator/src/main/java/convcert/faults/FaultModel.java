@@ -222,7 +222,7 @@ public final class FaultModel {
             FormatCodec src = right.source();
             long magnitude = src.mask() & ~src.signBit();
             return x -> src.decode(x).kind() != Decoded.Kind.FINITE ? truncating.apply(x)
-                    : truncating.apply(x & src.signBit() | (x & magnitude) + right.random(x) & magnitude);
+                    : truncating.apply(x & src.signBit() | (x & magnitude) + right.operands().random(x) & magnitude);
         }
         String[] ab = p.split("->");
         Rounding from = Reference.rounding(ab[0]);
@@ -244,11 +244,11 @@ public final class FaultModel {
         long value = src.mask();
         return switch (p) {
             case "ignored" -> x -> right.applyScaled(x & value, 0);
-            case "negated" -> x -> right.applyScaled(x & value, -right.scaleExponent(x));
-            case "unsigned" -> x -> right.applyScaled(x & value, (int) (lane.divides() ? -right.lane(x) : right.lane(x)));
+            case "negated" -> x -> right.applyScaled(x & value, -right.operands().scaleExponent(x));
+            case "unsigned" -> x -> right.applyScaled(x & value, (int) (lane.divides() ? -right.operands().lane(x) : right.operands().lane(x)));
             case "after-rounding" -> {
                 Converter back = reference.unlisted(c.conversion().to(), c.conversion().from(), Rounding.RN);
-                yield x -> right.applyScaled(back.apply(right.applyScaled(x & value, 0)), right.scaleExponent(x));
+                yield x -> right.applyScaled(back.apply(right.applyScaled(x & value, 0)), right.operands().scaleExponent(x));
             }
             default -> throw new IllegalArgumentException("scale " + p);
         };

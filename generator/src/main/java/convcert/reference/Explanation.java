@@ -10,7 +10,7 @@ import java.util.List;
 public record Explanation(String input, String decoded, String exact, String lower, String upper, String result,
                           List<String> rules) {
 
-    static Explanation of(Converter c, long input, long result, Converter.Trace t) {
+    static Explanation of(Converter c, long input, long result, Trace t) {
         FormatCodec src = c.source();
         FormatCodec dst = c.destination();
         Decoded d = t.decoded;

@@ -40,7 +40,7 @@ final class ExponentKernel implements Kernel {
         Format src = c.conversion().from();
         Format dst = c.conversion().to();
         return src.layout() == Layout.IEEE && src.width() <= 64 && dst.layout() == Layout.EXPONENT
-                && Converter.tableRounding(c, s) ? new ExponentKernel(src, dst, c, s, generic) : null;
+                && Kernel.tableRounding(c, s) ? new ExponentKernel(src, dst, c, s, generic) : null;
     }
 
     @Override

@@ -68,7 +68,7 @@ final class IeeeNarrowingKernel implements Kernel {
                 && (dst.layout() == Layout.IEEE || dst.layout() == Layout.IEEE_FN) && dst.negativeZero()
                 && dst.mantissaBits() <= src.mantissaBits() && 1 - dst.bias() >= 1 - src.bias()
                 && 1 - dst.bias() - dst.mantissaBits() >= 1 - src.bias() - src.mantissaBits()
-                && Converter.tableRounding(c, s);
+                && Kernel.tableRounding(c, s);
         if (!applies) {
             return null;
         }

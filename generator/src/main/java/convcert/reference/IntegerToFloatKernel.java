@@ -43,7 +43,7 @@ final class IntegerToFloatKernel implements Kernel {
         Format src = c.conversion().from();
         Format dst = c.conversion().to();
         boolean applies = src.isInteger() && (dst.layout() == Layout.IEEE || dst.layout() == Layout.IEEE_FN)
-                && Converter.tableRounding(c, s);
+                && Kernel.tableRounding(c, s);
         if (!applies) {
             return null;
         }

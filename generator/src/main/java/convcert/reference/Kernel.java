@@ -1,5 +1,7 @@
 package convcert.reference;
 
+import convcert.spec.Rounding;
+
 /**
  * A fast path for a class of conversions, used for batches: each computes what the generic path
  * does from a few table-derived parameters, sending what it does not handle (NaN, infinity) to
@@ -26,5 +28,16 @@ sealed interface Kernel permits IeeeNarrowingKernel, FloatToIntegerKernel, Integ
         k = k != null ? k : FloatWideningKernel.of(c);
         k = k != null ? k : ExponentKernel.of(c, s, generic);
         return k != null ? k : TaperedKernel.of(c, s, generic);
+    }
+
+    /**
+     * Whether a case rounds as the kernels can: by Rounder's table (not hybrid), subnormal results kept,
+     * and no directed overflow to infinity (that decision looks at the discarded bits in the top binade).
+     */
+    static boolean tableRounding(Case c, Semantics s) {
+        Rounding mode = c.rounding();
+        return mode != Rounding.RH && s.get(Semantics.SUBNORMAL_RESULTS) == Semantics.SubnormalResults.KEEP
+                && !(s.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY
+                        && (mode == Rounding.RZ || mode == Rounding.RU || mode == Rounding.RD));
     }
 }

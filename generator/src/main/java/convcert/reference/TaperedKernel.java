@@ -89,7 +89,7 @@ final class TaperedKernel implements Kernel {
         Format src = c.conversion().from();
         boolean hybrid = c.rounding() == Rounding.RH;
         if (src.layout() != Layout.IEEE || src.width() > 64 || c.conversion().to().layout() != Layout.TAPERED
-                || !(Converter.tableRounding(c, s) || hybrid && generic.hybridRule() != null
+                || !(Kernel.tableRounding(c, s) || hybrid && generic.hybridRule() != null
                         && s.get(Semantics.SUBNORMAL_RESULTS) == Semantics.SubnormalResults.KEEP)) {
             return null;
         }

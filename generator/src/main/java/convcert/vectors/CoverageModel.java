@@ -84,7 +84,7 @@ public final class CoverageModel {
 
     /** The operands of a case with a lane beside each value (converter.lane() not null): its inputs with lane values. */
     public TaggedInputs operands(Conversion c, Converter converter, TaggedInputs inputs) {
-        return converter.scale() != null ? scaleOperands(c, converter, inputs) : stochasticOperands(c, converter, inputs);
+        return converter.operands().scale() != null ? scaleOperands(c, converter, inputs) : stochasticOperands(c, converter, inputs);
     }
 
     private int atLevel(String tag) {
@@ -101,9 +101,9 @@ public final class CoverageModel {
      * fit 16 bits together takes every scale instead.
      */
     private TaggedInputs scaleOperands(Conversion c, Converter converter, TaggedInputs inputs) {
-        ScaleLane lane = converter.scale();
+        ScaleLane lane = converter.operands().scale();
         FormatCodec dst = converter.destination();
-        TaggedInputs operands = new TaggedInputs(converter.operandMask());
+        TaggedInputs operands = new TaggedInputs(converter.operands().mask());
         boolean edges = atLevel("scale-edge") > 0;
         int draws = atLevel("scale-operand");
         SplittableRandom random = new SplittableRandom(seed ^ (31L * c.pairName().hashCode() + "scale-operand".hashCode()));
@@ -117,56 +117,56 @@ public final class CoverageModel {
         for (int i = 0; i < bits.length; i++) {
             if (everyScale) {
                 for (long code = 0; code < 1L << lane.bits(); code++) {
-                    operands.add(converter.operand(bits[i], code), tag[i]);
+                    operands.add(converter.operands().operand(bits[i], code), tag[i]);
                 }
                 continue;
             }
-            operands.add(converter.operand(bits[i], 0), tag[i]);
-            operands.add(converter.operand(bits[i], lane.code(lane.min())), tag[i]);
-            operands.add(converter.operand(bits[i], lane.code(lane.max())), tag[i]);
+            operands.add(converter.operands().operand(bits[i], 0), tag[i]);
+            operands.add(converter.operands().operand(bits[i], lane.code(lane.min())), tag[i]);
+            operands.add(converter.operands().operand(bits[i], lane.code(lane.max())), tag[i]);
             Decoded x = converter.source().decode(bits[i]);
             if (edges && x.kind() == Decoded.Kind.FINITE) {
                 for (int target : targets) {
                     long k = lane.divides() ? x.binade() - (long) target : target - (long) x.binade();
                     if (k >= lane.min() && k <= lane.max()) {
-                        operands.add(converter.operand(bits[i], lane.code(k)), "scale-edge");
+                        operands.add(converter.operands().operand(bits[i], lane.code(k)), "scale-edge");
                     }
                 }
             }
             for (int k = 0; k < draws; k++) {
-                operands.add(converter.operand(bits[i], random.nextLong(1L << lane.bits())), "scale-operand");
+                operands.add(converter.operands().operand(bits[i], random.nextLong(1L << lane.bits())), "scale-operand");
             }
         }
         return operands;
     }
 
     /**
-     * Stochastic rounding's operands (converter.randomBits() > 0): each input with the random bits 0
+     * Stochastic rounding's operands (converter.operands().randomBits() > 0): each input with the random bits 0
      * and all ones (under the input's own tag); where random bits decide its result, also at its carry
      * boundary, the least random bits that carry and one less (tag carry), and seeded random ones
      * (tag random-operand, that many per input).
      */
     private TaggedInputs stochasticOperands(Conversion c, Converter converter, TaggedInputs inputs) {
-        long full = 1L << converter.randomBits();
-        TaggedInputs operands = new TaggedInputs(converter.operandMask());
+        long full = 1L << converter.operands().randomBits();
+        TaggedInputs operands = new TaggedInputs(converter.operands().mask());
         boolean carry = tags.stream().anyMatch(t -> t.tag().equals("carry") && t.at(level) > 0);
         int draws = atLevel("random-operand");
         SplittableRandom random = new SplittableRandom(seed ^ (31L * c.pairName().hashCode() + "random-operand".hashCode()));
         long[] bits = inputs.bits();
         String[] tag = inputs.tags();
         for (int i = 0; i < bits.length; i++) {
-            operands.add(converter.operand(bits[i], 0), tag[i]);
-            operands.add(converter.operand(bits[i], full - 1), tag[i]);
+            operands.add(converter.operands().operand(bits[i], 0), tag[i]);
+            operands.add(converter.operands().operand(bits[i], full - 1), tag[i]);
             long discarded = converter.discardedBeforeRandom(bits[i]);
             if (discarded < 0) {
                 continue;
             }
             if (carry && discarded > 0) {
-                operands.add(converter.operand(bits[i], full - discarded), "carry");
-                operands.add(converter.operand(bits[i], full - discarded - 1), "carry");
+                operands.add(converter.operands().operand(bits[i], full - discarded), "carry");
+                operands.add(converter.operands().operand(bits[i], full - discarded - 1), "carry");
             }
             for (int k = 0; k < draws; k++) {
-                operands.add(converter.operand(bits[i], random.nextLong(full)), "random-operand");
+                operands.add(converter.operands().operand(bits[i], random.nextLong(full)), "random-operand");
             }
         }
         return operands;

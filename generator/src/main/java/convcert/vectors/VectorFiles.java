@@ -87,12 +87,12 @@ public final class VectorFiles {
         FormatCodec source = converter.source();
         FormatCodec destination = converter.destination();
         String laneName = converter.lane();
-        int laneBits = converter.laneBits();
+        int laneBits = converter.operands().laneBits();
         long[] inputs = laneName == null ? operands : new long[operands.length];
         long[] lane = laneName == null ? null : new long[operands.length];
         for (int i = 0; lane != null && i < operands.length; i++) {
             inputs[i] = operands[i] & source.mask();
-            lane[i] = converter.lane(operands[i]);
+            lane[i] = converter.operands().lane(operands[i]);
         }
         Map<String, String> digests = new LinkedHashMap<>();
         switch (format) {

@@ -265,10 +265,10 @@ class P3109OracleTest {
                     if (mode.stochastic()) {
                         SplittableRandom bits = new SplittableRandom(f.name().hashCode() * 31L + mode.ordinal());
                         for (int i = 0; i < codes.length; i++) {
-                            random[i] = i % 7 == 0 ? 0 : i % 7 == 1 ? (1L << c.randomBits()) - 1 : bits.nextLong(1L << c.randomBits());
-                            operands[i] = c.operand(codes[i], random[i]);
+                            random[i] = i % 7 == 0 ? 0 : i % 7 == 1 ? (1L << c.operands().randomBits()) - 1 : bits.nextLong(1L << c.operands().randomBits());
+                            operands[i] = c.operands().operand(codes[i], random[i]);
                         }
-                        assertEquals(f.p(), c.randomBits(), "StochasticX(min(P, 16))");
+                        assertEquals(f.p(), c.operands().randomBits(), "StochasticX(min(P, 16))");
                     }
                     c.apply(operands, got);
                     for (int i = 0; i < codes.length && failures.size() < 20; i++) {
@@ -344,12 +344,12 @@ class P3109OracleTest {
                     Converter c = P3109.converter(P3109.resolve(pair[0].name(), pair[1].name(), mode.suffix(),
                             sat.name().toLowerCase(), P3109.ctrl("")));
                     if (mode.stochastic()) {
-                        assertEquals(pair[0].p(), c.randomBits(), "StochasticX(min(P, 16)) of the source");
+                        assertEquals(pair[0].p(), c.operands().randomBits(), "StochasticX(min(P, 16)) of the source");
                     }
                     SplittableRandom bits = new SplittableRandom(mode.ordinal() * 7L + sat.ordinal());
                     for (int code = 0; code < 256; code++) {
-                        long r = mode.stochastic() ? bits.nextLong(1L << c.randomBits()) : 0;
-                        long got = c.apply(c.operand(code, r));
+                        long r = mode.stochastic() ? bits.nextLong(1L << c.operands().randomBits()) : 0;
+                        long got = c.apply(c.operands().operand(code, r));
                         double v = pair[0].value(code);
                         int want = project(pair[1], v, mode, sat, r, pair[0].p());
                         if (got != want && failures.size() < 20) {

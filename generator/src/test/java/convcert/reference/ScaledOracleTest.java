@@ -122,7 +122,7 @@ class ScaledOracleTest {
             List<String> wrong = new ArrayList<>();
             for (int i = 0; i < inputs.length; i++) {
                 long want = expected(s, d, inputs[i], c.scale().exponent(scales[i]), form == Form.SAT);
-                long got = converter.apply(converter.operand(inputs[i], c.scale().code(scales[i])));
+                long got = converter.apply(converter.operands().operand(inputs[i], c.scale().code(scales[i])));
                 if (got != want && wrong.size() < 5) {
                     wrong.add(String.format("0x%X scale %d: oracle 0x%X, reference 0x%X", inputs[i], scales[i], want, got));
                 }

@@ -96,13 +96,13 @@ class StochasticOracleTest {
     void randomBitsDecideAndExactValuesNeverMove() {
         Case c = CUDA.resolve("float", "half", "rs", "nosat", CUDA.tables().powerOnCtrl());
         Converter converter = CUDA.converter(c);
-        assertEquals(13, converter.randomBits());
+        assertEquals(13, converter.operands().randomBits());
         long x = 0x3F800001L; // 1 + 2^-23: one discarded unit of 2^13
-        assertEquals(0x3C00, converter.apply(converter.operand(x, 0x1FFE)));
-        assertEquals(0x3C01, converter.apply(converter.operand(x, 0x1FFF)));
-        assertEquals(0x3C00, converter.apply(converter.operand(0x3F800000L, 0x1FFF)), "1.0 is exact in half");
-        assertEquals(0x7C00, converter.apply(converter.operand(0x477FF001L, 0x1FFF)), "65504 + a bit carries to +inf");
-        assertEquals(0x7BFF, converter.apply(converter.operand(0x477FFFFFL, 0)), "below 65536 truncates to 65504");
+        assertEquals(0x3C00, converter.apply(converter.operands().operand(x, 0x1FFE)));
+        assertEquals(0x3C01, converter.apply(converter.operands().operand(x, 0x1FFF)));
+        assertEquals(0x3C00, converter.apply(converter.operands().operand(0x3F800000L, 0x1FFF)), "1.0 is exact in half");
+        assertEquals(0x7C00, converter.apply(converter.operands().operand(0x477FF001L, 0x1FFF)), "65504 + a bit carries to +inf");
+        assertEquals(0x7BFF, converter.apply(converter.operands().operand(0x477FFFFFL, 0)), "below 65536 truncates to 65504");
     }
 
     private static List<String> mismatches(Converter converter, Case state, String reading) {
@@ -161,7 +161,7 @@ class StochasticOracleTest {
                         expected = index;
                     }
                     expected |= negative ? signBit : 0;
-                    long actual = converter.apply(converter.operand(bits, r));
+                    long actual = converter.apply(converter.operands().operand(bits, r));
                     if (actual != expected && wrong.size() < 20) {
                         wrong.add(String.format("0x%08X random 0x%X: expected 0x%X, got 0x%X", bits, r, expected, actual));
                     }

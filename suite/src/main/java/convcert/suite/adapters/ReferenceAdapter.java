@@ -141,7 +141,7 @@ public final class ReferenceAdapter implements ConverterAdapter, MemoryOperation
     private void withLane(CaseKey c, long[] inputs, long[] lane, long[] outputs, int count) {
         Converter converter = converter(c);
         for (int i = 0; i < count; i++) {
-            outputs[i] = converter.apply(converter.operand(inputs[i], lane[i]));
+            outputs[i] = converter.apply(converter.operands().operand(inputs[i], lane[i]));
         }
     }
 

@@ -186,7 +186,7 @@ public final class ValueRunner {
                     Arrays.fill(adapterOut, 0, size, POISON);
                     if (adapterLane != null) { // operands: the value to inputs, its random bits or scale beside it
                         for (int k = 0; k < size; k++) {
-                            adapterLane[k] = reference.lane(adapterIn[k]);
+                            adapterLane[k] = reference.operands().lane(adapterIn[k]);
                             adapterIn[k] &= sourceMask;
                         }
                         adapter.call(a -> {
@@ -233,8 +233,8 @@ public final class ValueRunner {
         if (lane == null) {
             return value;
         }
-        String bits = "0x" + Long.toHexString(reference.lane(operand)).toUpperCase(Locale.ROOT);
-        return new Shown(value.bits() + " " + lane + " " + (lane.equals("scale") ? reference.scaleExponent(operand)
+        String bits = "0x" + Long.toHexString(reference.operands().lane(operand)).toUpperCase(Locale.ROOT);
+        return new Shown(value.bits() + " " + lane + " " + (lane.equals("scale") ? reference.operands().scaleExponent(operand)
                 + " (" + bits + ")" : bits), value.reads());
     }
 

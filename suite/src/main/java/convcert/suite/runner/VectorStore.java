@@ -293,9 +293,9 @@ public final class VectorStore {
     public long[] readOperands(Manifest.Entry e, Converter converter) {
         long[] values = read(e, true, converter.source().format().width());
         if (converter.lane() != null) {
-            long[] lane = read(e, VectorFiles.laneBin(converter.lane()), converter.laneBits());
+            long[] lane = read(e, VectorFiles.laneBin(converter.lane()), converter.operands().laneBits());
             for (int i = 0; i < values.length; i++) {
-                values[i] = converter.operand(values[i], lane[i]);
+                values[i] = converter.operands().operand(values[i], lane[i]);
             }
         }
         return values;
