@@ -5,7 +5,6 @@ import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.ScaleLane;
 import convcert.spec.Saturation;
-import convcert.spec.TaperedRow;
 
 /**
  * One resolved {@link Case}, ready to convert bit patterns: the bit-exact reference. Every pair runs
@@ -368,6 +367,5 @@ public final class Converter {
         }
         return false;
     }
-
 
 }
