@@ -44,9 +44,11 @@ public final class FaultModel {
     private static final List<String> FLAG_DECISIONS = List.of("tininess", "underflow-flag", "overflow-flag");
 
     private final Reference reference;
+    private final FaultScope scope;
 
     public FaultModel(Reference reference) {
         this.reference = reference;
+        this.scope = new FaultScope(reference);
     }
 
     public Implementation implementation(Fault f, Case c) {
@@ -105,47 +107,9 @@ public final class FaultModel {
         };
     }
 
-    /** The applies words: modes, states and kinds of conversion, each category a disjunction. */
+    /** The applies words: modes, states and kinds of conversion, each category a disjunction (FaultScope). */
     public boolean applies(Fault f, Case c) {
-        Conversion conv = c.conversion();
-        List<String> words = f.applies();
-        if (!f.modes().isEmpty() && !f.modes().contains(c.rounding())) {
-            return false;
-        }
-        List<String> states = words.stream().filter(w -> List.of("sat", "nosat", "wrap", "propagate").contains(w)).toList();
-        if (!states.isEmpty() && !states.contains(c.saturation().tableName())) {
-            return false;
-        }
-        Format from = conv.from();
-        Format to = conv.to();
-        for (String w : words) {
-            boolean ok = switch (w) {
-                case "floating-to" -> !to.isInteger();
-                case "integer-to" -> to.isInteger();
-                case "unsigned-to" -> to.isInteger() && !to.isSigned();
-                case "floating-from" -> !from.isInteger();
-                case "float-source" -> from.layout() == Layout.IEEE && from.width() == 32;
-                case "narrowing" -> narrowing(from, to);
-                case "ctrl" -> !reference.consultedBits(conv).isEmpty();
-                case "scaled" -> conv.scale() != null;
-                case "signed-scale" -> conv.scale() != null && conv.scale().signed();
-                case "flags" -> reference.tables().hasFlags() && c.conversion().scale() == null && c.rounding() != Rounding.RH
-                        && !c.rounding().stochastic();
-                default -> true;
-            };
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean narrowing(Format from, Format to) {
-        if (from.isInteger()) {
-            return !to.isInteger() && to.layout() != Layout.TAPERED && to.mantissaBits() + 1 < from.width() - 1;
-        }
-        return to.isInteger() || (to.layout() != Layout.TAPERED && from.layout() != Layout.TAPERED
-                && to.mantissaBits() < from.mantissaBits()) || (to.layout() == Layout.TAPERED && from.width() > 8);
+        return scope.applies(f, c);
     }
 
     private Case withMode(Case c, Rounding mode) {
@@ -287,7 +251,7 @@ public final class FaultModel {
         Format mid = reference.tables().findFormat(intermediate);
         Conversion conv = c.conversion();
         if (mid == null || c.rounding().stochastic() || conv.scale() != null || mid.equals(conv.from()) || mid.equals(conv.to()) || mid.isInteger()
-                || !narrowing(conv.from(), mid) || narrowing(conv.to(), mid) || !narrowing(mid, conv.to())) {
+                || !FaultScope.narrowing(conv.from(), mid) || FaultScope.narrowing(conv.to(), mid) || !FaultScope.narrowing(mid, conv.to())) {
             return null;
         }
         Converter first = reference.unlisted(conv.from(), mid, Rounding.RN);
@@ -297,21 +261,9 @@ public final class FaultModel {
         return x -> then.apply(first.apply(x));
     }
 
-    /**
-     * Why a fault that its applies words admit changes nothing in this profile: a decision the
-     * profile does not have or already takes, or a mechanism that has no effect on these cases.
-     */
+    /** Why a fault that its applies words admit changes nothing in this profile (FaultScope). */
     public String whyInert(Fault f) {
-        if (f.mechanism().equals("decision")) {
-            String[] kv = f.parameter().split("=", 2);
-            String chosen = reference.semantics().choices().get(kv[0]);
-            return chosen == null ? "the profile has no decision " + kv[0]
-                    : "the profile's decision " + kv[0] + " is " + chosen + (chosen.equals(kv[1]) ? " already" : "");
-        }
-        if (f.mechanism().equals("via")) {
-            return "no case rounds through " + f.parameter() + " (it must be narrower than the source and wider than the destination)";
-        }
-        return "its mechanism (" + f.mechanism() + " " + f.parameter() + ") has no effect on the cases it applies to";
+        return scope.whyInert(f);
     }
 
     private Implementation decision(Case c, String p) {

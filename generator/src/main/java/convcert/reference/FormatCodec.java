@@ -236,30 +236,10 @@ public final class FormatCodec {
 
     private volatile long[] ranks;
 
-    /** Ranks of every code of a narrow format whose codes are not in value order (NaN codes left at 0). */
     private long[] ranks() {
         long[] r = ranks;
         if (r == null) {
-            int codes = 1 << format.width();
-            double[] values = new double[codes];
-            java.util.TreeSet<Double> distinct = new java.util.TreeSet<>();
-            for (int c = 0; c < codes; c++) {
-                Decoded d = decode(c);
-                values[c] = switch (d.kind()) {
-                    case NAN -> Double.NaN;
-                    case ZERO -> 0.0;
-                    case INFINITE -> d.negative() ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-                    case FINITE -> Math.scalb((double) d.significand(), d.exponent()) * (d.negative() ? -1 : 1);
-                };
-                if (!Double.isNaN(values[c])) {
-                    distinct.add(values[c]);
-                }
-            }
-            int zero = distinct.headSet(0.0).size();
-            r = new long[codes];
-            for (int c = 0; c < codes; c++) {
-                r[c] = Double.isNaN(values[c]) ? 0 : distinct.headSet(values[c]).size() - zero;
-            }
+            r = TaperedRanks.of(this);
             ranks = r;
         }
         return r;

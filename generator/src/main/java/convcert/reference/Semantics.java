@@ -3,10 +3,8 @@ package convcert.reference;
 import convcert.spec.Decision;
 import convcert.spec.Format;
 import convcert.spec.Layout;
-import convcert.spec.Location;
 import convcert.spec.Rounding;
 import convcert.spec.SpecTables;
-import convcert.spec.TableException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -50,13 +48,13 @@ public final class Semantics {
     public enum DirectedOverflow { LARGEST_FINITE, INFINITY }
 
     public static final Switch<DirectedOverflow> DIRECTED_OVERFLOW = declare("directed-overflow", DirectedOverflow.class,
-            t -> offers(t, Rounding.RZ) || offers(t, Rounding.RU) || offers(t, Rounding.RD));
+            t -> ProfileNeeds.offers(t, Rounding.RZ) || ProfileNeeds.offers(t, Rounding.RU) || ProfileNeeds.offers(t, Rounding.RD));
 
     /** Non-saturating overflow under ro. */
     public enum OddOverflow { LARGEST_FINITE, INFINITY }
 
     public static final Switch<OddOverflow> ODD_OVERFLOW = declare("odd-overflow", OddOverflow.class,
-            t -> offers(t, Rounding.RO));
+            t -> ProfileNeeds.offers(t, Rounding.RO));
 
     /** The NaN a conversion produces. */
     public enum NanEncoding { PRESERVE, CANONICAL }
@@ -66,12 +64,12 @@ public final class Semantics {
     /** HiFloat8 hybrid rounding between TA's overflow threshold and the next binade. */
     public enum HybridBand { PSEUDO_CODE, TA_THRESHOLD }
 
-    public static final Switch<HybridBand> HYBRID_BAND = declare("hr-band", HybridBand.class, t -> has(t, Layout.TAPERED));
+    public static final Switch<HybridBand> HYBRID_BAND = declare("hr-band", HybridBand.class, t -> ProfileNeeds.has(t, Layout.TAPERED));
 
     /** HiFloat8 hybrid rounding of exactly representable inputs. */
     public enum HybridExact { ROUND_UP, KEEP }
 
-    public static final Switch<HybridExact> HYBRID_EXACT = declare("hr-exact", HybridExact.class, t -> has(t, Layout.TAPERED));
+    public static final Switch<HybridExact> HYBRID_EXACT = declare("hr-exact", HybridExact.class, t -> ProfileNeeds.has(t, Layout.TAPERED));
 
     /** Subnormal floating results. */
     public enum SubnormalResults { KEEP, FLUSH }
@@ -94,7 +92,7 @@ public final class Semantics {
     public enum UnsignedNegative { ABSOLUTE, NAN }
 
     public static final Switch<UnsignedNegative> UNSIGNED_NEGATIVE = declare("unsigned-negative", UnsignedNegative.class,
-            t -> has(t, Layout.EXPONENT));
+            t -> ProfileNeeds.has(t, Layout.EXPONENT));
 
     /**
      * A negative value converted to an unsigned IEEE P3109 format: below its range [0, max] (the draft's
@@ -105,7 +103,7 @@ public final class Semantics {
     public enum P3109UnsignedNegative { BELOW_RANGE, ZERO }
 
     public static final Switch<P3109UnsignedNegative> P3109_UNSIGNED_NEGATIVE = declare("p3109-unsigned-negative",
-            P3109UnsignedNegative.class, t -> has(t, Layout.P3109_UNSIGNED));
+            P3109UnsignedNegative.class, t -> ProfileNeeds.has(t, Layout.P3109_UNSIGNED));
 
     /**
      * The most negative value of a fixed-point element (OCP MX INT8): -max, symmetric (Microsoft's
@@ -115,13 +113,13 @@ public final class Semantics {
     public enum FixedMinimum { SYMMETRIC, TWOS_COMPLEMENT }
 
     public static final Switch<FixedMinimum> FIXED_MINIMUM = declare("fixed-minimum", FixedMinimum.class,
-            t -> has(t, Layout.FIXED));
+            t -> ProfileNeeds.has(t, Layout.FIXED));
 
     /** A zero converted to an exponent-only format (OCP E8M0), which has no zero: its smallest value, or NaN. */
     public enum ExponentZero { SMALLEST, NAN }
 
     public static final Switch<ExponentZero> EXPONENT_ZERO = declare("exponent-zero", ExponentZero.class,
-            t -> has(t, Layout.EXPONENT));
+            t -> ProfileNeeds.has(t, Layout.EXPONENT));
 
     /**
      * How a block's shared scale follows from its largest magnitude amax: floor(log2 amax) - emax of the
@@ -136,7 +134,7 @@ public final class Semantics {
     /** What a NaN element does to its block: the scale becomes NaN, or the maximum ignores it. */
     public enum MxNan { NAN_SCALE, IGNORE_NAN }
 
-    public static final Switch<MxNan> MX_NAN = declare("mx-nan", MxNan.class, Semantics::scaledBlocks);
+    public static final Switch<MxNan> MX_NAN = declare("mx-nan", MxNan.class, ProfileNeeds::scaledBlocks);
 
     /**
      * An rn tie of a format without mantissa bits (OCP E8M0, P3109's P = 1 formats: 1.5 x 2^e between 2^e
@@ -178,7 +176,7 @@ public final class Semantics {
     /** An infinite value of a block: the scale becomes NaN, or the largest scale with the infinity saturated. */
     public enum MxInfinity { NAN_SCALE, LARGEST_SCALE }
 
-    public static final Switch<MxInfinity> MX_INFINITY = declare("mx-infinity", MxInfinity.class, Semantics::scaledBlocks);
+    public static final Switch<MxInfinity> MX_INFINITY = declare("mx-infinity", MxInfinity.class, ProfileNeeds::scaledBlocks);
 
     /**
      * The binary32 arithmetic of a two-level block recipe (NVFP4), with A the tensor's largest magnitude,
@@ -194,25 +192,25 @@ public final class Semantics {
     public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL, DIVIDE_CONSTANT_RECIPROCAL, RECIPROCAL_AMAX }
 
     public static final Switch<TensorScaleArithmetic> TENSOR_SCALE_ARITHMETIC = declare("tensor-scale-arithmetic",
-            TensorScaleArithmetic.class, Semantics::twoLevelBlocks);
+            TensorScaleArithmetic.class, ProfileNeeds::twoLevelBlocks);
 
     /** How a two-level recipe's block scale s rounds into its format: nearest even (torchao, TE), or up (cuDNN). */
     public enum BlockScaleRounding { RN, RU }
 
     public static final Switch<BlockScaleRounding> BLOCK_SCALE_ROUNDING = declare("block-scale-rounding",
-            BlockScaleRounding.class, Semantics::twoLevelBlocks);
+            BlockScaleRounding.class, ProfileNeeds::twoLevelBlocks);
 
     /** The least block scale of a two-level recipe: s clamped below to the scale's smallest normal (torchao), or none. */
     public enum BlockScaleMinimum { SMALLEST_NORMAL, NONE }
 
     public static final Switch<BlockScaleMinimum> BLOCK_SCALE_MINIMUM = declare("block-scale-minimum",
-            BlockScaleMinimum.class, Semantics::twoLevelBlocks);
+            BlockScaleMinimum.class, ProfileNeeds::twoLevelBlocks);
 
     /** A block scale code with its sign bit set, dequantized: the sign ignored (cuBLAS's UE4M3), or applied. */
     public enum BlockScaleSign { IGNORE, SIGNED }
 
     public static final Switch<BlockScaleSign> BLOCK_SCALE_SIGN = declare("block-scale-sign", BlockScaleSign.class,
-            Semantics::twoLevelBlocks);
+            ProfileNeeds::twoLevelBlocks);
 
     /**
      * Which nibble of a byte holds the first of two packed elements of up to 4 bits (blocks.csv storage
@@ -267,7 +265,7 @@ public final class Semantics {
     public enum StochasticRounding { STOCHASTIC_A, STOCHASTIC_B, STOCHASTIC_C }
 
     public static final Switch<StochasticRounding> STOCHASTIC_ROUNDING = declare("stochastic-rounding",
-            StochasticRounding.class, t -> offers(t, Rounding.RS));
+            StochasticRounding.class, t -> ProfileNeeds.offers(t, Rounding.RS));
 
     /**
      * The sign of the NaN a conversion generates under nan-encoding=canonical: positive (every profile's
@@ -309,22 +307,6 @@ public final class Semantics {
 
     public static final Switch<FnuzClamp> FNUZ_CLAMP = declare("e4m3fnuz-clamp", FnuzClamp.class, t -> false);
 
-    private static boolean offers(SpecTables t, Rounding mode) {
-        return t.conversions().stream().anyMatch(c -> c.modes().contains(mode));
-    }
-
-    private static boolean has(SpecTables t, Layout layout) {
-        return t.formats().stream().anyMatch(f -> f.layout() == layout);
-    }
-
-    private static boolean scaledBlocks(SpecTables t) {
-        return t.blocks().values().stream().anyMatch(b -> b.scaled());
-    }
-
-    private static boolean twoLevelBlocks(SpecTables t) {
-        return t.blocks().values().stream().anyMatch(b -> b.twoLevel());
-    }
-
     /** Every selectable decision, in declaration order (the order choices() and reports list them). */
     public static List<Switch<?>> switches() {
         return List.copyOf(REGISTRY);
@@ -352,31 +334,9 @@ public final class Semantics {
         return decision.options().cast(chosen[decision.index()]);
     }
 
-    /**
-     * Checks that decisions.csv and the reference agree: every switch the profile needs has its row with
-     * exactly the options implemented, and no other row offers alternatives the reference cannot produce.
-     */
+    /** Checks that decisions.csv lists exactly the options the reference implements (DecisionTableCheck). */
     public static void checkTable(SpecTables tables) {
-        for (Switch<?> s : REGISTRY) {
-            Decision d = tables.decisions().get(s.id());
-            if (d == null && s.needs() != null && !s.needs().test(tables)) {
-                continue;
-            }
-            if (d == null) {
-                throw new TableException(new Location(tables.directory().resolve("decisions.csv"), 0, 0),
-                        "no row for decision '" + s.id() + "', which the reference implements");
-            }
-            if (!d.options().equals(s.optionNames())) {
-                throw new TableException(d.location(), "decision " + d.id() + " lists options " + d.options()
-                        + " but the reference implements " + s.optionNames());
-            }
-        }
-        for (Decision d : tables.decisions().values()) {
-            if (d.options().size() > 1 && find(d.id()) == null) {
-                throw new TableException(d.location(), "decision " + d.id() + " offers alternatives " + d.options()
-                        + " that the reference does not implement");
-            }
-        }
+        DecisionTableCheck.check(tables, REGISTRY);
     }
 
     /** The table defaults, with the given overrides (decision id -> option name). */
