@@ -1,12 +1,12 @@
 package convcert.cli;
 
+import convcert.common.Home;
+import convcert.common.UsageException;
 import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.Flags;
 import convcert.reference.Reference;
-import convcert.reference.UsageException;
 import convcert.spec.Format;
-import convcert.spec.Home;
 import convcert.spec.ScaleLane;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,10 +20,10 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** convcert convert: hex bit patterns in, the reference's results out. */
 @Command(name = "convert", mixinStandardHelpOptions = true,

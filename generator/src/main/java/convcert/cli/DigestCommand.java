@@ -1,16 +1,16 @@
 package convcert.cli;
 
+import convcert.common.UsageException;
 import convcert.reference.ChunkDigest;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
-import convcert.reference.UsageException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** convcert digest: the reference's per-chunk digests over all 2^32 inputs of a 32-bit source. */
 @Command(name = "digest", mixinStandardHelpOptions = true,

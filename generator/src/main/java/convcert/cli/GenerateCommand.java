@@ -1,27 +1,26 @@
 package convcert.cli;
 
+import convcert.common.Folders;
+import convcert.common.Home;
+import convcert.common.Progress;
+import convcert.common.UsageException;
+import convcert.families.Families;
 import convcert.reference.Reference;
-import convcert.reference.UsageException;
 import convcert.spec.Conversion;
-import convcert.spec.Home;
 import convcert.vectors.DriftCheck;
 import convcert.vectors.Generator;
 import convcert.vectors.Level;
-import convcert.vectors.Progress;
 import convcert.vectors.VectorFiles;
 import convcert.vectors.VectorFormat;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -91,7 +90,7 @@ public final class GenerateCommand implements Callable<Integer> {
         Path destination = check ? Files.createTempDirectory("convcert-drift") : target;
         // An interrupt (SIGINT, SIGTERM) ends the JVM without the finally below, the generator's threads still
         // writing: the hook calls their writes off, then removes the folder.
-        Thread cleanup = new Thread(() -> VectorFiles.withdraw(destination, 5000, GenerateCommand::delete),
+        Thread cleanup = new Thread(() -> VectorFiles.withdraw(destination, 5000, Folders::delete),
                 "convcert-drift-cleanup");
         if (check) {
             Runtime.getRuntime().addShutdownHook(cleanup);
@@ -100,7 +99,7 @@ public final class GenerateCommand implements Callable<Integer> {
             Files.createDirectories(destination);
             long start = System.nanoTime();
             Generator generator = new Generator(new Generator.Options(reference, selected, lvl, seed, layouts, destination,
-                    Extensions.of(reference)),
+                    Families.of(reference)),
                     Progress.ofCases(err, System.console() != null));
             Generator.Result result = generator.run();
             double seconds = (System.nanoTime() - start) / 1e9;
@@ -121,22 +120,13 @@ public final class GenerateCommand implements Callable<Integer> {
             return 1;
         } finally {
             if (check) {
-                delete(destination);
+                Folders.delete(destination);
                 try {
                     Runtime.getRuntime().removeShutdownHook(cleanup);
                 } catch (IllegalStateException shuttingDown) {
                     // the hook runs, and finds nothing left
                 }
             }
-        }
-    }
-
-    /** A generated vector set, all of it (--check's regenerated set, certify --plan's): best effort, never an error. */
-    public static void delete(Path folder) {
-        try (Stream<Path> walk = Files.walk(folder)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            // already gone, or going: nothing else to do
         }
     }
 }

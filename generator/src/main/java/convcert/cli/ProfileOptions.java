@@ -1,10 +1,10 @@
 package convcert.cli;
 
+import convcert.common.Home;
+import convcert.common.UsageException;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
-import convcert.reference.UsageException;
 import convcert.spec.Conversion;
-import convcert.spec.Home;
 import convcert.spec.SpecTables;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package convcert.faults;
 
+import convcert.common.UsageException;
 import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
@@ -7,7 +8,6 @@ import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
-import convcert.reference.UsageException;
 import convcert.reference.Values;
 import convcert.spec.Conversion;
 import convcert.spec.CtrlState;

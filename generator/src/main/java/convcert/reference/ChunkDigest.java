@@ -1,5 +1,6 @@
 package convcert.reference;
 
+import convcert.common.UsageException;
 import java.util.stream.IntStream;
 
 /**

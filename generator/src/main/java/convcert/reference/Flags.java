@@ -1,5 +1,6 @@
 package convcert.reference;
 
+import convcert.common.UsageException;
 import convcert.spec.Rounding;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package convcert.reference;
 
+import convcert.common.UsageException;
 import convcert.spec.BlockFormat;
 import convcert.spec.Conversion;
 import convcert.spec.CtrlBit;

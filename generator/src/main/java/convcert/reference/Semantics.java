@@ -1,5 +1,6 @@
 package convcert.reference;
 
+import convcert.common.UsageException;
 import convcert.spec.Decision;
 import convcert.spec.Format;
 import convcert.spec.Layout;
@@ -17,11 +18,10 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * The options chosen for the decisions (decisions.csv) that change results, and the registry of those
- * decisions. Each decision is declared once below: its option enum (constants spelled in lower case
- * with '-' for '_' are the option names) and one {@link Switch} line with its id and which tables need
- * it. The table must list exactly those options, so the table and the reference cannot drift apart;
- * the default comes from the table.
+ * The options chosen for the decisions (decisions.csv) that change results, and their registry. Each decision
+ * is declared once below: its option enum (its constants, lower case with '-' for '_', are the option names)
+ * and one {@link Switch} line with its id and which tables need it. The table must list exactly those
+ * options, so table and reference cannot drift apart; the default comes from the table.
  */
 public final class Semantics {
 

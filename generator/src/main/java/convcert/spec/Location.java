@@ -1,5 +1,6 @@
 package convcert.spec;
 
+import convcert.common.WorkingDirectory;
 import java.nio.file.Path;
 
 /** A place in a spec table: file, 1-based line and 1-based column (0 when the whole line is meant). */

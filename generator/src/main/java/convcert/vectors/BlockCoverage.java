@@ -1,9 +1,9 @@
 package convcert.vectors;
 
+import convcert.common.UsageException;
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
-import convcert.reference.UsageException;
 import convcert.spec.BlockFormat;
 import convcert.spec.Conversion;
 import convcert.spec.Format;

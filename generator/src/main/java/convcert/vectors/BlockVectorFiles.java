@@ -1,8 +1,8 @@
 package convcert.vectors;
 
+import convcert.common.UsageException;
 import convcert.reference.BlockConverter;
 import convcert.reference.Reference;
-import convcert.reference.UsageException;
 import convcert.spec.BlockFormat;
 import convcert.spec.Format;
 import convcert.spec.Rounding;

@@ -1,5 +1,7 @@
 package convcert.vectors;
 
+import convcert.common.Progress;
+import convcert.common.Sha256;
 import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.Flags;

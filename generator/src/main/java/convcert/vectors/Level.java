@@ -1,6 +1,6 @@
 package convcert.vectors;
 
-import convcert.reference.UsageException;
+import convcert.common.UsageException;
 import convcert.spec.Labels;
 import java.util.Locale;
 

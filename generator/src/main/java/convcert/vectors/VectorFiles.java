@@ -1,5 +1,6 @@
 package convcert.vectors;
 
+import convcert.common.Sha256;
 import convcert.reference.Converter;
 import convcert.reference.FormatCodec;
 import convcert.reference.Values;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import convcert.TestProfile;
+import convcert.common.UsageException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import convcert.TestProfile;
+import convcert.common.WorkingDirectory;
 import convcert.reference.Semantics;
 import java.io.IOException;
 import java.nio.file.Files;

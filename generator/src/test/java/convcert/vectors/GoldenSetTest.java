@@ -3,6 +3,7 @@ package convcert.vectors;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import convcert.TestProfile;
+import convcert.common.Progress;
 import convcert.oracle.Expected;
 import convcert.oracle.HifloatPseudoCode;
 import convcert.oracle.RationalOracle;

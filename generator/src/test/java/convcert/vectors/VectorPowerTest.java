@@ -3,9 +3,9 @@ package convcert.vectors;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import convcert.TestProfile;
+import convcert.common.UsageException;
 import convcert.reference.Case;
 import convcert.reference.Reference;
-import convcert.reference.UsageException;
 import convcert.spec.Conversion;
 import convcert.spec.CtrlState;
 import convcert.spec.Form;

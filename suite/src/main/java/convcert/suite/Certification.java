@@ -1,11 +1,13 @@
 package convcert.suite;
 
-import convcert.cli.Extensions;
 import convcert.cli.GenerateCommand;
+import convcert.common.Folders;
+import convcert.common.Home;
+import convcert.common.Progress;
+import convcert.common.WorkingDirectory;
+import convcert.families.Families;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
-import convcert.spec.Home;
-import convcert.spec.WorkingDirectory;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.suite.adapters.Adapters;
@@ -22,7 +24,6 @@ import convcert.suite.runner.SuiteRun;
 import convcert.suite.runner.VectorStore;
 import convcert.vectors.Generator;
 import convcert.vectors.Level;
-import convcert.vectors.Progress;
 import convcert.vectors.VectorFormat;
 import io.qameta.allure.AllureLifecycle;
 import java.io.IOException;
@@ -129,7 +130,7 @@ final class Certification {
             }
         } finally {
             if (temp != null) {
-                GenerateCommand.delete(temp);
+                Folders.delete(temp);
             }
         }
     }
@@ -194,7 +195,7 @@ final class Certification {
         Files.createDirectories(folder);
         List<Conversion> pairs = request.pairs().isEmpty() ? List.copyOf(reference.tables().conversions()) : request.pairs();
         new Generator(new Generator.Options(reference, pairs, level, 1, EnumSet.of(VectorFormat.BIN), folder,
-                Extensions.of(reference)), Progress.ofCases(err, System.console() != null)).run();
+                Families.of(reference)), Progress.ofCases(err, System.console() != null)).run();
         return folder;
     }
 }

@@ -1,10 +1,10 @@
 package convcert.suite;
 
 import convcert.cli.ProfileOptions;
+import convcert.common.Home;
+import convcert.common.UsageException;
 import convcert.reference.Reference;
-import convcert.reference.UsageException;
 import convcert.spec.Conversion;
-import convcert.spec.Home;
 import convcert.suite.adapters.Adapters;
 import convcert.suite.runner.JobArray;
 import convcert.suite.runner.Waivers;

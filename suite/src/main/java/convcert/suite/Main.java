@@ -4,7 +4,7 @@ import convcert.cli.ConvertCommand;
 import convcert.cli.DigestCommand;
 import convcert.cli.GenerateCommand;
 import convcert.cli.TablesCommand;
-import convcert.reference.UsageException;
+import convcert.common.UsageException;
 import convcert.spec.TableException;
 import convcert.suite.model.ExitCode;
 import convcert.suite.model.Provenance;

@@ -1,6 +1,6 @@
 package convcert.suite;
 
-import convcert.reference.UsageException;
+import convcert.common.UsageException;
 import convcert.suite.model.ConformanceReport;
 import convcert.suite.model.ExitCode;
 import convcert.suite.report.ConsoleReport;

@@ -15,7 +15,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layers ARCHITECTURE.md draws, kept: spi below the generator below the suite; inside the suite,
+ * The layers ARCHITECTURE.md draws, kept: spi below the generator below the suite, common (errors, digests,
+ * progress, the home) below everything in the generator; inside the suite,
  * model at the bottom, runner, report and adapters beside each other and never importing one another,
  * junit and the commands on top. And no main source file of any module over 400 lines.
  */
@@ -53,6 +54,14 @@ class ArchitectureTest {
         for (Path file : sources("generator/src/main/java")) {
             if (Files.readString(file).contains("import convcert.suite")) {
                 wrong.add(HOME.relativize(file) + ": the generator imports the suite");
+            }
+        }
+        for (Path file : sources("generator/src/main/java/convcert/common")) {
+            Matcher m = IMPORT.matcher(Files.readString(file));
+            while (m.find()) {
+                if (!m.group(1).equals("convcert.common")) {
+                    wrong.add(HOME.relativize(file) + ": common, the bottom of every module, imports " + m.group(1));
+                }
             }
         }
         for (Path file : sources("spi/src/main/java")) {

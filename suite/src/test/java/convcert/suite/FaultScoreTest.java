@@ -162,7 +162,7 @@ class FaultScoreTest {
                 byte[] one = suffix.equals(".in.bin") ? new byte[] {0, 0, (byte) 0x80, 0x3F} : new byte[] {0, 0x3C};
                 Files.write(file, one);
                 ((com.fasterxml.jackson.databind.node.ObjectNode) files.get(suffix)).put("sha256",
-                        convcert.vectors.Sha256.of(file));
+                        convcert.common.Sha256.of(file));
             }
         }
         json.writeValue(vectors.resolve("manifest.json").toFile(), root);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import convcert.reference.UsageException;
+import convcert.common.UsageException;
 import convcert.suite.runner.JobArray;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

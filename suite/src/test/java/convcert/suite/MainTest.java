@@ -170,7 +170,7 @@ class MainTest {
         Files.writeString(formats, Files.readString(formats).replace("0x7C00,0x7E00", "0x7C0Z,0x7E00"));
         Run r = run("", "tables", "check", "--tables", dir.toString());
         assertEquals(2, r.exit());
-        assertEquals("convcert: " + convcert.spec.WorkingDirectory.relative(formats) + ":3:8: inf: bad hex '0x7C0Z'\n",
+        assertEquals("convcert: " + convcert.common.WorkingDirectory.relative(formats) + ":3:8: inf: bad hex '0x7C0Z'\n",
                 r.err());
     }
 

@@ -1,7 +1,7 @@
 package convcert.suite.adapters;
 
+import convcert.common.UsageException;
 import convcert.reference.Reference;
-import convcert.reference.UsageException;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterException;
 import convcert.spi.AdapterProvider;

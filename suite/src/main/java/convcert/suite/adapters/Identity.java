@@ -1,7 +1,7 @@
 package convcert.suite.adapters;
 
-import convcert.spec.WorkingDirectory;
-import convcert.vectors.Sha256;
+import convcert.common.Sha256;
+import convcert.common.WorkingDirectory;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

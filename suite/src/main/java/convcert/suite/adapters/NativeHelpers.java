@@ -1,8 +1,8 @@
 package convcert.suite.adapters;
 
-import convcert.spec.Home;
+import convcert.common.Home;
+import convcert.common.Sha256;
 import convcert.spi.AdapterException;
-import convcert.vectors.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,11 +1,12 @@
 package convcert.suite.adapters;
 
+import convcert.common.Sha256;
+import convcert.common.WorkingDirectory;
 import convcert.reference.BlockConverter;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spec.Rounding;
 import convcert.spec.VectorBytes;
-import convcert.spec.WorkingDirectory;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterException;
 import convcert.spi.AdapterProvider;
@@ -18,7 +19,6 @@ import convcert.spi.RandomOperations;
 import convcert.spi.ScaleOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
-import convcert.vectors.Sha256;
 import convcert.vectors.VectorFiles;
 import java.io.IOException;
 import java.nio.LongBuffer;

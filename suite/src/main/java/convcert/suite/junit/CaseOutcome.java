@@ -1,10 +1,10 @@
 package convcert.suite.junit;
 
+import convcert.common.Sha256;
 import convcert.spi.CaseKey;
 import convcert.suite.model.CaseResult;
 import convcert.suite.runner.Planned;
 import convcert.suite.runner.SuiteRun;
-import convcert.vectors.Sha256;
 import io.qameta.allure.Allure;
 import java.nio.charset.StandardCharsets;
 import org.opentest4j.TestAbortedException;

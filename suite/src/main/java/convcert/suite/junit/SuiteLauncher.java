@@ -1,6 +1,6 @@
 package convcert.suite.junit;
 
-import convcert.reference.UsageException;
+import convcert.common.UsageException;
 import convcert.suite.runner.SuiteRun;
 import io.qameta.allure.Allure;
 import io.qameta.allure.AllureLifecycle;

@@ -1,8 +1,8 @@
 package convcert.suite.junit;
 
+import convcert.common.Home;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
-import convcert.spec.Home;
 import convcert.spec.SpecTables;
 import convcert.spi.ConverterAdapter;
 import convcert.suite.adapters.Adapters;

@@ -1,6 +1,6 @@
 package convcert.suite.model;
 
-import convcert.spec.Home;
+import convcert.common.Home;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

@@ -1,7 +1,7 @@
 package convcert.suite.report;
 
-import convcert.reference.UsageException;
-import convcert.spec.WorkingDirectory;
+import convcert.common.UsageException;
+import convcert.common.WorkingDirectory;
 import convcert.spi.CaseKey;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.ConformanceReport;

@@ -1,6 +1,6 @@
 package convcert.suite.report;
 
-import convcert.reference.UsageException;
+import convcert.common.UsageException;
 import convcert.suite.model.ConformanceReport;
 import convcert.suite.model.FirstMismatch;
 import convcert.suite.model.MismatchKind;

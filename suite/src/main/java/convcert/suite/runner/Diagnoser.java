@@ -1,5 +1,6 @@
 package convcert.suite.runner;
 
+import convcert.common.Home;
 import convcert.faults.Fault;
 import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
@@ -9,7 +10,6 @@ import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
-import convcert.spec.Home;
 import convcert.suite.model.Diagnosis;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,12 +1,12 @@
 package convcert.suite.runner;
 
+import convcert.common.Progress;
 import convcert.reference.Converter;
 import convcert.spec.VectorBytes;
 import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
 import convcert.spi.PackedOperations;
 import convcert.suite.model.MismatchKind;
-import convcert.vectors.Progress;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 

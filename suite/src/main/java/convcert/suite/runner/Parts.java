@@ -1,12 +1,12 @@
 package convcert.suite.runner;
 
+import convcert.common.Progress;
 import convcert.reference.Converter;
 import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.Status;
-import convcert.vectors.Progress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,8 @@
 package convcert.suite.runner;
 
+import convcert.common.Progress;
+import convcert.common.UsageException;
 import convcert.reference.Reference;
-import convcert.reference.UsageException;
 import convcert.spec.Conversion;
 import convcert.spi.AdapterException;
 import convcert.spi.Capability;
@@ -10,7 +11,6 @@ import convcert.spi.ConverterAdapter;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.LateOutput;
 import convcert.suite.model.Status;
-import convcert.vectors.Progress;
 import java.io.PrintWriter;
 import java.time.LocalDate;
 import java.util.ArrayList;

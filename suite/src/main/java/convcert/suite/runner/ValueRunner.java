@@ -1,5 +1,6 @@
 package convcert.suite.runner;
 
+import convcert.common.Progress;
 import convcert.reference.Converter;
 import convcert.reference.Flags;
 import convcert.spi.AdapterException;
@@ -12,7 +13,6 @@ import convcert.suite.model.CaseResult;
 import convcert.suite.model.FirstMismatch.Shown;
 import convcert.suite.model.MismatchKind;
 import convcert.suite.model.Status;
-import convcert.vectors.Progress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

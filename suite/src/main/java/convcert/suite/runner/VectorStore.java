@@ -1,18 +1,18 @@
 package convcert.suite.runner;
 
+import convcert.common.Sha256;
+import convcert.common.UsageException;
+import convcert.common.WorkingDirectory;
 import convcert.reference.BlockConverter;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
-import convcert.reference.UsageException;
 import convcert.spec.Rounding;
 import convcert.spec.VectorBytes;
-import convcert.spec.WorkingDirectory;
 import convcert.spi.CaseKey;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
-import convcert.vectors.Sha256;
 import convcert.vectors.VectorFiles;
 import java.io.IOException;
 import java.nio.file.Files;

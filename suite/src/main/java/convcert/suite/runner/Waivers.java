@@ -1,6 +1,6 @@
 package convcert.suite.runner;
 
-import convcert.reference.UsageException;
+import convcert.common.UsageException;
 import convcert.spec.CsvTable;
 import convcert.spec.TableException;
 import convcert.spi.CaseKey;

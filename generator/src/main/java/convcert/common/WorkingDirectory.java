@@ -1,4 +1,4 @@
-package convcert.spec;
+package convcert.common;
 
 import java.nio.file.Path;
 

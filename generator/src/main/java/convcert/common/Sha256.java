@@ -1,4 +1,4 @@
-package convcert.vectors;
+package convcert.common;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package convcert.cli;
+package convcert.families;
 
 import convcert.opencl.OpenClVectorFiles;
 import convcert.reference.Reference;
@@ -8,12 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The families of cases a profile can have beside its conversions, known here and nowhere else: the
- * OpenCL memory functions and the block-scaled formats. The generator gets them from its caller.
+ * The registration of the case families a profile can have beside its conversions, known here and nowhere
+ * else: the OpenCL memory functions and the block-scaled formats. A new family registers here; the generator
+ * and the suite get the list from this class.
  */
-public final class Extensions {
+public final class Families {
 
-    private Extensions() {
+    private Families() {
     }
 
     /** The reference's profile's extension cases (none for a profile without their tables). */

@@ -1,4 +1,4 @@
-package convcert.vectors;
+package convcert.common;
 
 import java.io.PrintWriter;
 
@@ -41,12 +41,12 @@ public final class Progress {
         return new Progress(null, false, null, 0);
     }
 
-    synchronized void start(int totalCases) {
+    public synchronized void start(int totalCases) {
         this.total = totalCases;
     }
 
     /** A generated case with this many vectors. */
-    synchronized void caseDone(long count) {
+    public synchronized void caseDone(long count) {
         vectors += count;
         advance(1);
     }
