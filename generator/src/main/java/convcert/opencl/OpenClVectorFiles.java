@@ -1,5 +1,6 @@
 package convcert.opencl;
 
+import convcert.reference.CaseKind;
 import convcert.reference.Reference;
 import convcert.spi.MemoryCase;
 import convcert.vectors.ExtensionCases;
@@ -42,7 +43,7 @@ public final class OpenClVectorFiles implements ExtensionCases {
             throws IOException {
         String profile = reference.tables().profile();
         OpenClVectors generator = new OpenClVectors(new OpenClReference(tables, reference), reference, level, seed);
-        Files.createDirectories(out.resolve(profile).resolve("memory"));
+        Files.createDirectories(out.resolve(profile).resolve(CaseKind.MEMORY.state()));
         List<Manifest.Entry> result = new ArrayList<>();
         for (MemoryCase c : generator.cases()) {
             List<MemoryVector> list = generator.vectors(c);
@@ -60,7 +61,7 @@ public final class OpenClVectorFiles implements ExtensionCases {
             }
             String sha = VectorFiles.writeText(VectorFiles.inside(out, out.resolve(name + ".csv")), csv.toString());
             result.add(new Manifest.Entry(name, profile, MemoryCase.vectorType(c.type(), c.n()), c.functionName(), "-",
-                    "memory", "-", "-", c.functionName(), Map.of(), reference.tables().digest(),
+                    CaseKind.MEMORY.state(), "-", "-", c.functionName(), Map.of(), reference.tables().digest(),
                     reference.semantics().choices(), level.label(), seed, list.size(), coverage,
                     Map.of(".csv", new Manifest.FileRef(name + ".csv", sha)), List.of()));
         }

@@ -2,6 +2,7 @@ package convcert.vectors;
 
 import convcert.common.UsageException;
 import convcert.reference.BlockConverter;
+import convcert.reference.CaseKind;
 import convcert.reference.Reference;
 import convcert.spec.BlockFormat;
 import convcert.spec.Format;
@@ -26,7 +27,7 @@ import java.util.Set;
 public final class BlockVectorFiles implements ExtensionCases {
 
     /** The state every block case has in case names: float->mxfp4_e2m1/rn-block. */
-    public static final String STATE = "block";
+    public static final String STATE = CaseKind.BLOCK.state();
 
     private final Reference reference;
 

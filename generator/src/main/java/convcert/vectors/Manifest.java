@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import convcert.reference.CaseKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,11 @@ public record Manifest(String generator, int formatVersion, List<Entry> cases) {
                         String saturation, String form, String suffix, Map<String, Integer> ctrl, String tables,
                         Map<String, String> decisions, String level, long seed, int count,
                         Map<String, Integer> coverage, Map<String, FileRef> files, List<Variant> variants) {
+
+        /** What kind of case the entry is (its state word read once). */
+        public CaseKind kind() {
+            return CaseKind.of(state);
+        }
     }
 
     /**

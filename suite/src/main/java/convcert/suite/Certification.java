@@ -6,6 +6,7 @@ import convcert.common.Home;
 import convcert.common.Progress;
 import convcert.common.WorkingDirectory;
 import convcert.families.Families;
+import convcert.reference.CaseKind;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spi.CaseKey;
@@ -167,7 +168,7 @@ final class Certification {
             String profileName = reference.tables().profile();
             List<Conversion> selected = request.pairs();
             store.verify(store.cases().stream().filter(e -> e.profile().equals(profileName)
-                    && !e.state().equals("memory")).toList(), reference,
+                    && e.kind() != CaseKind.MEMORY).toList(), reference,
                     e -> selected.isEmpty() || (!VectorStore.isBlock(e)
                             && selected.contains(reference.conversion(e.from(), e.to()))));
         }

@@ -9,6 +9,7 @@ import convcert.faults.Fault;
 import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
 import convcert.reference.Case;
+import convcert.reference.CaseKind;
 import convcert.reference.Converter;
 import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
@@ -80,7 +81,7 @@ public final class ScoreCommand implements Callable<Integer> {
         VectorStore store = VectorStore.open(folder);
         String name = reference.tables().profile();
         List<Manifest.Entry> entries = store.cases().stream().filter(e -> e.profile().equals(name)
-                && !e.state().equals("memory") && !VectorStore.isBlock(e)).toList(); // the faults are of conversions
+                && e.kind() == CaseKind.CONVERSION).toList(); // the faults are of conversions
         store.verify(entries, reference, e -> true);
         List<Fault> catalogue = FaultCatalogue.load(faults != null ? faults : Home.faults());
         Score score = score(reference, store, entries, catalogue);

@@ -5,6 +5,7 @@ import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClVectors;
 import convcert.reference.BlockConverter;
 import convcert.reference.Case;
+import convcert.reference.CaseKind;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
@@ -143,7 +144,7 @@ final class Planner {
         Map<String, List<Planned>> plan = new LinkedHashMap<>();
         VectorStore store = config.vectors();
         for (Manifest.Entry e : store.cases()) {
-            if (!e.profile().equals(reference.tables().profile()) || e.state().equals("memory")) {
+            if (!e.profile().equals(reference.tables().profile()) || e.kind() == CaseKind.MEMORY) {
                 continue; // memory cases are planned from the reference (memoryCases)
             }
             if (VectorStore.isBlock(e)) {
@@ -253,6 +254,6 @@ final class Planner {
     static CaseKey memoryKey(String profile, MemoryCase c) {
         String function = c.isAsType() ? "as_" + c.toType() : c.function() + (c.rounding().isEmpty() ? "" : "_" + c.rounding());
         String width = c.isAsType() && c.n() != c.toN() ? c.n() + "->" + c.toN() : "x" + c.n();
-        return new CaseKey(profile, c.type(), function, width, "memory", "-", Map.of());
+        return new CaseKey(profile, c.type(), function, width, CaseKind.MEMORY.state(), "-", Map.of());
     }
 }

@@ -4,6 +4,7 @@ import convcert.common.Sha256;
 import convcert.common.UsageException;
 import convcert.common.WorkingDirectory;
 import convcert.reference.BlockConverter;
+import convcert.reference.CaseKind;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
@@ -64,7 +65,7 @@ public final class VectorStore {
             if (!names.add(e.name())) {
                 throw new UsageException(where + " is listed twice");
             }
-            if (!e.state().equals("memory") && e.count() <= 0) {
+            if (e.kind() != CaseKind.MEMORY && e.count() <= 0) {
                 throw new UsageException(where + " has no vectors (count " + e.count() + ")");
             }
             for (Manifest.FileRef ref : e.files().values()) {
@@ -153,7 +154,7 @@ public final class VectorStore {
     }
 
     public static boolean isBlock(Manifest.Entry e) {
-        return BlockVectorFiles.STATE.equals(e.state());
+        return e.kind() == CaseKind.BLOCK;
     }
 
     /** A block case: its block format and mode known, files of count whole blocks, SHA-256 as recorded. */
