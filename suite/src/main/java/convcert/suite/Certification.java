@@ -44,11 +44,11 @@ import java.util.List;
  */
 final class Certification {
 
-    private final CertifyCommand.Request request;
+    private final CertificationRequest request;
     private final PrintWriter stdout;
     private final PrintWriter err;
 
-    Certification(CertifyCommand.Request request, PrintWriter stdout, PrintWriter err) {
+    Certification(CertificationRequest request, PrintWriter stdout, PrintWriter err) {
         this.request = request;
         this.stdout = stdout;
         this.err = err;

@@ -32,7 +32,7 @@ final class CertificationPlan {
     private CertificationPlan() {
     }
 
-    static int print(SuiteRun run, CertifyCommand.Request request, PrintWriter out) {
+    static int print(SuiteRun run, CertificationRequest request, PrintWriter out) {
         List<Planned> planned = run.plan().values().stream().flatMap(List::stream).toList();
         List<Planned> applicable = planned.stream().filter(p -> run.applies(p.key())).toList();
         long vectors = applicable.stream().mapToLong(Planned::count).sum();

@@ -96,12 +96,6 @@ public final class CertifyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** The checked request: what Certification runs. shard is K of N; vectors and level as given (null: none). */
-    record Request(Reference reference, String adapter, ClassLoader adapters, Path vectors, String level,
-                   List<Conversion> pairs, List<String> pairArguments, String only, boolean exhaustive, int shard,
-                   int shards, String shardText, int jobs, Path out, Waivers waivers, long timeoutMillis, int first) {
-    }
-
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -120,7 +114,7 @@ public final class CertifyCommand implements Callable<Integer> {
         return plan ? certification.plan() : certification.run();
     }
 
-    private Request request(ClassLoader loader) {
+    private CertificationRequest request(ClassLoader loader) {
         if (timeoutMillis <= 0) {
             throw new UsageException("--timeout-ms must be a positive number of milliseconds, got " + timeoutMillis);
         }
@@ -144,9 +138,9 @@ public final class CertifyCommand implements Callable<Integer> {
                     : "--jobs splits the 2^32 inputs of --exhaustive cases; vector cases run on one adapter");
         }
         Path report = out != null ? out : Path.of("reports").resolve(defaultFolder(adapter)); // relative to the working directory
-        return new Request(reference, adapter, loader, vectors != null ? vectors : Home.vectors(), level, selected, pairs,
-                only, exhaustive, kn[0], kn[1], shard, jobs, report, waivers == null ? Waivers.none() : Waivers.read(waivers),
-                timeoutMillis, first);
+        return new CertificationRequest(reference, adapter, loader, vectors != null ? vectors : Home.vectors(), level,
+                selected, pairs, only, exhaustive, kn[0], kn[1], shard, jobs, report,
+                waivers == null ? Waivers.none() : Waivers.read(waivers), timeoutMillis, first);
     }
 
     /**
