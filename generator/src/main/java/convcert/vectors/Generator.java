@@ -2,6 +2,7 @@ package convcert.vectors;
 
 import convcert.common.Progress;
 import convcert.common.Sha256;
+import convcert.common.Version;
 import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.Flags;
@@ -36,7 +37,7 @@ import java.util.stream.Collectors;
  */
 public final class Generator {
 
-    public static final String VERSION = "convcert-generator 0.5.0";
+    public static final String VERSION = "convcert-generator " + Version.VALUE;
 
     /** extensions: cases beside the conversions (ExtensionCases), e.g. the OpenCL memory functions. */
     public record Options(Reference reference, List<Conversion> pairs, Level level, long seed,

@@ -1,7 +1,7 @@
 package convcert.suite.adapters;
 
+import convcert.reference.Reference;
 import convcert.spec.Conversion;
-import convcert.spec.Rounding;
 import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
 import convcert.vectors.VectorFiles;
@@ -50,7 +50,7 @@ final class Recording {
      */
     static void withLaneValues(Conversion conversion, CaseKey c, long[] ins, Path inFile, boolean memh, Path vectors, int width)
             throws IOException, AdapterException {
-        String lane = conversion.lane(Rounding.parse(c.rounding()));
+        String lane = conversion.lane(Reference.rounding(c.rounding()));
         if (lane == null) {
             return;
         }
@@ -60,7 +60,7 @@ final class Recording {
         if (!Files.isRegularFile(file)) {
             throw new AdapterException("the recording of " + c.name() + " has no " + lane + " lane (" + file + ")");
         }
-        long[] values = Recording.read(file, conversion.laneBits(Rounding.parse(c.rounding())), inFile != null && memh);
+        long[] values = Recording.read(file, conversion.laneBits(Reference.rounding(c.rounding())), inFile != null && memh);
         if (values.length != ins.length) {
             throw new AdapterException(file + " holds " + values.length + " " + lane + " values for " + ins.length + " inputs");
         }

@@ -1,6 +1,7 @@
 package convcert.suite.model;
 
 import convcert.common.Home;
+import convcert.common.Version;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -18,7 +19,7 @@ import java.util.Properties;
 public record Provenance(String date, String convcert, String commit, String jdk, String os, String host,
                          String implementation, String vectors) {
 
-    public static final String VERSION = "0.5.0";
+    public static final String VERSION = Version.VALUE;
 
     public static Provenance of(String implementation, String vectors) {
         return new Provenance(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), VERSION, gitCommit(),
