@@ -74,7 +74,7 @@ final class BlockRunner {
                     if (!reference.compared(expected, e, i) || comparison.same(codec, want, got)) {
                         continue;
                     }
-                    MismatchKind kind = MismatchKind.classify(codec, want, got);
+                    MismatchKind kind = MismatchClassifier.classify(codec, want, got);
                     kinds.merge(kind, 1L, Long::sum);
                     if (wrongValues++ < FirstMismatch.Block.SHOWN) {
                         String part = reference.toBlock() ? (i == 0 ? "scale" : "element " + (i - 1)) : "value " + i;

@@ -64,7 +64,7 @@ final class Tally {
             }
             long value = in[i] & sourceMask;
             MismatchKind kind = sameValue ? MismatchKind.FLAGS
-                    : MismatchKind.classify(source, value, destination, expected[i], actual[i], integral);
+                    : MismatchClassifier.classify(source, value, destination, expected[i], actual[i], integral);
             int at = i; // the lambda's copy
             count(in[i], kind, () -> sameValue ? new FirstMismatch.Flags(Shown.of(source, value), Values.fields(source, value),
                     Shown.of(destination, actual[at]), ValueRunner.flagText(wantFlags),

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import convcert.reference.Reference;
+import convcert.spec.SpecTables;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -11,6 +14,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** The input map files a mismatching input under its sign, exponent field and leading fraction bits, read off the bits. */
 class InputMapTest {
+
+    static final Reference ASCEND = Reference.of(SpecTables.load(Path.of(System.getProperty("convcert.home"))
+            .resolve("spec-tables/ascend-c")));
+
 
     @ParameterizedTest(name = "{0} {1} is in {2}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -25,25 +32,25 @@ class InputMapTest {
         fp8_e4m3fn | 0xFE       | -f.110
         """)
     void aCellIsSignExponentFieldAndLeadingBits(String format, String input, String cell) {
-        InputMap.Counter counter = InputMap.Counter.of(MismatchKindTest.ASCEND.format(format));
+        InputMap.Counter counter = InputMap.Counter.of(ASCEND.format(format));
         counter.add(Long.decode(input));
         assertEquals(Map.of(cell, 1L), counter.map().cells());
     }
 
     @Test
     void aCellHoldsTheInputsItsBitsLeaveFree() {
-        InputMap f = InputMap.Counter.of(MismatchKindTest.ASCEND.format("float")).map();
+        InputMap f = InputMap.Counter.of(ASCEND.format("float")).map();
         assertEquals(1L << 20, f.cellSize()); // 23 fraction bits, 3 of them the row
         assertEquals(127, f.bias());
         assertEquals(true, f.topFieldSpecial());
-        assertEquals(false, InputMap.Counter.of(MismatchKindTest.ASCEND.format("fp8_e4m3fn")).map().topFieldSpecial());
-        assertEquals(1L << 0, InputMap.Counter.of(MismatchKindTest.ASCEND.format("fp8_e5m2")).map().cellSize());
+        assertEquals(false, InputMap.Counter.of(ASCEND.format("fp8_e4m3fn")).map().topFieldSpecial());
+        assertEquals(1L << 0, InputMap.Counter.of(ASCEND.format("fp8_e5m2")).map().cellSize());
     }
 
     @Test
     void integersAndTaperedFormatsHaveNone() {
-        assertNull(InputMap.Counter.of(MismatchKindTest.ASCEND.format("int32")));
-        assertNull(InputMap.Counter.of(MismatchKindTest.ASCEND.format("hifloat8")));
+        assertNull(InputMap.Counter.of(ASCEND.format("int32")));
+        assertNull(InputMap.Counter.of(ASCEND.format("hifloat8")));
     }
 
     @Test

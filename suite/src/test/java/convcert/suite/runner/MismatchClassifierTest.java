@@ -1,16 +1,17 @@
-package convcert.suite.model;
+package convcert.suite.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.spec.SpecTables;
+import convcert.suite.model.MismatchKind;
 import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Mismatch kinds name what differs between the values, whatever the distance between the bit patterns. */
-class MismatchKindTest {
+class MismatchClassifierTest {
 
     static final Reference ASCEND = Reference.of(SpecTables.load(Path.of(System.getProperty("convcert.home"))
             .resolve("spec-tables/ascend-c")));
@@ -40,7 +41,7 @@ class MismatchKindTest {
         """)
     void kindsComeFromValues(String what, String from, String input, String to, String expected, String actual,
                              boolean integral, String kind) {
-        MismatchKind k = MismatchKind.classify(codec(from), Long.decode(input), codec(to), Long.decode(expected),
+        MismatchKind k = MismatchClassifier.classify(codec(from), Long.decode(input), codec(to), Long.decode(expected),
                 Long.decode(actual), integral);
         assertEquals(kind, k.label(), what);
     }
@@ -55,7 +56,7 @@ class MismatchKindTest {
         NaN to FP6 giving the largest negative  | fp6_e2m3 | 0x1F | 0x3F
         """)
     void aNanInputIsKindOfNanHandling(String what, String to, String expected, String actual) {
-        MismatchKind k = MismatchKind.classify(MX.codec(MX.format("float")), 0x7FC00000L, MX.codec(MX.format(to)),
+        MismatchKind k = MismatchClassifier.classify(MX.codec(MX.format("float")), 0x7FC00000L, MX.codec(MX.format(to)),
                 Long.decode(expected), Long.decode(actual), false);
         assertEquals("NaN to a format without NaN", k.label(), what);
     }
