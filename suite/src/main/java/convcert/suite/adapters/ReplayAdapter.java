@@ -2,10 +2,9 @@ package convcert.suite.adapters;
 
 import convcert.common.Sha256;
 import convcert.common.WorkingDirectory;
+import convcert.families.CaseKeys;
 import convcert.reference.BlockConverter;
 import convcert.reference.Reference;
-import convcert.spec.Conversion;
-import convcert.spec.Rounding;
 import convcert.spec.VectorBytes;
 import convcert.spi.AdapterContext;
 import convcert.spi.AdapterException;
@@ -19,7 +18,6 @@ import convcert.spi.RandomOperations;
 import convcert.spi.ScaleOperations;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
-import convcert.vectors.VectorFiles;
 import java.io.IOException;
 import java.nio.LongBuffer;
 import java.nio.charset.StandardCharsets;
@@ -131,18 +129,13 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
         }
     }
 
-    /** "float->half/rn-nosat" for every case of the profile. */
+    /** The names a recording may use ("float->half/rn-nosat"): every case of the profile, first variants only (CaseKeys). */
     private static Set<String> caseNames(Reference reference) {
         Set<String> names = new HashSet<>();
-        for (Conversion c : reference.tables().conversions()) {
-            for (Rounding mode : c.modes()) {
-                for (String state : reference.saturationVariants(c, mode).keySet()) {
-                    names.add(c.from().name() + "->" + c.to().name() + "/" + mode.suffix() + "-" + state);
-                }
+        for (CaseKey k : CaseKeys.ofProfile(reference)) {
+            if (k.variant().isEmpty()) {
+                names.add(k.name());
             }
-        }
-        for (BlockConverter b : BlockVectorFiles.cases(reference)) {
-            names.add(b.pairName() + "/" + b.mode().suffix() + "-" + BlockVectorFiles.STATE);
         }
         return names;
     }

@@ -1,5 +1,6 @@
 package convcert.suite.runner;
 
+import convcert.families.CaseKeys;
 import convcert.opencl.OpenClReference;
 import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClVectors;
@@ -88,24 +89,6 @@ final class Planner {
         return k.from() + " " + k.to() + " " + k.rounding() + " " + k.state();
     }
 
-    /** Every conversion case the profile defines, whatever the selection: capabilities and waivers must name one. */
-    static List<CaseKey> profileCases(Reference reference) {
-        List<CaseKey> keys = new ArrayList<>();
-        for (Conversion c : reference.tables().conversions()) {
-            for (Rounding mode : c.modes()) {
-                for (List<Case> variants : reference.saturationVariants(c, mode).values()) {
-                    for (int i = 0; i < variants.size(); i++) {
-                        keys.add(key(reference, variants.get(i), i == 0 ? "" : reference.variantLabel(variants.get(i))));
-                    }
-                }
-            }
-        }
-        for (BlockConverter c : BlockVectorFiles.cases(reference)) {
-            keys.add(blockKey(reference.tables().profile(), c));
-        }
-        return keys;
-    }
-
     private Map<String, List<Planned>> exhaustive() {
         Map<String, List<Planned>> plan = new LinkedHashMap<>();
         for (Conversion c : config.pairs()) { // 32-bit sources (certify checks)
@@ -118,7 +101,7 @@ final class Planner {
                     for (int i = 0; i < variantsRun(variants.size()); i++) {
                         Case state = variants.get(i);
                         Converter converter = reference.converter(state);
-                        CaseKey key = key(reference, state, i == 0 ? "" : reference.variantLabel(state));
+                        CaseKey key = CaseKeys.of(reference, state, i == 0 ? "" : reference.variantLabel(state));
                         plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(new Planned.Values(key, end - first,
                                 converter, () -> Batches.range(first, end, converter), parts(first, end, converter)));
                     }
@@ -183,7 +166,7 @@ final class Planner {
     private Planned.Blocks blocks(VectorStore store, Manifest.Entry e) {
         BlockConverter c = BlockVectorFiles.converter(reference, e.from(), e.to(), e.rounding());
         boolean stored = madeBySameReference(e);
-        return new Planned.Blocks(blockKey(reference.tables().profile(), c), e.count(), c, () -> {
+        return new Planned.Blocks(CaseKeys.ofBlock(reference.tables().profile(), c), e.count(), c, () -> {
             long[] inputs = store.readBlocks(e, true, c);
             if (stored) {
                 return new long[][] {inputs, store.readBlocks(e, false, c)};
@@ -206,7 +189,7 @@ final class Planner {
         }
         OpenClVectors generator = new OpenClVectors(new OpenClReference(tables, reference), reference, Level.CI, 1);
         for (MemoryCase c : generator.cases()) {
-            CaseKey key = memoryKey(reference.tables().profile(), c);
+            CaseKey key = CaseKeys.ofMemory(reference.tables().profile(), c);
             plan.computeIfAbsent(key.pair(), k -> new ArrayList<>()).add(new Planned.Memory(key, c, () -> generator.vectors(c)));
         }
     }
@@ -239,21 +222,5 @@ final class Planner {
     /** How many variants of a state run: all for an adapter that programs saturation, else the primary. */
     private int variantsRun(int variants) {
         return config.adapter().programsSaturation() ? variants : Math.min(1, variants);
-    }
-
-    static CaseKey key(Reference reference, Case c, String variant) {
-        return new CaseKey(reference.tables().profile(), c.conversion().from().name(), c.conversion().to().name(),
-                c.rounding().suffix(), Reference.stateLabel(c), c.form().tableName(), c.ctrl().bits(), variant);
-    }
-
-    static CaseKey blockKey(String profile, BlockConverter c) {
-        String[] pair = c.pairName().split("->");
-        return new CaseKey(profile, pair[0], pair[1], c.mode().suffix(), BlockVectorFiles.STATE, "-", Map.of());
-    }
-
-    static CaseKey memoryKey(String profile, MemoryCase c) {
-        String function = c.isAsType() ? "as_" + c.toType() : c.function() + (c.rounding().isEmpty() ? "" : "_" + c.rounding());
-        String width = c.isAsType() && c.n() != c.toN() ? c.n() + "->" + c.toN() : "x" + c.n();
-        return new CaseKey(profile, c.type(), function, width, CaseKind.MEMORY.state(), "-", Map.of());
     }
 }

@@ -2,6 +2,7 @@ package convcert.suite.runner;
 
 import convcert.common.Progress;
 import convcert.common.UsageException;
+import convcert.families.CaseKeys;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spi.AdapterException;
@@ -120,7 +121,7 @@ public final class SuiteRun implements AutoCloseable {
 
     /** Every conversion case the profile defines, whatever the selection: capabilities and waivers must name one. */
     public List<CaseKey> profileCases() {
-        return Planner.profileCases(config.reference());
+        return CaseKeys.ofProfile(config.reference());
     }
 
     /** The adapter's capability lines, aliases resolved. */
