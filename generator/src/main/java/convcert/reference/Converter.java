@@ -3,7 +3,6 @@ package convcert.reference;
 import convcert.spec.HybridRule;
 import convcert.spec.Layout;
 import convcert.spec.Rounding;
-import convcert.spec.ScaleLane;
 import convcert.spec.Saturation;
 
 /**
@@ -41,8 +40,6 @@ public final class Converter {
     private final boolean floatToHalfFast;
     private final Kernel kernel;
     private final int randomBits;
-    private final ScaleLane scale;
-    private final int laneBits;
     private final Operands operands;
     /** Decision e4m3fnuz-clamp=clamp-224: values beyond 224 (and infinities) become 224 before converting. */
     private final boolean clamp224;
@@ -84,9 +81,8 @@ public final class Converter {
         this.stochastic = new StochasticRounder(stochasticReading, randomBits, mode, src, dst);
         this.hybridRounding = hybrid == null ? null : new HybridRounding(hybrid, semantics, src, dst);
         this.integers = new IntegerRounding(dst, roundingTable, spec.saturation() == Saturation.WRAP);
-        this.scale = spec.conversion().scale();
-        this.laneBits = spec.conversion().laneBits(mode);
-        this.operands = new Operands(src.format().width(), laneBits, scale, randomBits);
+        int laneBits = spec.conversion().laneBits(mode);
+        this.operands = new Operands(src.format().width(), laneBits, spec.conversion().scale(), randomBits);
         this.clamp224 = semantics.get(Semantics.FNUZ_CLAMP) == Semantics.FnuzClamp.CLAMP_224 && dst.fnuz()
                 && dst.format().exponentBits() == 4 && dst.format().mantissaBits() == 3;
         this.floatToHalfFast = laneBits == 0 && FloatToHalfFastPath.covers(spec, semantics);
@@ -259,8 +255,8 @@ public final class Converter {
         src.unpack(bits, d);
         if (scale != 0 && d.kind == Decoded.Kind.FINITE) {
             d.exponent += scale;
-            if (t != null) t.note("scaled by 2^" + scale + (this.scale != null ? " (its scale 0x" + Long.toHexString(operands.lane(bits))
-                    + " read as " + this.scale + ", applied exactly before the one rounding)" : " (block scale)"));
+            if (t != null) t.note("scaled by 2^" + scale + (operands.scale() != null ? " (its scale 0x" + Long.toHexString(operands.lane(bits))
+                    + " read as " + operands.scale() + ", applied exactly before the one rounding)" : " (block scale)"));
         }
         if (t != null) {
             t.decoded = d.toDecoded();

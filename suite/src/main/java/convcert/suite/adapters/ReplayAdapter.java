@@ -4,6 +4,7 @@ import convcert.common.Sha256;
 import convcert.common.WorkingDirectory;
 import convcert.families.CaseKeys;
 import convcert.reference.BlockConverter;
+import convcert.reference.CaseKind;
 import convcert.reference.Reference;
 import convcert.spec.VectorBytes;
 import convcert.spi.AdapterContext;
@@ -99,7 +100,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
                 if (recordings.put(caseName, p) != null) {
                     throw new AdapterException("case " + caseName + " is recorded twice (.out.bin and .out.memh) in " + p.getParent());
                 }
-                BlockConverter block = name.endsWith("-" + BlockVectorFiles.STATE)
+                BlockConverter block = CaseKind.of(name.substring(dash + 1)) == CaseKind.BLOCK
                         ? BlockVectorFiles.converter(SuiteContext.referenceOf(context), fromTo[0], fromTo[1], name.substring(0, dash)) : null;
                 if (block != null && !p.toString().endsWith(".bin")) {
                     throw new AdapterException("recording " + p + ": block cases are recorded as .out.bin");
