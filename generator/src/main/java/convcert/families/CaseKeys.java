@@ -2,16 +2,15 @@ package convcert.families;
 
 import convcert.reference.BlockConverter;
 import convcert.reference.Case;
-import convcert.reference.CaseKind;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spec.Rounding;
+import convcert.spi.CaseId;
 import convcert.spi.CaseKey;
 import convcert.spi.MemoryCase;
 import convcert.vectors.BlockVectorFiles;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The one listing of a profile's cases as the SPI's keys, and the one way each family's case becomes a key:
@@ -42,20 +41,16 @@ public final class CaseKeys {
 
     /** A conversion case's key; variant: "" for a state's first variant, else its label. */
     public static CaseKey of(Reference reference, Case c, String variant) {
-        return new CaseKey(reference.tables().profile(), c.conversion().from().name(), c.conversion().to().name(),
-                c.rounding().suffix(), Reference.stateLabel(c), c.form().tableName(), c.ctrl().bits(), variant);
+        return reference.id(c, variant).key();
     }
 
     /** A block case's key: the pair FROM->TO, the state "block". */
     public static CaseKey ofBlock(String profile, BlockConverter c) {
-        String[] pair = c.pairName().split("->");
-        return new CaseKey(profile, pair[0], pair[1], c.mode().suffix(), BlockVectorFiles.STATE, "-", Map.of());
+        return c.id(profile).key();
     }
 
     /** An OpenCL memory case's key: the type, the function, the width, the state "memory". */
     public static CaseKey ofMemory(String profile, MemoryCase c) {
-        String function = c.isAsType() ? "as_" + c.toType() : c.function() + (c.rounding().isEmpty() ? "" : "_" + c.rounding());
-        String width = c.isAsType() && c.n() != c.toN() ? c.n() + "->" + c.toN() : "x" + c.n();
-        return new CaseKey(profile, c.type(), function, width, CaseKind.MEMORY.state(), "-", Map.of());
+        return new CaseId.Memory(profile, c).key();
     }
 }

@@ -1,7 +1,8 @@
 package convcert.opencl;
 
-import convcert.reference.CaseKind;
 import convcert.reference.Reference;
+import convcert.spi.CaseId;
+import convcert.spi.CaseKind;
 import convcert.spi.MemoryCase;
 import convcert.vectors.ExtensionCases;
 import convcert.vectors.Level;
@@ -43,11 +44,11 @@ public final class OpenClVectorFiles implements ExtensionCases {
             throws IOException {
         String profile = reference.tables().profile();
         OpenClVectors generator = new OpenClVectors(new OpenClReference(tables, reference), reference, level, seed);
-        Files.createDirectories(out.resolve(profile).resolve(CaseKind.MEMORY.state()));
         List<Manifest.Entry> result = new ArrayList<>();
         for (MemoryCase c : generator.cases()) {
             List<MemoryVector> list = generator.vectors(c);
-            String name = profile + "/memory/" + c.name().replace(' ', '-');
+            String name = new CaseId.Memory(profile, c).path();
+            Files.createDirectories(VectorFiles.inside(out, out.resolve(name)).getParent());
             StringBuilder csv = new StringBuilder("pointer,offset,memory,data,expected,compared_bytes,outcome,coverage\n");
             Map<String, Integer> coverage = new LinkedHashMap<>();
             for (MemoryVector v : list) {

@@ -4,6 +4,7 @@ import convcert.spec.BlockFormat;
 import convcert.spec.Format;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
+import convcert.spi.CaseId;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,6 +74,13 @@ public final class BlockConverter {
 
     public String pairName() {
         return block.pairName(toBlock);
+    }
+
+    /** The case's identity: FROM->TO is the value format and the block format, in the direction of the case. */
+    public CaseId.Block id(String profile) {
+        String from = toBlock ? block.value().name() : block.name();
+        String to = toBlock ? block.name() : block.value().name();
+        return new CaseId.Block(profile, from, to, mode.suffix());
     }
 
     public int inputsPerBlock() {

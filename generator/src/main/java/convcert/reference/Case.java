@@ -1,11 +1,11 @@
 package convcert.reference;
 
 import convcert.spec.Conversion;
-import convcert.spec.CtrlState;
 import convcert.spec.Form;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spec.SaturationRule;
+import convcert.spi.CtrlState;
 
 /**
  * One conversion as an API call makes it: the pair, the rounding mode, the API form and the CTRL

@@ -1,6 +1,7 @@
 package convcert.reference;
 
 import convcert.spec.HybridRule;
+import convcert.spec.Lane;
 import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
@@ -90,8 +91,8 @@ public final class Converter {
         this.kernel = floatToHalfFast || laneBits != 0 || clamp224 ? null : Kernel.of(spec, semantics, this);
     }
 
-    /** The lane beside each value: "random" (stochastic rounding's random bits), "scale", or null. */
-    public String lane() {
+    /** The lane beside each value: stochastic rounding's random bits, a scale, or null. */
+    public Lane lane() {
         return spec.conversion().lane(mode);
     }
 

@@ -4,7 +4,6 @@ import convcert.common.UsageException;
 import convcert.spec.BlockFormat;
 import convcert.spec.Conversion;
 import convcert.spec.CtrlBit;
-import convcert.spec.CtrlState;
 import convcert.spec.Form;
 import convcert.spec.Format;
 import convcert.spec.Location;
@@ -12,7 +11,9 @@ import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spec.SaturationRule;
 import convcert.spec.SpecTables;
+import convcert.spi.CaseId;
 import convcert.spi.CaseKey;
+import convcert.spi.CtrlState;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -246,6 +247,12 @@ public final class Reference {
         }
         bits.retainAll(tables.ctrlBits().keySet());
         return List.copyOf(bits);
+    }
+
+    /** A conversion case's identity; variant: "" for a state's first variant, else its label. */
+    public CaseId.Conversion id(Case c, String variant) {
+        return new CaseId.Conversion(tables.profile(), c.conversion().from().name(), c.conversion().to().name(),
+                c.rounding().suffix(), stateLabel(c), c.form().tableName(), c.ctrl(), variant);
     }
 
     /** "sat 60=0,48=1": a variant's form and the consulted CTRL bits, as case names show it. */

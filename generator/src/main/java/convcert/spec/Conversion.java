@@ -31,11 +31,11 @@ public record Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> 
     }
 
     /**
-     * The lane beside each value under a mode: "random" (rs's random bits), "scale" (the scale column),
-     * or null. A value and its lane are one operand, the lane above the value's bits.
+     * The lane beside each value under a mode: rs's random bits, the scale column, or null. A value and its
+     * lane are one operand, the lane above the value's bits.
      */
-    public String lane(Rounding mode) {
-        return mode.stochastic() && randomBits > 0 ? "random" : scale != null ? "scale" : null;
+    public Lane lane(Rounding mode) {
+        return mode.stochastic() && randomBits > 0 ? Lane.RANDOM : scale != null ? Lane.SCALE : null;
     }
 
     /** The bits of the lane of a mode (0 without one). */

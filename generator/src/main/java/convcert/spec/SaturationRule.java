@@ -1,5 +1,6 @@
 package convcert.spec;
 
+import convcert.spi.CtrlState;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,5 +1,6 @@
 package convcert.spec;
 
+import convcert.spi.CtrlState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

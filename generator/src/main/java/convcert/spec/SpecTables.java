@@ -1,5 +1,6 @@
 package convcert.spec;
 
+import convcert.spi.CtrlState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

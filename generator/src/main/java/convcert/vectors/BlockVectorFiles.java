@@ -2,11 +2,12 @@ package convcert.vectors;
 
 import convcert.common.UsageException;
 import convcert.reference.BlockConverter;
-import convcert.reference.CaseKind;
 import convcert.reference.Reference;
 import convcert.spec.BlockFormat;
 import convcert.spec.Format;
 import convcert.spec.Rounding;
+import convcert.spi.CaseId;
+import convcert.spi.CaseKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,11 +67,6 @@ public final class BlockVectorFiles implements ExtensionCases {
                 + reference.tables().profile() + " (blocks.csv)");
     }
 
-    /** The manifest name of a block case: PROFILE/FROM-TO/MODE-block. */
-    public static String caseName(String profile, BlockConverter c) {
-        return profile + "/" + c.pairName().replace("->", "-") + "/" + c.mode().suffix() + "-" + STATE;
-    }
-
     @Override
     public List<Manifest.Entry> write(Path out, Level level, long seed, Set<VectorFormat> formats) throws IOException {
         String profile = reference.tables().profile();
@@ -80,7 +76,8 @@ public final class BlockVectorFiles implements ExtensionCases {
             BlockCoverage.Blocks inputs = c.toBlock() ? coverage.toBlock() : coverage.fromBlock();
             long[] expected = new long[inputs.count() * c.outputsPerBlock()];
             c.apply(inputs.values(), 0, expected, 0, inputs.count());
-            String name = caseName(profile, c);
+            CaseId.Block id = c.id(profile);
+            String name = id.path();
             Path base = VectorFiles.inside(out, out.resolve(name));
             Files.createDirectories(base.getParent());
             Map<String, Manifest.FileRef> files = new LinkedHashMap<>();
@@ -98,8 +95,7 @@ public final class BlockVectorFiles implements ExtensionCases {
                     files.put(suffix, new Manifest.FileRef(name + suffix, digests.get(suffix)));
                 }
             }
-            String[] pair = c.pairName().split("->");
-            entries.add(new Manifest.Entry(name, profile, pair[0], pair[1], c.mode().suffix(), STATE,
+            entries.add(new Manifest.Entry(name, profile, id.from(), id.to(), id.rounding(), STATE,
                     c.toBlock() ? "sat" : "nosat", "-", "-", Map.of(), reference.tables().digest(),
                     reference.semantics().choices(), level.label(), seed, inputs.count(), inputs.counts(), files, List.of()));
         }

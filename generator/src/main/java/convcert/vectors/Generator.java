@@ -8,7 +8,6 @@ import convcert.reference.Converter;
 import convcert.reference.Flags;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
-import convcert.spec.Form;
 import convcert.spec.Rounding;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -67,11 +66,6 @@ public final class Generator {
     public Generator(Options options, Progress progress) {
         this.options = options;
         this.progress = progress;
-    }
-
-    public static String caseName(Case c, String state) {
-        Conversion conversion = c.conversion();
-        return conversion.from().name() + "-" + conversion.to().name() + "/" + c.rounding().suffix() + "-" + state;
     }
 
     public Result run() throws IOException {
@@ -138,8 +132,6 @@ public final class Generator {
         long[] pairInputs = tagged.bits();
         String[] pairTags = tagged.tags();
         long[] pairExpected = new long[pairInputs.length];
-        Path folder = VectorFiles.inside(options.out(), options.out().resolve(profile).resolve(c.from().name() + "-" + c.to().name()));
-        Files.createDirectories(folder);
         int cases = 0;
         long pairVectors = 0;
         for (Rounding mode : c.modes().stream().sorted().toList()) {
@@ -157,11 +149,12 @@ public final class Generator {
                 for (Case variant : variants) {
                     sameResults(reference, variant, inputs, expected);
                     selections.add(new Manifest.Variant(reference.variantLabel(variant), variant.form().tableName(),
-                            ctrlMap(variant)));
+                            variant.ctrl().names()));
                 }
                 String label = Reference.stateLabel(state);
-                String name = profile + "/" + caseName(state, label);
-                Path base = options.out().resolve(name);
+                String name = reference.id(state, "").path();
+                Path base = VectorFiles.inside(options.out(), options.out().resolve(name));
+                Files.createDirectories(base.getParent());
                 byte[] flags = reference.tables().hasFlags() ? flags(converter, inputs, expected) : null;
                 Map<String, Manifest.FileRef> files = new LinkedHashMap<>();
                 for (VectorFormat format : VectorFormat.values()) {
@@ -170,7 +163,7 @@ public final class Generator {
                                 .forEach((suffix, sha) -> files.put(suffix, new Manifest.FileRef(name + suffix, sha)));
                     }
                 }
-                Map<String, Integer> ctrl = ctrlMap(state);
+                Map<String, Integer> ctrl = state.ctrl().names();
                 entries.add(new Manifest.Entry(name, profile, c.from().name(), c.to().name(), mode.suffix(), label,
                         state.saturation().tableName(), state.form().tableName(),
                         "_" + mode.suffix() + state.form().apiSuffix(), ctrl,
@@ -210,13 +203,6 @@ public final class Generator {
             }
         }
         return true;
-    }
-
-    private static Map<String, Integer> ctrlMap(Case c) {
-        Map<String, Integer> ctrl = new LinkedHashMap<>();
-        c.ctrl().bits().entrySet().stream().sorted(Map.Entry.<Integer, Integer>comparingByKey().reversed())
-                .forEach(e -> ctrl.put(e.getKey().toString(), e.getValue()));
-        return ctrl;
     }
 
     /**

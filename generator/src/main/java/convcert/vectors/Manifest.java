@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import convcert.reference.CaseKind;
+import convcert.spi.CaseKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import convcert.common.Sha256;
 import convcert.reference.Converter;
 import convcert.reference.FormatCodec;
 import convcert.reference.Values;
+import convcert.spec.Lane;
 import convcert.spec.VectorBytes;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -87,7 +88,7 @@ public final class VectorFiles {
                                      long[] expected, byte[] flags, String[] tags) throws IOException {
         FormatCodec source = converter.source();
         FormatCodec destination = converter.destination();
-        String laneName = converter.lane();
+        Lane laneName = converter.lane();
         int laneBits = converter.operands().laneBits();
         long[] inputs = laneName == null ? operands : new long[operands.length];
         long[] lane = laneName == null ? null : new long[operands.length];
@@ -113,7 +114,7 @@ public final class VectorFiles {
             case MEMH -> {
                 digests.put(".in.memh", atomically(base, ".in.memh", out -> memh(out, inputs, source.format().width())));
                 if (lane != null) {
-                    String suffix = "." + laneName + ".memh";
+                    String suffix = "." + laneName.word() + ".memh";
                     digests.put(suffix, atomically(base, suffix, out -> memh(out, lane, laneBits)));
                 }
                 digests.put(".expected.memh", atomically(base, ".expected.memh",
@@ -170,11 +171,11 @@ public final class VectorFiles {
     static final String CSV_HEADER = "input,expected,input_value,expected_value,coverage\n";
 
     /**
-     * The binary file of a case's lane ("random", "scale"), one element per input of VectorBytes.of(its
-     * bits) bytes: ".random.bin", ".scale.bin".
+     * The binary file of a case's lane, one element per input of VectorBytes.of(its bits) bytes: ".random.bin",
+     * ".scale.bin".
      */
-    public static String laneBin(String lane) {
-        return "." + lane + ".bin";
+    public static String laneBin(Lane lane) {
+        return "." + lane.word() + ".bin";
     }
 
     /**
@@ -182,10 +183,10 @@ public final class VectorFiles {
      * lane beside the values the header starts "input,LANE," and each row with its bits in hex after the
      * input (a scale in two's complement where signed).
      */
-    private static void csv(OutputStream out, FormatCodec source, FormatCodec destination, long[] inputs, String laneName,
+    private static void csv(OutputStream out, FormatCodec source, FormatCodec destination, long[] inputs, Lane laneName,
                             long[] lane, int laneBits, long[] expected, byte[] flags, String[] tags) throws IOException {
         String header = flags == null ? CSV_HEADER : CSV_HEADER.replace("\n", ",flags\n");
-        out.write((lane == null ? header : header.replaceFirst("^input,", "input," + laneName + ",")).getBytes(StandardCharsets.US_ASCII));
+        out.write((lane == null ? header : header.replaceFirst("^input,", "input," + laneName.word() + ",")).getBytes(StandardCharsets.US_ASCII));
         StringBuilder line = new StringBuilder(96);
         for (int i = 0; i < inputs.length; i++) {
             line.setLength(0);

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import convcert.TestProfile;
 import convcert.spec.Conversion;
-import convcert.spec.CtrlState;
 import convcert.spec.Rounding;
 import convcert.spec.SpecTables;
+import convcert.spi.CtrlState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,6 @@
 package convcert.spi;
 
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -9,7 +8,7 @@ import java.util.regex.Pattern;
  * effective saturation state (nosat, sat, wrap, sat-keepnan), and the API form and CTRL bits that
  * select that state, for implementations that program them. variant is empty for the primary way to
  * select the state and otherwise names the form and CTRL bits ("sat 60=1,48=0"): an implementation
- * that programs saturation is certified on every variant.
+ * that programs saturation is certified on every variant. {@link CaseId#of} types a key by its kind.
  */
 public record CaseKey(String profile, String from, String to, String rounding, String state, String form,
                       Map<Integer, Integer> ctrl, String variant) {
@@ -45,14 +44,11 @@ public record CaseKey(String profile, String from, String to, String rounding, S
 
     /** ctrlText(), or "-" for a profile without CTRL bits: a protocol field is never empty. */
     public String ctrlField() {
-        return ctrl.isEmpty() ? "-" : ctrlText();
+        return new CtrlState(ctrl).field();
     }
 
     /** CTRL bits as "60=0,59=0,50=0,48=1" (descending bit order). */
     public String ctrlText() {
-        StringBuilder b = new StringBuilder();
-        new TreeMap<>(ctrl).descendingMap().forEach((bit, value) -> b.append(b.isEmpty() ? "" : ",").append(bit)
-                .append('=').append(value));
-        return b.toString();
+        return new CtrlState(ctrl).toString();
     }
 }

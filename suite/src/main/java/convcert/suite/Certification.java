@@ -1,15 +1,14 @@
 package convcert.suite;
 
-import convcert.cli.GenerateCommand;
 import convcert.common.Folders;
 import convcert.common.Home;
 import convcert.common.Progress;
 import convcert.common.WorkingDirectory;
 import convcert.families.Families;
-import convcert.reference.CaseKind;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spi.CaseKey;
+import convcert.spi.CaseKind;
 import convcert.spi.ConverterAdapter;
 import convcert.suite.adapters.Adapters;
 import convcert.suite.adapters.SuiteContext;

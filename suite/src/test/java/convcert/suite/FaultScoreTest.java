@@ -8,6 +8,7 @@ import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
 import convcert.reference.Reference;
 import convcert.spec.SpecTables;
+import convcert.spi.CtrlState;
 import convcert.suite.runner.VectorStore;
 import convcert.vectors.Manifest;
 import java.io.IOException;
@@ -73,7 +74,7 @@ class FaultScoreTest {
         }
     }
 
-    private static convcert.spec.CtrlState ctrl(Reference reference, Manifest.Entry e) {
+    private static convcert.spi.CtrlState ctrl(Reference reference, Manifest.Entry e) {
         var ctrl = reference.tables().powerOnCtrl();
         for (var bit : e.ctrl().entrySet()) {
             ctrl = ctrl.with(Integer.parseInt(bit.getKey()), bit.getValue());

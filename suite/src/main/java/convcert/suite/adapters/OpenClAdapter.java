@@ -4,6 +4,7 @@ import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClTypes;
 import convcert.opencl.OpenClVectors;
 import convcert.reference.Reference;
+import convcert.spec.Saturation;
 import convcert.spec.SpecTables;
 import convcert.spec.VectorBytes;
 import convcert.spi.AdapterContext;
@@ -100,6 +101,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
 
     private final OpenClDevice device;
     private final OpenClTypes types;
+    private final Reference reference;
     private final SpecTables tables;
     private final List<Capability> capabilities = new ArrayList<>();
     private final OpenClTables memoryTables;
@@ -115,7 +117,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         this.widths = List.copyOf(widths);
         this.allSpellings = allSpellings;
         // The profile under certification (--profile or --tables), which must carry OpenCL's type table.
-        this.tables = SuiteContext.referenceOf(context).tables();
+        this.reference = SuiteContext.referenceOf(context);
+        this.tables = reference.tables();
         this.types = OpenClTypes.load(tables.directory());
         this.memoryTables = OpenClTables.attachedTo(tables);
         for (MemoryCase m : memoryTables == null ? List.<MemoryCase>of() : OpenClVectors.cases(memoryTables)) {
@@ -179,7 +182,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         OpenClTypes.Type dst = types.ofFormat(c.to());
         boolean signed = !dst.opencl().startsWith("u");
         return new ConvertKernel(types.ofFormat(c.from()).opencl(), dst.opencl(), 8 * dst.bytes(), signed,
-                c.state().equals("sat"), tables.castName(Reference.rounding(c.rounding())), widths, allSpellings);
+                reference.resolve(c).saturation() == Saturation.SAT, tables.castName(Reference.rounding(c.rounding())), widths, allSpellings);
     }
 
     /** The pragmas a kernel over these formats needs. */

@@ -2,7 +2,9 @@ package convcert.suite.adapters;
 
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
+import convcert.spec.Lane;
 import convcert.spi.AdapterException;
+import convcert.spi.CaseId;
 import convcert.spi.CaseKey;
 import convcert.vectors.VectorFiles;
 import java.io.IOException;
@@ -50,13 +52,12 @@ final class Recording {
      */
     static void withLaneValues(Conversion conversion, CaseKey c, long[] ins, Path inFile, boolean memh, Path vectors, int width)
             throws IOException, AdapterException {
-        String lane = conversion.lane(Reference.rounding(c.rounding()));
+        Lane lane = conversion.lane(Reference.rounding(c.rounding()));
         if (lane == null) {
             return;
         }
         Path file = inFile != null ? Path.of(inFile.toString().replaceFirst("\\.in\\.(bin|memh)$", "." + lane + ".$1"))
-                : vectors.resolve(c.profile()).resolve(c.from() + "-" + c.to())
-                .resolve(c.rounding() + "-" + c.state() + VectorFiles.laneBin(lane));
+                : vectors.resolve(CaseId.of(c).path() + VectorFiles.laneBin(lane));
         if (!Files.isRegularFile(file)) {
             throw new AdapterException("the recording of " + c.name() + " has no " + lane + " lane (" + file + ")");
         }

@@ -4,7 +4,6 @@ import convcert.common.Sha256;
 import convcert.common.WorkingDirectory;
 import convcert.families.CaseKeys;
 import convcert.reference.BlockConverter;
-import convcert.reference.CaseKind;
 import convcert.reference.Reference;
 import convcert.spec.VectorBytes;
 import convcert.spi.AdapterContext;
@@ -12,6 +11,7 @@ import convcert.spi.AdapterException;
 import convcert.spi.AdapterProvider;
 import convcert.spi.BlockOperations;
 import convcert.spi.Capability;
+import convcert.spi.CaseId;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
@@ -26,10 +26,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -80,38 +78,36 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
             throw new AdapterException("the recording " + dir + " has no folder " + profile + "/ for the profile under "
                     + "certification (it has: " + folders(dir) + ")");
         }
-        Set<String> known = caseNames(SuiteContext.referenceOf(context));
+        Map<String, CaseId> known = casesByPath(SuiteContext.referenceOf(context));
         try (Stream<Path> files = Files.walk(profileDir)) {
             for (Path p : files.filter(f -> f.toString().endsWith(".out.bin") || f.toString().endsWith(".out.memh"))
                     .sorted().toList()) {
                 String name = p.getFileName().toString().replaceFirst("\\.out\\.(bin|memh)$", "");
-                String pair = p.getParent().getFileName().toString();
-                String[] fromTo = pair.split("-", 2);
-                int dash = name.indexOf('-');
-                String caseName = fromTo.length == 2 && dash > 0 ? fromTo[0] + "->" + fromTo[1] + "/" + name : null;
+                CaseId id = known.get(profile + "/" + p.getParent().getFileName() + "/" + name);
                 if (!Files.isRegularFile(p)) {
                     throw new AdapterException("recording " + p + " is not a regular file (a FIFO, a device or a link to "
                             + "one is not read)");
                 }
-                if (caseName == null || !known.contains(caseName)) {
+                if (id == null) {
                     throw new AdapterException("recording " + p + " names no case of profile " + profile
                             + " (PROFILE/FROM-TO/ROUNDING-STATE.out.bin, e.g. " + profile + "/float-half/rn-nosat.out.bin)");
                 }
-                if (recordings.put(caseName, p) != null) {
-                    throw new AdapterException("case " + caseName + " is recorded twice (.out.bin and .out.memh) in " + p.getParent());
+                if (recordings.put(id.name(), p) != null) {
+                    throw new AdapterException("case " + id.name() + " is recorded twice (.out.bin and .out.memh) in " + p.getParent());
                 }
-                BlockConverter block = CaseKind.of(name.substring(dash + 1)) == CaseKind.BLOCK
-                        ? BlockVectorFiles.converter(SuiteContext.referenceOf(context), fromTo[0], fromTo[1], name.substring(0, dash)) : null;
+                CaseKey key = id.key();
+                BlockConverter block = id instanceof CaseId.Block b
+                        ? BlockVectorFiles.converter(SuiteContext.referenceOf(context), b.from(), b.to(), b.rounding()) : null;
                 if (block != null && !p.toString().endsWith(".bin")) {
                     throw new AdapterException("recording " + p + ": block cases are recorded as .out.bin");
                 }
                 if (block != null) {
-                    checkBlockSizes(p, block, context.vectors().resolve(profile).resolve(pair).resolve(name + ".in.bin"));
+                    checkBlockSizes(p, block, context.vectors().resolve(id.path() + ".in.bin"));
                 } else if (p.toString().endsWith(".bin")) {
-                    checkSizes(p, context.widthOf(fromTo[1]), context.widthOf(fromTo[0]),
-                            context.vectors().resolve(profile).resolve(pair).resolve(name + ".in.bin"));
+                    checkSizes(p, context.widthOf(key.to()), context.widthOf(key.from()),
+                            context.vectors().resolve(id.path() + ".in.bin"));
                 }
-                capabilities.add(new Capability(fromTo[0], fromTo[1], name.substring(0, dash), name.substring(dash + 1)));
+                capabilities.add(new Capability(key.from(), key.to(), key.rounding(), key.state()));
             }
         } catch (IOException e) {
             throw new AdapterException("cannot read " + dir + ": " + e.getMessage());
@@ -130,15 +126,16 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
         }
     }
 
-    /** The names a recording may use ("float->half/rn-nosat"): every case of the profile, first variants only (CaseKeys). */
-    private static Set<String> caseNames(Reference reference) {
-        Set<String> names = new HashSet<>();
+    /** The cases a recording may name by path ("cuda/float-half/rn-nosat"): every case of the profile, first variants only. */
+    private static Map<String, CaseId> casesByPath(Reference reference) {
+        Map<String, CaseId> cases = new HashMap<>();
         for (CaseKey k : CaseKeys.ofProfile(reference)) {
             if (k.variant().isEmpty()) {
-                names.add(k.name());
+                CaseId id = CaseId.of(k);
+                cases.put(id.path(), id);
             }
         }
-        return names;
+        return cases;
     }
 
     /** A .out.bin holds whole elements, as many as the .in.bin beside it (when there is one). */
@@ -213,8 +210,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
     private BlockRecording loadBlocks(CaseKey c, BlockConverter block) throws AdapterException {
         Path outFile = recordings.get(c.name());
         Path beside = Path.of(outFile.toString().replaceFirst("\\.out\\.bin$", ".in.bin"));
-        Path vectorInputs = Files.isRegularFile(beside) ? beside : context.vectors().resolve(c.profile())
-                .resolve(c.from() + "-" + c.to()).resolve(c.rounding() + "-" + c.state() + ".in.bin");
+        Path vectorInputs = Files.isRegularFile(beside) ? beside : context.vectors().resolve(CaseId.of(c).path() + ".in.bin");
         try {
             if (!Files.isRegularFile(vectorInputs)) {
                 throw new AdapterException("the recording " + outFile + " pairs with " + vectorInputs + ", which does not exist");
@@ -338,8 +334,7 @@ public final class ReplayAdapter implements ConverterAdapter, BlockOperations, F
             if (Files.isRegularFile(inFile)) {
                 ins = Recording.read(inFile, context.widthOf(c.from()), memh);
             } else {
-                Path vectorInputs = context.vectors().resolve(c.profile()).resolve(c.from() + "-" + c.to())
-                        .resolve(c.rounding() + "-" + c.state() + ".in.bin");
+                Path vectorInputs = context.vectors().resolve(CaseId.of(c).path() + ".in.bin");
                 if (!Files.isRegularFile(vectorInputs)) {
                     throw new AdapterException("the recording " + outFile + " has no inputs file and " + vectorInputs
                             + " does not exist");

@@ -1,5 +1,6 @@
 package convcert.suite.report;
 
+import convcert.spi.CaseKey;
 import convcert.suite.model.ConformanceReport.Entry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,10 +38,9 @@ public final class Findings {
         return groups.values().stream().map(g -> new Finding(g.getFirst(), List.copyOf(g))).toList();
     }
 
-    /** "float->half/rn-sat": a case's name without its variant. */
+    /** "float->half/rn-sat": the name of a case's primary variant, the state every variant selects. */
     static String state(Entry e) {
-        int variant = e.name().indexOf(" [");
-        return variant < 0 ? e.name() : e.name().substring(0, variant);
+        return new CaseKey("", e.from(), e.to(), e.rounding(), e.state(), e.form(), Map.of()).name();
     }
 
     /** What two variants share when they fail identically. */

@@ -3,6 +3,7 @@ package convcert.suite.runner;
 import convcert.common.Progress;
 import convcert.reference.Converter;
 import convcert.reference.Flags;
+import convcert.spec.Lane;
 import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
@@ -93,7 +94,7 @@ public final class ValueRunner {
                                   Supplier<Batches> batches, Progress progress) {
         long start = System.nanoTime();
         Converter reference = references.getFirst();
-        String laneName = reference.lane();
+        Lane laneName = reference.lane();
         Outcome[] outcomes = new Outcome[keys.size()];
         List<Integer> running = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
@@ -101,7 +102,7 @@ public final class ValueRunner {
                 outcomes[i] = new Outcome(CaseResult.without(keys.get(i), Status.NOT_APPLICABLE, "not implemented by the adapter"),
                         Map.of());
             } else if (laneName != null && !takesLane(adapter.declaring(), laneName)) {
-                outcomes[i] = new Outcome(CaseResult.without(keys.get(i), Status.NOT_APPLICABLE, laneName.equals("random")
+                outcomes[i] = new Outcome(CaseResult.without(keys.get(i), Status.NOT_APPLICABLE, laneName == Lane.RANDOM
                         ? "stochastic rounding: the adapter takes no random bits (spi.RandomOperations)"
                         : "a scaled conversion: the adapter takes no scales (spi.ScaleOperations)"), Map.of());
             } else {
@@ -165,7 +166,7 @@ public final class ValueRunner {
     private String runBatches(AdapterInstance adapter, CaseKey key, Converter reference, Batches batches, Progress progress,
                               Tally tally, Order order) {
         long sourceMask = reference.source().mask();
-        String laneName = reference.lane();
+        Lane laneName = reference.lane();
         long[] in = new long[Batches.CHUNK];
         long[] expected = new long[Batches.CHUNK];
         long[] actual = new long[Batches.CHUNK];
@@ -190,7 +191,7 @@ public final class ValueRunner {
                             adapterIn[k] &= sourceMask;
                         }
                         adapter.call(a -> {
-                            if (a instanceof RandomOperations r && laneName.equals("random")) {
+                            if (a instanceof RandomOperations r && laneName == Lane.RANDOM) {
                                 r.convert(key, adapterIn, adapterLane, adapterOut, size);
                             } else {
                                 ((ScaleOperations) a).convertScaled(key, adapterIn, adapterLane, adapterOut, size);
@@ -229,18 +230,18 @@ public final class ValueRunner {
      */
     static Shown input(Converter reference, long operand) {
         Shown value = Shown.of(reference.source(), operand & reference.source().mask());
-        String lane = reference.lane();
+        Lane lane = reference.lane();
         if (lane == null) {
             return value;
         }
         String bits = "0x" + Long.toHexString(reference.operands().lane(operand)).toUpperCase(Locale.ROOT);
-        return new Shown(value.bits() + " " + lane + " " + (lane.equals("scale") ? reference.operands().scaleExponent(operand)
+        return new Shown(value.bits() + " " + lane + " " + (lane == Lane.SCALE ? reference.operands().scaleExponent(operand)
                 + " (" + bits + ")" : bits), value.reads());
     }
 
     /** Whether an adapter takes a case's lane: random bits (spi.RandomOperations) or scales (spi.ScaleOperations). */
-    private static boolean takesLane(Object adapter, String lane) {
-        return lane.equals("random") ? adapter instanceof RandomOperations r && r.takesRandomBits()
+    private static boolean takesLane(Object adapter, Lane lane) {
+        return lane == Lane.RANDOM ? adapter instanceof RandomOperations r && r.takesRandomBits()
                 : adapter instanceof ScaleOperations s && s.takesScales();
     }
 

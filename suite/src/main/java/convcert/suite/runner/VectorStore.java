@@ -4,13 +4,16 @@ import convcert.common.Sha256;
 import convcert.common.UsageException;
 import convcert.common.WorkingDirectory;
 import convcert.reference.BlockConverter;
-import convcert.reference.CaseKind;
 import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
+import convcert.spec.Lane;
 import convcert.spec.Rounding;
 import convcert.spec.VectorBytes;
+import convcert.spi.CaseId;
 import convcert.spi.CaseKey;
+import convcert.spi.CaseKind;
+import convcert.spi.CtrlState;
 import convcert.vectors.BlockLayout;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
@@ -20,9 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
@@ -131,7 +132,7 @@ public final class VectorStore {
                         e.count() + " elements of " + widths[i] + " bits");
             }
             Rounding mode = Reference.rounding(e.rounding());
-            String lane = reference.conversion(e.from(), e.to()).lane(mode);
+            Lane lane = reference.conversion(e.from(), e.to()).lane(mode);
             if (lane != null && readContents.test(e)) { // the random bits' or scales' lane
                 int bits = reference.conversion(e.from(), e.to()).laneBits(mode);
                 checkFile(e, VectorFiles.laneBin(lane), where, (long) e.count() * VectorBytes.of(bits), e.count()
@@ -273,18 +274,14 @@ public final class VectorStore {
     /** The key of one variant of a case; the primary (index 0) carries no variant label. */
     public static CaseKey key(Manifest.Entry e, int variant) {
         Manifest.Variant v = variants(e).get(variant);
-        Map<Integer, Integer> ctrl = new TreeMap<>();
-        if (v.ctrl() != null) {
-            v.ctrl().forEach((bit, value) -> {
-                if (!bit.matches("[0-9]{1,4}") || value == null) {
-                    throw new UsageException(Manifest.FILE + ": case " + e.name() + ": CTRL '" + bit + "=" + value
-                            + "' is not BIT=0 or BIT=1");
-                }
-                ctrl.put(Integer.parseInt(bit), value);
-            });
+        CtrlState ctrl;
+        try {
+            ctrl = CtrlState.ofNames(v.ctrl());
+        } catch (IllegalArgumentException bad) {
+            throw new UsageException(Manifest.FILE + ": case " + e.name() + ": " + bad.getMessage());
         }
-        return new CaseKey(e.profile(), e.from(), e.to(), e.rounding(), e.state(), v.form(), ctrl,
-                variant == 0 ? "" : v.label());
+        return new CaseId.Conversion(e.profile(), e.from(), e.to(), e.rounding(), e.state(), v.form(), ctrl,
+                variant == 0 ? "" : v.label()).key();
     }
 
     /**

@@ -1,10 +1,10 @@
-package convcert.reference;
+package convcert.spi;
 
 /**
- * What kind of case a key or a manifest entry names, read from its state word: a block of a block-scaled
- * format ("block"), an OpenCL memory function ("memory"), or a conversion (every other state: a saturation
- * state such as nosat, sat or wrap). The words stay what the manifest, case names and the process protocol
- * carry; code compares kinds, never the words.
+ * What kind of case a key names, read from its state word: a block of a block-scaled format ("block"), an
+ * OpenCL memory function ("memory"), or a conversion (every other state: a saturation state such as nosat,
+ * sat or wrap). The words stay what the manifest, case names and the process protocol carry; code compares
+ * kinds (or matches a {@link CaseId}), never the words.
  */
 public enum CaseKind {
     CONVERSION(null), BLOCK("block"), MEMORY("memory");
