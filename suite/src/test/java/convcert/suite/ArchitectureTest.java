@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * The layers ARCHITECTURE.md draws, kept: spi below the generator below the suite, common (errors, digests,
  * progress, the home) below everything in the generator; inside the suite,
  * model at the bottom, runner, report and adapters beside each other and never importing one another,
- * junit and the commands on top. And no main source file of any module over 400 lines.
+ * junit and the commands on top; only commands use the generator's command package. And no main source file
+ * of any module over 400 lines.
  */
 class ArchitectureTest {
 
@@ -54,6 +55,15 @@ class ArchitectureTest {
         for (Path file : sources("generator/src/main/java")) {
             if (Files.readString(file).contains("import convcert.suite")) {
                 wrong.add(HOME.relativize(file) + ": the generator imports the suite");
+            }
+        }
+        for (String module : List.of("generator/src/main/java", "suite/src/main/java")) {
+            for (Path file : sources(module)) {
+                String src = Files.readString(file);
+                boolean command = src.contains("package convcert.cli;") || src.contains("package convcert.suite;");
+                if (!command && src.contains("import convcert.cli.")) {
+                    wrong.add(HOME.relativize(file) + ": only the commands use the command package convcert.cli");
+                }
             }
         }
         for (Path file : sources("generator/src/main/java/convcert/common")) {
