@@ -80,7 +80,7 @@ public final class GenerateCommand implements Callable<Integer> {
         if (layouts.isEmpty()) {
             throw new UsageException("--format names no layout; use csv, bin and/or memh, e.g. --format bin");
         }
-        List<Conversion> selected = new ArrayList<>(ProfileOptions.pairs(reference, pairs));
+        List<Conversion> selected = new ArrayList<>(reference.pairs(pairs));
         if (selected.isEmpty()) {
             selected.addAll(reference.tables().conversions());
         }

@@ -4,11 +4,9 @@ import convcert.common.Home;
 import convcert.common.UsageException;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
-import convcert.spec.Conversion;
 import convcert.spec.SpecTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,22 +52,6 @@ public final class ProfileOptions {
             map.put(parts[0].strip(), parts[1].strip());
         }
         return map;
-    }
-
-    /** --pair FROM:TO arguments as conversions of the profile, each once however often it is named. */
-    public static List<Conversion> pairs(Reference reference, List<String> pairs) {
-        List<Conversion> selected = new ArrayList<>();
-        for (String p : pairs) {
-            String[] parts = p.split(":", 2);
-            if (parts.length != 2) {
-                throw new UsageException("bad --pair '" + p + "'; expected FROM:TO, e.g. float:half");
-            }
-            Conversion c = reference.conversion(parts[0].strip(), parts[1].strip());
-            if (!selected.contains(c)) {
-                selected.add(c);
-            }
-        }
-        return selected;
     }
 
     public Reference reference() {

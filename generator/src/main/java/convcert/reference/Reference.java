@@ -75,6 +75,22 @@ public final class Reference {
         return f;
     }
 
+    /** FROM:TO selections (--pair, -Dconvcert.pairs) as conversions of the profile, each once however often named. */
+    public List<Conversion> pairs(List<String> pairs) {
+        List<Conversion> selected = new ArrayList<>();
+        for (String p : pairs) {
+            String[] parts = p.split(":", 2);
+            if (parts.length != 2) {
+                throw new UsageException("bad --pair '" + p + "'; expected FROM:TO, e.g. float:half");
+            }
+            Conversion c = conversion(parts[0].strip(), parts[1].strip());
+            if (!selected.contains(c)) {
+                selected.add(c);
+            }
+        }
+        return selected;
+    }
+
     public Conversion conversion(String from, String to) {
         Format source = format(from);
         Format destination = format(to);

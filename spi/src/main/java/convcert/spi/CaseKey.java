@@ -26,7 +26,12 @@ public record CaseKey(String profile, String from, String to, String rounding, S
 
     /** "float->half/rn-nosat", or "float->half/rn-nosat [implicit 60=1,48=0]" for another variant. */
     public String name() {
-        return from + "->" + to + "/" + rounding + "-" + state + (variant.isEmpty() ? "" : " [" + variant + "]");
+        return pair() + "/" + nameInPair();
+    }
+
+    /** The name within its pair: "rn-nosat", or "rn-nosat [implicit 60=1,48=0]" for another variant. */
+    public String nameInPair() {
+        return rounding + "-" + state + (variant.isEmpty() ? "" : " [" + variant + "]");
     }
 
     /** Whether name() matches a glob where '*' matches anything ("float->half/rn-*"); nothing else is special. */

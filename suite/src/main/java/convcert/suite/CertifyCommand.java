@@ -122,7 +122,7 @@ public final class CertifyCommand implements Callable<Integer> {
             throw new UsageException("--first must be 0 or more, got " + first);
         }
         Reference reference = profile.reference();
-        List<Conversion> selected = ProfileOptions.pairs(reference, pairs);
+        List<Conversion> selected = reference.pairs(pairs);
         if (exhaustive && selected.isEmpty()) {
             throw new UsageException("--exhaustive needs --pair (each selected pair streams 2^32 inputs per case)");
         }

@@ -18,7 +18,7 @@ public class ConformanceTests {
     @TestFactory
     Stream<DynamicNode> conformance(SuiteRun run) {
         return run.plan().entrySet().stream().map(pair -> DynamicContainer.dynamicContainer(pair.getKey(),
-                pair.getValue().stream().map(p -> DynamicTest.dynamicTest(p.key().name().substring(p.key().pair().length() + 1),
+                pair.getValue().stream().map(p -> DynamicTest.dynamicTest(p.key().nameInPair(),
                         () -> CaseOutcome.run(run, p)))));
     }
 }

@@ -13,13 +13,14 @@ import convcert.suite.runner.Waivers;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * The run of the suite under Surefire (ConformanceSuiteTest), from system properties:
  * -Dconvcert.adapter=NAME[:options] (default reference), -Dconvcert.vectors=DIR (default the home's
- * vectors/), -Dconvcert.pairs=float:half,... (default all), against the ascend-c profile.
+ * vectors/), -Dconvcert.pairs=float:half,... (default all), -Dconvcert.profile=NAME (default ascend-c, whose
+ * set vectors/ holds).
  */
 final class SystemPropertiesRun {
 
@@ -27,16 +28,12 @@ final class SystemPropertiesRun {
     }
 
     static SuiteRun create() {
-        Reference reference = Reference.of(SpecTables.load(Home.specTables().resolve("ascend-c")));
+        Reference reference = Reference.of(SpecTables.load(Home.specTables().resolve(System.getProperty("convcert.profile",
+                "ascend-c"))));
         String spec = System.getProperty("convcert.adapter", "reference");
         Path vectors = Path.of(System.getProperty("convcert.vectors", Home.vectors().toString()));
-        List<Conversion> pairs = new ArrayList<>();
-        for (String p : System.getProperty("convcert.pairs", "").split(",")) {
-            if (!p.isBlank()) {
-                String[] parts = p.split(":", 2);
-                pairs.add(reference.conversion(parts[0], parts[1]));
-            }
-        }
+        List<Conversion> pairs = reference.pairs(Arrays.stream(System.getProperty("convcert.pairs", "").split(","))
+                .filter(p -> !p.isBlank()).toList());
         ConverterAdapter adapter = Adapters.create(spec, new SuiteContext(Home.path(), vectors, 10_000, reference));
         return new SuiteRun(new SuiteRun.Config(reference, spec, adapter, VectorStore.open(vectors), pairs, null, false, 1, 1,
                 Waivers.none(), 10_000, 10, LocalDate.now(ZoneOffset.UTC), null, false, 1, null, Adapters.computesExpected(adapter, reference)));

@@ -64,6 +64,7 @@ public final class SuiteRun implements AutoCloseable {
     /** The outcomes of an Alike group's cases run before their turn (with the first of the group). */
     private final Map<CaseKey, ValueRunner.Outcome> ranAlike = new ConcurrentHashMap<>();
     private volatile List<CaseKey> planned = List.of();
+    private Map<String, List<Planned>> plan;
     private final AdapterInstance own;
     private final Parts parts;
     private final BlockRunner blocks;
@@ -172,13 +173,23 @@ public final class SuiteRun implements AutoCloseable {
                         r.kinds(), message, r.millis());
     }
 
-    /** The keys of the cases planned (by the last call of plan()): an interrupt reports the unfinished ones. */
+    /** The keys of the cases planned (empty before plan()): an interrupt reports the unfinished ones. */
     public List<CaseKey> planned() {
         return planned;
     }
 
-    /** The planned cases grouped by pair, in a stable order; --only filters them by name. */
-    public Map<String, List<Planned>> plan() {
+    /**
+     * The planned cases grouped by pair, in a stable order; --only filters them by name. Planned once: the
+     * waiver check, the JUnit tests and an interrupt's report all see the same cases.
+     */
+    public synchronized Map<String, List<Planned>> plan() {
+        if (plan == null) {
+            plan = makePlan();
+        }
+        return plan;
+    }
+
+    private Map<String, List<Planned>> makePlan() {
         Map<String, List<Planned>> kept = new Planner(config, notes).plan();
         planned = kept.values().stream().flatMap(List::stream).map(Planned::key).toList();
         String other = config.vectors() == null ? null : config.vectors().otherProfiles(config.reference().tables().profile());
