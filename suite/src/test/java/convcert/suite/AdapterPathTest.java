@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AdapterPathTest {
 
-    private static final Path PROJECT = CertifyTest.HOME.resolve("suite/devices/example-java");
+    private static final Path PROJECT = Fixtures.HOME.resolve("suite/devices/example-java");
 
     @TempDir
     static Path temp;
@@ -78,10 +78,10 @@ class AdapterPathTest {
 
     @Test
     void aThirdPartyAdapterComesWithItsJar() {
-        MainTest.Run list = MainTest.run("", "certify", "--adapter-path", jar.toString(), "--list-adapters");
+        Fixtures.Run list = Fixtures.run("", "certify", "--adapter-path", jar.toString(), "--list-adapters");
         assertTrue(list.out().contains("example-half"), list.out());
         for (Path path : List.of(jar, jar.getParent())) { // the jar, or the folder holding it
-            MainTest.Run r = CertifyTest.certify(temp.resolve("out-" + path.getFileName()), "--adapter-path",
+            Fixtures.Run r = Fixtures.certify(temp.resolve("out-" + path.getFileName()), "--adapter-path",
                     path.toString(), "--adapter", "example-half", "--pair", "float:half", "--pair", "half:float");
             assertEquals(0, r.exit(), r.out() + r.err());
             assertTrue(r.out().contains("PASS: 2 cases"), r.out());
@@ -90,7 +90,7 @@ class AdapterPathTest {
 
     @Test
     void itsPlantedDefectFails() {
-        MainTest.Run r = CertifyTest.certify(temp.resolve("flush"), "--adapter-path", jar.toString(),
+        Fixtures.Run r = Fixtures.certify(temp.resolve("flush"), "--adapter-path", jar.toString(),
                 "--adapter", "example-half:flush=true", "--pair", "float:half");
         assertEquals(1, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("float->half/rn-nosat"), r.out());
@@ -98,7 +98,7 @@ class AdapterPathTest {
 
     @Test
     void aMissingPathIsAUsageError() {
-        MainTest.Run missing = CertifyTest.certify(temp.resolve("x"), "--adapter-path", temp.resolve("nope.jar").toString(),
+        Fixtures.Run missing = Fixtures.certify(temp.resolve("x"), "--adapter-path", temp.resolve("nope.jar").toString(),
                 "--adapter", "example-half");
         assertEquals(2, missing.exit());
         assertTrue(missing.err().contains("nope.jar: no such file or folder"), missing.err());
@@ -109,7 +109,7 @@ class AdapterPathTest {
     void theExamplePomDependsOnThisSpiAlone() throws IOException {
         String pom = Files.readString(PROJECT.resolve("pom.xml"));
         Matcher version = Pattern.compile("<artifactId>convcert-parent</artifactId>\\s*<version>([^<]+)</version>")
-                .matcher(Files.readString(CertifyTest.HOME.resolve("pom.xml")));
+                .matcher(Files.readString(Fixtures.HOME.resolve("pom.xml")));
         assertTrue(version.find());
         String dependencies = pom.substring(pom.indexOf("<dependencies>"), pom.indexOf("</dependencies>"));
         assertEquals(1, dependencies.split("<dependency>", -1).length - 1, dependencies);

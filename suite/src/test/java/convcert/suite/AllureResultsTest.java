@@ -40,9 +40,9 @@ class AllureResultsTest {
 
     @Test
     void historyFollowsTheCaseNotItsPosition() throws IOException {
-        MainTest.Run a = CertifyTest.certify(temp.resolve("a"), "--adapter", "jdk", "--pair", "float:half");
+        Fixtures.Run a = Fixtures.certify(temp.resolve("a"), "--adapter", "jdk", "--pair", "float:half");
         // float->bfloat16 sorts before float->half: the case's position in the plan moves
-        MainTest.Run b = CertifyTest.certify(temp.resolve("b"), "--adapter", "jdk", "--pair", "float:bfloat16", "--pair",
+        Fixtures.Run b = Fixtures.certify(temp.resolve("b"), "--adapter", "jdk", "--pair", "float:bfloat16", "--pair",
                 "float:half");
         assertEquals(0, a.exit(), a.out());
         assertTrue(b.exit() == 0 || b.exit() == 1, b.out());

@@ -22,7 +22,7 @@ class BlockRowTest {
 
     static Path withRow(Path temp) throws IOException {
         Path dir = Files.createDirectories(temp.resolve("cuda"));
-        try (Stream<Path> files = Files.list(CertifyTest.HOME.resolve("spec-tables/cuda"))) {
+        try (Stream<Path> files = Files.list(Fixtures.HOME.resolve("spec-tables/cuda"))) {
             for (Path f : files.toList()) {
                 Files.copy(f, dir.resolve(f.getFileName()));
             }
@@ -35,11 +35,11 @@ class BlockRowTest {
     @Test
     void aTwoLevelRowAloneChecksGeneratesAndCertifies(@TempDir Path temp) throws IOException {
         Path tables = withRow(temp);
-        MainTest.Run check = MainTest.run("", "tables", "check", "--tables", tables.toString());
+        Fixtures.Run check = Fixtures.run("", "tables", "check", "--tables", tables.toString());
         assertEquals(0, check.exit(), check.out() + check.err());
         assertTrue(check.out().contains("3 block formats (fp4x2_e2m1 nvfp4 nvfp4_32)"), check.out());
         Path vectors = temp.resolve("vectors");
-        assertEquals(0, MainTest.run("", "generate", "--tables", tables.toString(), "--format", "bin,csv", "--out",
+        assertEquals(0, Fixtures.run("", "generate", "--tables", tables.toString(), "--format", "bin,csv", "--out",
                 vectors.toString()).exit());
 
         // The first element-grid block: A = 2688 (T = G = 1), largest value 6, so s = 1 and S = 0x38; every
@@ -69,8 +69,8 @@ class BlockRowTest {
             assertEquals("0x" + Integer.toHexString(want).toUpperCase(), out[i], "element " + i + " of " + x);
         }
 
-        Path device = CertifyTest.HOME.resolve("suite/devices/nvfp4-python/dut.py");
-        MainTest.Run r = CertifyTest.certify(temp.resolve("report"), "--tables", tables.toString(), "--vectors",
+        Path device = Fixtures.HOME.resolve("suite/devices/nvfp4-python/dut.py");
+        Fixtures.Run r = Fixtures.certify(temp.resolve("report"), "--tables", tables.toString(), "--vectors",
                 vectors.toString(), "--only", "*nvfp4_32*", "--adapter",
                 "process:cmd=python3 " + device + " --name nvfp4_32 --size 32");
         assertEquals(0, r.exit(), r.out() + r.err());

@@ -30,26 +30,26 @@ class CertifyPlanTest {
         plan[selection.length] = "--plan";
         plan[selection.length + 1] = "--out";
         plan[selection.length + 2] = out.toString();
-        MainTest.Run p = MainTest.run("", java.util.stream.Stream.concat(java.util.stream.Stream.of("certify"),
+        Fixtures.Run p = Fixtures.run("", java.util.stream.Stream.concat(java.util.stream.Stream.of("certify"),
                 java.util.Arrays.stream(plan)).toArray(String[]::new));
         assertEquals(5, p.exit(), "a plan certifies nothing: exit 5, never a pass\n" + p.out() + p.err());
         assertFalse(Files.exists(out), "a plan writes no report");
         assertTrue(p.out().contains("cases        27 planned, 27 applicable"), "9 modes x 3 saturation modes\n" + p.out());
         assertTrue(p.out().matches("(?s).*calibration  27 cases, [0-9,]+ vectors in [0-9.]+ s: [0-9,]+ vectors/s.*"), p.out());
         assertTrue(p.out().contains("  estimate     about "), p.out());
-        MainTest.Run r = CertifyTest.certify(out, selection);
+        Fixtures.Run r = Fixtures.certify(out, selection);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertEquals(CertifyTest.report(out).path("summary").path("certifiedVectors").asLong(), number(p.out(), "vectors"));
+        assertEquals(Fixtures.report(out).path("summary").path("certifiedVectors").asLong(), number(p.out(), "vectors"));
     }
 
     @Test
     void anExhaustivePlanCalibratesOnSlicesAndCountsItsShard() {
-        MainTest.Run p = MainTest.run("", "certify", "--plan", "--profile", "ascend-c", "--exhaustive", "--pair", "float:half",
+        Fixtures.Run p = Fixtures.run("", "certify", "--plan", "--profile", "ascend-c", "--exhaustive", "--pair", "float:half",
                 "--only", "float->half/r*-nosat", "--adapter", "reference");
         assertEquals(5, p.exit(), "a plan certifies nothing: exit 5, never a pass\n" + p.out() + p.err());
         assertEquals(6L << 32, number(p.out(), "vectors"), "rn rna rd ru rz ro, 2^32 inputs each\n" + p.out());
         assertTrue(p.out().contains("calibration  1 case, "), p.out());
-        MainTest.Run shard = MainTest.run("", "certify", "--plan", "--profile", "ascend-c", "--exhaustive", "--pair",
+        Fixtures.Run shard = Fixtures.run("", "certify", "--plan", "--profile", "ascend-c", "--exhaustive", "--pair",
                 "float:half", "--only", "float->half/rn-nosat", "--shard", "2/4", "--adapter", "reference");
         assertEquals(1L << 30, number(shard.out(), "vectors"), "a quarter of 2^32\n" + shard.out());
         assertEquals(5, shard.exit());
@@ -58,7 +58,7 @@ class CertifyPlanTest {
 
     @Test
     void aPlanOfNothingSaysTheRunWouldCertifyNothing() {
-        MainTest.Run p = MainTest.run("", "certify", "--plan", "--profile", "p3109", "--level", "quick", "--pair",
+        Fixtures.Run p = Fixtures.run("", "certify", "--plan", "--profile", "p3109", "--level", "quick", "--pair",
                 "half:binary8p3se", "--adapter", "jdk");
         assertEquals(5, p.exit(), "a plan certifies nothing: exit 5, never a pass\n" + p.out() + p.err());
         assertTrue(p.out().contains("27 planned, 0 applicable") && p.out().contains("would certify nothing (exit 5)"), p.out());

@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -27,101 +25,19 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class CertifyTest {
 
-    static final Path HOME = Path.of(System.getProperty("convcert.home"));
-    static final Path DUT_SOURCE = HOME.resolve("suite/devices/example-c/dut.c");
-
-    static Path dut; // the example C device and its shared-library build, made once for the suite's tests
-    static Path library;
-
     @BeforeAll
     static void buildExampleDevices() throws Exception {
-        exampleDevice();
-    }
-
-    static synchronized Path exampleDevice() throws Exception {
-        if (dut == null) {
-            Path build = java.nio.file.Files.createTempDirectory("convcert-dut");
-            build.toFile().deleteOnExit();
-            gcc("-O2", "-o", build.resolve("dut").toString(), DUT_SOURCE.toString(), "-lm");
-            gcc("-O2", "-shared", "-fPIC", "-DCONVCERT_LIBRARY", "-I", HOME.resolve("suite/native").toString(), "-o",
-                    build.resolve("libdut.so").toString(), DUT_SOURCE.toString(), "-lm");
-            library = build.resolve("libdut.so");
-            dut = build.resolve("dut");
-        }
-        return dut;
-    }
-
-    private static void gcc(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("gcc"));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "gcc failed: " + output);
-    }
-
-    static MainTest.Run certify(Path out, String... args) {
-        List<String> all = new ArrayList<>(List.of("certify", "--out", out.toString()));
-        all.addAll(List.of(args));
-        return MainTest.run("", all.toArray(String[]::new));
-    }
-
-    static JsonNode report(Path out) throws IOException {
-        return new ObjectMapper().readTree(out.resolve("conformance.json").toFile());
-    }
-
-    /** The one JUnit XML file of a report folder, checked against the schema CI readers use (JUnitXmlTest). */
-    static String junitXml(Path report) throws IOException {
-        try (var files = Files.list(report.resolve("junit"))) {
-            Path xml = files.filter(f -> f.toString().endsWith(".xml")).findFirst().orElseThrow();
-            try {
-                JUnitXmlTest.validate(xml);
-            } catch (org.xml.sax.SAXException e) {
-                throw new AssertionError(xml + " is not valid JUnit XML: " + e.getMessage(), e);
-            }
-            return Files.readString(xml);
-        }
-    }
-
-    /** A re-run's cases are the committed report's, in order, with the same values of these fields. */
-    /**
-     * Every case of a committed report comes out of the re-run the same in these fields; a case the
-     * profile gained since (rs, say) is one the device never declared: it must be not applicable.
-     */
-    static void sameCases(JsonNode committed, JsonNode now, List<String> fields) {
-        java.util.Map<String, JsonNode> earlier = new java.util.HashMap<>();
-        committed.get("cases").forEach(c -> earlier.put(c.get("name").asText(), c));
-        int matched = 0;
-        for (JsonNode b : now.get("cases")) {
-            JsonNode a = earlier.get(b.get("name").asText());
-            if (a == null) {
-                assertEquals("NOT_APPLICABLE", b.get("status").asText(), "a case added since the report: " + b);
-                continue;
-            }
-            matched++;
-            for (String field : fields) {
-                assertEquals(a.get(field), b.get(field), a.get("name") + " " + field);
-            }
-        }
-        assertEquals(earlier.size(), matched, "every committed case is in the re-run");
-    }
-
-    static JsonNode find(JsonNode report, String name) {
-        for (JsonNode c : report.get("cases")) {
-            if (c.get("name").asText().equals(name)) {
-                return c;
-            }
-        }
-        throw new AssertionError("no case " + name);
+        Fixtures.exampleDevice();
     }
 
     @Test
     void theJdkIsTheDefaultAndPassesWhatItDeclares(@TempDir Path out) throws IOException {
-        MainTest.Run r = certify(out);
+        Fixtures.Run r = Fixtures.certify(out);
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode report = report(out);
+        JsonNode report = Fixtures.report(out);
         assertEquals("jdk", report.get("adapter").asText());
-        assertEquals("PASS", find(report, "float->half/rn-nosat").get("status").asText());
-        assertEquals("NOT_APPLICABLE", find(report, "float->bfloat16/rn-nosat").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "float->half/rn-nosat").get("status").asText());
+        assertEquals("NOT_APPLICABLE", Fixtures.find(report, "float->bfloat16/rn-nosat").get("status").asText());
         assertTrue(report.get("summary").get("passed").asInt() > 50);
         String xml = Files.readString(out.resolve("junit/TEST-convcert-jdk.xml"));
         assertTrue(xml.contains("<testcase classname=\"ascend-c.float->half\" name=\"rn-nosat\""), xml.substring(0, 400));
@@ -133,9 +49,9 @@ class CertifyTest {
 
     @Test
     void exactNanComparisonShowsWhereJavaDropsTheNanSign(@TempDir Path out) throws IOException {
-        MainTest.Run r = certify(out, "--pair", "float:float", "--decision", "nan-comparison=exact");
+        Fixtures.Run r = Fixtures.certify(out, "--pair", "float:float", "--decision", "nan-comparison=exact");
         assertEquals(1, r.exit(), r.out());
-        JsonNode c = find(report(out), "float->float/rn-nosat");
+        JsonNode c = Fixtures.find(Fixtures.report(out), "float->float/rn-nosat");
         assertEquals("FAIL", c.get("status").asText());
         assertTrue(c.get("kinds").fieldNames().next().startsWith("NaN encoding"), c.get("kinds").toString());
         assertTrue(c.get("firstMismatches").get(0).asText().contains("actual 0x7FC00000"), c.toString());
@@ -144,13 +60,13 @@ class CertifyTest {
 
     @Test
     void theExampleDevicesPassTheirCapabilities(@TempDir Path out) throws IOException {
-        MainTest.Run r = certify(out.resolve("process"), "--adapter", "process:cmd=" + dut);
+        Fixtures.Run r = Fixtures.certify(out.resolve("process"), "--adapter", "process:cmd=" + Fixtures.dut);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertEquals("PASS", find(report(out.resolve("process")), "float->int32/rz-sat").get("status").asText());
-        r = certify(out.resolve("native"), "--adapter", "native:lib=" + library);
+        assertEquals("PASS", Fixtures.find(Fixtures.report(out.resolve("process")), "float->int32/rz-sat").get("status").asText());
+        r = Fixtures.certify(out.resolve("native"), "--adapter", "native:lib=" + Fixtures.library);
         assertEquals(0, r.exit(), r.out() + r.err());
         // 5 capabilities, each certified on every form and CTRL variant of its state
-        JsonNode summary = report(out.resolve("native")).get("summary");
+        JsonNode summary = Fixtures.report(out.resolve("native")).get("summary");
         assertEquals(summary.get("cases").asInt() - summary.get("notApplicable").asInt(), summary.get("passed").asInt());
         assertTrue(summary.get("passed").asInt() > 5, summary.toString());
     }
@@ -159,9 +75,9 @@ class CertifyTest {
     void thePythonDevicePasses(@TempDir Path out) throws Exception {
         Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
         assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
-        MainTest.Run r = certify(out, "--adapter", "process:cmd=python3 " + HOME.resolve("suite/devices/example-python/dut.py"));
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "process:cmd=python3 " + Fixtures.HOME.resolve("suite/devices/example-python/dut.py"));
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode summary = report(out).get("summary");
+        JsonNode summary = Fixtures.report(out).get("summary");
         assertEquals(summary.get("cases").asInt() - summary.get("notApplicable").asInt(), summary.get("passed").asInt());
         assertTrue(summary.get("passed").asInt() >= 3, summary.toString());
     }
@@ -176,14 +92,14 @@ class CertifyTest {
         "error|the process answered: ERR simulated device error",
     })
     void aMisbehavingProcessFailsItsCaseAndTheRunGoesOn(String fault, String message, @TempDir Path out) throws IOException {
-        MainTest.Run r = certify(out, "--adapter", "process:cmd=" + dut + " --fault " + fault, "--timeout-ms", "1500",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "process:cmd=" + Fixtures.dut + " --fault " + fault, "--timeout-ms", "1500",
                 "--pair", "float:bfloat16", "--pair", "float:half");
         assertEquals(3, r.exit(), r.out() + r.err());
-        JsonNode report = report(out);
-        JsonNode broken = find(report, "float->bfloat16/rz-nosat");
+        JsonNode report = Fixtures.report(out);
+        JsonNode broken = Fixtures.find(report, "float->bfloat16/rz-nosat");
         assertEquals("ADAPTER_ERROR", broken.get("status").asText());
         assertTrue(broken.get("message").asText().contains(message), broken.get("message").asText());
-        assertEquals("PASS", find(report, "float->half/rn-nosat").get("status").asText(), "restarted for the next case");
+        assertEquals("PASS", Fixtures.find(report, "float->half/rn-nosat").get("status").asText(), "restarted for the next case");
         assertTrue(Files.readString(out.resolve("conformance.html")).contains("ADAPTER_ERROR"));
         // Allure tells a broken implementation from a wrong one: broken, not failed
         assertEquals("broken", AllureResultsTest.result(out, "float->bfloat16/rz-nosat").get("status").asText());
@@ -194,7 +110,7 @@ class CertifyTest {
     private static Path record(Path dir, boolean memh) throws IOException {
         Path pair = dir.resolve("ascend-c/float-fp8_e4m3fn");
         Files.createDirectories(pair);
-        Path expected = HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn/rn-nosat.expected." + (memh ? "memh" : "bin"));
+        Path expected = Fixtures.HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn/rn-nosat.expected." + (memh ? "memh" : "bin"));
         return Files.copy(expected, pair.resolve("rn-nosat.out." + (memh ? "memh" : "bin")));
     }
 
@@ -202,19 +118,19 @@ class CertifyTest {
     void replayChecksRecordedOutputs(@TempDir Path out) throws IOException {
         Path recording = out.resolve("recording");
         Path bin = record(recording, false);
-        MainTest.Run r = certify(out.resolve("ok"), "--adapter", "replay:dir=" + recording);
+        Fixtures.Run r = Fixtures.certify(out.resolve("ok"), "--adapter", "replay:dir=" + recording);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertEquals(1, report(out.resolve("ok")).get("summary").get("passed").asInt());
+        assertEquals(1, Fixtures.report(out.resolve("ok")).get("summary").get("passed").asInt());
         byte[] bytes = Files.readAllBytes(bin);
         bytes[100] ^= 0x01; // one wrong output
         Files.write(bin, bytes);
-        r = certify(out.resolve("bad"), "--adapter", "replay:dir=" + recording);
+        r = Fixtures.certify(out.resolve("bad"), "--adapter", "replay:dir=" + recording);
         assertEquals(1, r.exit(), r.out());
-        JsonNode c = find(report(out.resolve("bad")), "float->fp8_e4m3fn/rn-nosat");
+        JsonNode c = Fixtures.find(Fixtures.report(out.resolve("bad")), "float->fp8_e4m3fn/rn-nosat");
         assertEquals(1, c.get("mismatches").asInt());
         Path memhRecording = out.resolve("memh");
         record(memhRecording, true);
-        assertEquals(0, certify(out.resolve("memh-report"), "--adapter", "replay:dir=" + memhRecording).exit());
+        assertEquals(0, Fixtures.certify(out.resolve("memh-report"), "--adapter", "replay:dir=" + memhRecording).exit());
     }
 
     @Test
@@ -226,25 +142,25 @@ class CertifyTest {
         Files.write(bin, bytes);
         Path live = out.resolve("live.csv");
         Files.writeString(live, "case,reason,expires\nfloat->fp8_e4m3fn/*,board bug 1234,2999-12-31\n");
-        MainTest.Run r = certify(out.resolve("r1"), "--adapter", "replay:dir=" + recording, "--waivers", live.toString());
+        Fixtures.Run r = Fixtures.certify(out.resolve("r1"), "--adapter", "replay:dir=" + recording, "--waivers", live.toString());
         assertEquals(5, r.exit(), r.out()); // the only applicable case is waived: nothing is certified
         assertTrue(r.out().contains("NOTHING CERTIFIED: every applicable case was waived; 1 waived cases (1 mismatches accepted)"),
                 r.out());
-        JsonNode waived = find(report(out.resolve("r1")), "float->fp8_e4m3fn/rn-nosat");
+        JsonNode waived = Fixtures.find(Fixtures.report(out.resolve("r1")), "float->fp8_e4m3fn/rn-nosat");
         assertEquals("WAIVED", waived.get("status").asText());
         assertTrue(waived.get("waiver").asText().contains("board bug 1234 (" ), waived.toString());
         Path expired = out.resolve("expired.csv");
         Files.writeString(expired, "case,reason,expires\nfloat->fp8_e4m3fn/rn-nosat,board bug 1234,2020-01-01\n");
-        r = certify(out.resolve("r2"), "--adapter", "replay:dir=" + recording, "--waivers", expired.toString());
+        r = Fixtures.certify(out.resolve("r2"), "--adapter", "replay:dir=" + recording, "--waivers", expired.toString());
         assertEquals(1, r.exit(), r.out());
         assertTrue(r.out().contains("waiver expired on 2020-01-01: board bug 1234"), r.out());
-        assertTrue(find(report(out.resolve("r2")), "float->fp8_e4m3fn/rn-nosat").get("message").asText()
+        assertTrue(Fixtures.find(Fixtures.report(out.resolve("r2")), "float->fp8_e4m3fn/rn-nosat").get("message").asText()
                 .startsWith("waiver expired on 2020-01-01: board bug 1234 ("));
         assertTrue(Files.readString(out.resolve("r2/conformance.html")).contains("waiver expired on 2020-01-01"));
-        assertTrue(junitXml(out.resolve("r2")).contains("waiver expired on 2020-01-01"));
+        assertTrue(Fixtures.junitXml(out.resolve("r2")).contains("waiver expired on 2020-01-01"));
         Path bad = out.resolve("bad.csv");
         Files.writeString(bad, "case,reason,expires\nx,y,tomorrow\n");
-        r = certify(out.resolve("r3"), "--adapter", "replay:dir=" + recording, "--waivers", bad.toString());
+        r = Fixtures.certify(out.resolve("r3"), "--adapter", "replay:dir=" + recording, "--waivers", bad.toString());
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("bad.csv:2:3: expires: expected an ISO date"), r.err());
     }
@@ -261,7 +177,7 @@ class CertifyTest {
                     n = int(line.split()[-1]); sys.stdin.buffer.read(4 * n)
                     sys.stdout.write("ERR <script>alert('x')</script>\\n"); sys.stdout.flush()
                 """);
-        MainTest.Run r = certify(out, "--adapter", "process:cmd=python3 " + script, "--pair", "float:half");
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "process:cmd=python3 " + script, "--pair", "float:half");
         assertEquals(3, r.exit(), r.out() + r.err());
         String html = Files.readString(out.resolve("conformance.html"));
         assertFalse(html.contains("<script>alert"), "raw adapter text in the HTML");
@@ -271,14 +187,14 @@ class CertifyTest {
     @Test
     void exhaustiveShardsCoverTheirRangeAndMergeOnlyWhenComplete(@TempDir Path out) throws IOException {
         for (String shard : List.of("1023/1024", "1024/1024")) {
-            MainTest.Run r = certify(out.resolve(shard.replace('/', '-')), "--adapter", "reference", "--exhaustive",
+            Fixtures.Run r = Fixtures.certify(out.resolve(shard.replace('/', '-')), "--adapter", "reference", "--exhaustive",
                     "--pair", "float:fp8_e5m2", "--shard", shard);
             assertEquals(0, r.exit(), r.out() + r.err());
         }
-        JsonNode one = find(report(out.resolve("1024-1024")), "float->fp8_e5m2/rn-sat");
+        JsonNode one = Fixtures.find(Fixtures.report(out.resolve("1024-1024")), "float->fp8_e5m2/rn-sat");
         assertEquals(1L << 22, one.get("vectors").asLong());
-        assertEquals("1024/1024", report(out.resolve("1024-1024")).get("shard").asText());
-        MainTest.Run merged = MainTest.run("", "report", "merge", out.resolve("1023-1024").toString(),
+        assertEquals("1024/1024", Fixtures.report(out.resolve("1024-1024")).get("shard").asText());
+        Fixtures.Run merged = Fixtures.run("", "report", "merge", out.resolve("1023-1024").toString(),
                 out.resolve("1024-1024").toString(), "--out", out.resolve("merged").toString());
         assertEquals(2, merged.exit(), merged.err());
         assertTrue(merged.err().contains("1022 of 1024 shards missing: 1/1024, 2/1024"), merged.err());
@@ -292,13 +208,13 @@ class CertifyTest {
      */
     @Test
     void jobsSplitAnExhaustiveCaseAndReportWhatOneAdapterWould(@TempDir Path out) throws Exception {
-        String device = "process:cmd=" + exampleDevice() + " --fault truncate";
+        String device = "process:cmd=" + Fixtures.exampleDevice() + " --fault truncate";
         Map<String, JsonNode> cases = new java.util.HashMap<>();
         for (String jobs : List.of("1", "2")) {
-            MainTest.Run r = certify(out.resolve(jobs), "--adapter", device, "--exhaustive", "--pair", "float:bfloat16",
+            Fixtures.Run r = Fixtures.certify(out.resolve(jobs), "--adapter", device, "--exhaustive", "--pair", "float:bfloat16",
                     "--only", "float->bfloat16/rz-nosat", "--shard", "256/256", "--jobs", jobs);
             assertEquals(1, r.exit(), r.out() + r.err());
-            ObjectNode c = (ObjectNode) find(report(out.resolve(jobs)), "float->bfloat16/rz-nosat");
+            ObjectNode c = (ObjectNode) Fixtures.find(Fixtures.report(out.resolve(jobs)), "float->bfloat16/rz-nosat");
             c.remove("millis");
             cases.put(jobs, c);
         }
@@ -315,14 +231,14 @@ class CertifyTest {
                 + "inputs differ</title>"), "the HTML pictures the map");
         assertFalse(html.contains("per input binade"), "the map replaces the sampled binade chart");
         assertEquals(cases.get("1"), cases.get("2"));
-        assertTrue(report(out.resolve("2")).get("notes").toString().contains("split over 2 instances of the adapter"),
-                report(out.resolve("2")).get("notes").toString());
+        assertTrue(Fixtures.report(out.resolve("2")).get("notes").toString().contains("split over 2 instances of the adapter"),
+                Fixtures.report(out.resolve("2")).get("notes").toString());
         // a part that cannot finish names itself, and the case is an adapter failure
-        MainTest.Run crash = certify(out.resolve("crash"), "--adapter", "process:cmd=" + exampleDevice() + " --fault crash",
+        Fixtures.Run crash = Fixtures.certify(out.resolve("crash"), "--adapter", "process:cmd=" + Fixtures.exampleDevice() + " --fault crash",
                 "--exhaustive", "--pair", "float:bfloat16", "--only", "float->bfloat16/rz-nosat", "--shard", "256/256",
                 "--jobs", "2");
         assertEquals(3, crash.exit(), crash.out() + crash.err());
-        JsonNode broken = find(report(out.resolve("crash")), "float->bfloat16/rz-nosat");
+        JsonNode broken = Fixtures.find(Fixtures.report(out.resolve("crash")), "float->bfloat16/rz-nosat");
         assertEquals("ADAPTER_ERROR", broken.get("status").asText());
         assertTrue(broken.get("message").asText().startsWith("part 1 of 2 (--jobs): ")
                 && broken.get("message").asText().contains("exited with code 134"), broken.toString());
@@ -330,18 +246,18 @@ class CertifyTest {
 
     @Test
     void usageErrorsExitWith2(@TempDir Path out) {
-        MainTest.Run r = certify(out, "--adapter", "gpu");
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "gpu");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("unknown adapter 'gpu'; adapters: "), r.err());
-        assertEquals(2, certify(out, "--exhaustive").exit());
-        assertEquals(2, certify(out, "--exhaustive", "--pair", "half:float").exit());
-        r = certify(out, "--shard", "1/2", "--pair", "float:half");
+        assertEquals(2, Fixtures.certify(out, "--exhaustive").exit());
+        assertEquals(2, Fixtures.certify(out, "--exhaustive", "--pair", "half:float").exit());
+        r = Fixtures.certify(out, "--shard", "1/2", "--pair", "float:half");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("--shard splits the 2^32 inputs of --exhaustive"), r.err());
-        r = certify(out, "--shard", "3/2", "--exhaustive", "--pair", "float:half");
+        r = Fixtures.certify(out, "--shard", "3/2", "--exhaustive", "--pair", "float:half");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("bad --shard '3/2'"), r.err());
-        r = certify(out, "--adapter", "process");
+        r = Fixtures.certify(out, "--adapter", "process");
         assertTrue(r.err().contains("needs option cmd=..."), r.err());
         assertEquals(2, r.exit());
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class CiExamplesTest {
 
-    static final Path CI = CertifyTest.HOME.resolve("docs/ci");
+    static final Path CI = Fixtures.HOME.resolve("docs/ci");
 
     static JsonNode yaml(String file) throws IOException {
         return new ObjectMapper(new YAMLFactory()).readTree(CI.resolve(file).toFile());

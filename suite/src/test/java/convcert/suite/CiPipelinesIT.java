@@ -52,7 +52,7 @@ class CiPipelinesIT {
     /** The user's repository: the example C converter, or the same with float->half wrong for one input. */
     private Path userRepository(boolean oneWrongBit) throws IOException {
         Path repo = Files.createDirectories(temp.resolve("user-repo/src"));
-        String dut = Files.readString(CertifyTest.HOME.resolve("suite/devices/example-c/dut.c"));
+        String dut = Files.readString(Fixtures.HOME.resolve("suite/devices/example-c/dut.c"));
         if (oneWrongBit) {
             String right = "BATCH_LOOP(batch_f2h, uint32_t, uint16_t, float_to_half_rn)";
             assertTrue(dut.contains(right));

@@ -23,7 +23,7 @@ class CompilerRtTest {
         Path dut = out.resolve("compiler_rt_dut");
         List<String> command = new ArrayList<>(List.of(clang, "-O2", "-frounding-math", "--rtlib=compiler-rt"));
         command.addAll(List.of(defines));
-        command.addAll(List.of("-o", dut.toString(), CertifyTest.HOME.resolve("suite/devices/compiler-rt/dut.c").toString(),
+        command.addAll(List.of("-o", dut.toString(), Fixtures.HOME.resolve("suite/devices/compiler-rt/dut.c").toString(),
                 "-lm"));
         Process cc;
         try {
@@ -37,11 +37,11 @@ class CompilerRtTest {
     }
 
     private static JsonNode certify(Path out, Path dut, int exit, String committed) throws Exception {
-        MainTest.Run r = CertifyTest.certify(out.resolve("r"), "--profile", "cuda", "--level", "ci", "--adapter",
+        Fixtures.Run r = Fixtures.certify(out.resolve("r"), "--profile", "cuda", "--level", "ci", "--adapter",
                 "process:cmd=" + dut);
         assertEquals(exit, r.exit(), r.out() + r.err());
-        JsonNode now = CertifyTest.report(out.resolve("r"));
-        CertifyTest.sameCases(CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/compiler-rt/" + committed)), now,
+        JsonNode now = Fixtures.report(out.resolve("r"));
+        Fixtures.sameCases(Fixtures.report(Fixtures.HOME.resolve("reports/devices/compiler-rt/" + committed)), now,
                 List.of("name", "status", "vectors", "mismatches", "kinds"));
         return now;
     }
@@ -51,12 +51,12 @@ class CompilerRtTest {
         JsonNode now = certify(out, build(out, "clang-15"), 1, "cuda");
         assertEquals("input 0x00000000 (0.0) [0.00000000.00000000000000000000000]: expected 0x0000 (0.0), actual 0x0040 "
                 + "(5.877471754111438E-39) [subnormal vs zero (flush)]",
-                CertifyTest.find(now, "float->bfloat16/rn-nosat").get("firstMismatches").get(0).asText());
+                Fixtures.find(now, "float->bfloat16/rn-nosat").get("firstMismatches").get(0).asText());
     }
 
     @Test
     void compilerRt22PassesEveryCase(@TempDir Path out) throws Exception {
         JsonNode now = certify(out, build(out, "clang-22", "-DHALF_IN_SSE"), 0, "cuda-llvm22");
-        assertEquals("PASS", CertifyTest.find(now, "float->bfloat16/rn-nosat").get("status").asText());
+        assertEquals("PASS", Fixtures.find(now, "float->bfloat16/rn-nosat").get("status").asText());
     }
 }

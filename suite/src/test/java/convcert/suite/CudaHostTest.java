@@ -21,15 +21,15 @@ class CudaHostTest {
         Process nvcc;
         try {
             nvcc = new ProcessBuilder("nvcc", "-O2", "-o", dut.toString(),
-                    CertifyTest.HOME.resolve("suite/devices/cuda-host/dut.cu").toString()).inheritIO().start();
+                    Fixtures.HOME.resolve("suite/devices/cuda-host/dut.cu").toString()).inheritIO().start();
         } catch (java.io.IOException e) {
             nvcc = null;
         }
         assumeTrue(nvcc != null && nvcc.waitFor(120, TimeUnit.SECONDS) && nvcc.exitValue() == 0, "nvcc (the CUDA toolkit)");
-        MainTest.Run r = CertifyTest.certify(out.resolve("r"), "--profile", "cuda", "--level", "ci", "--adapter",
+        Fixtures.Run r = Fixtures.certify(out.resolve("r"), "--profile", "cuda", "--level", "ci", "--adapter",
                 "process:cmd=" + dut);
         assertEquals(0, r.exit(), r.out() + r.err());
-        CertifyTest.sameCases(CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/cuda-host/cuda")),
-                CertifyTest.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
+        Fixtures.sameCases(Fixtures.report(Fixtures.HOME.resolve("reports/devices/cuda-host/cuda")),
+                Fixtures.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
     }
 }

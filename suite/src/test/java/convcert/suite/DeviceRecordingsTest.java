@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeviceRecordingsTest {
 
-    static final Path H200 = CertifyTest.HOME.resolve("reports/devices/nvidia-h200");
+    static final Path H200 = Fixtures.HOME.resolve("reports/devices/nvidia-h200");
 
     @TempDir
     Path temp;
@@ -39,9 +39,9 @@ class DeviceRecordingsTest {
             Path out = temp.resolve(run.folder());
             List<String> args = new java.util.ArrayList<>(List.of("--adapter", "replay:dir=" + H200.resolve("recording")));
             args.addAll(run.args());
-            MainTest.Run r = CertifyTest.certify(out, args.toArray(String[]::new));
+            Fixtures.Run r = Fixtures.certify(out, args.toArray(String[]::new));
             assertTrue(r.exit() == 0 || r.exit() == 1, r.out() + r.err());
-            CertifyTest.sameCases(CertifyTest.report(H200.resolve(run.folder())), CertifyTest.report(out),
+            Fixtures.sameCases(Fixtures.report(H200.resolve(run.folder())), Fixtures.report(out),
                     List.of("name", "status", "vectors", "mismatches", "kinds", "firstMismatches"));
         }));
     }
@@ -49,7 +49,7 @@ class DeviceRecordingsTest {
     /** The OCP MX element conversions of cuda_fp4.h/cuda_fp6.h run over all 2^32 floats (digests-mx/). */
     @TestFactory
     Stream<DynamicTest> gpuElementDigestsAgreeWithTheReference() throws IOException {
-        Reference reference = Reference.of(SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ocp-mx")));
+        Reference reference = Reference.of(SpecTables.load(Fixtures.HOME.resolve("spec-tables/ocp-mx")));
         return Files.list(H200.resolve("digests-mx")).filter(p -> p.getFileName().toString().startsWith("digest-f2"))
                 .sorted().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
                     String op = file.getFileName().toString().replaceAll("digest-|\\.txt", "");
@@ -73,7 +73,7 @@ class DeviceRecordingsTest {
 
     @TestFactory
     Stream<DynamicTest> gpuDigestsAgreeWithTheReference() throws IOException {
-        Reference reference = Reference.of(SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ascend-c")));
+        Reference reference = Reference.of(SpecTables.load(Fixtures.HOME.resolve("spec-tables/ascend-c")));
         return Files.list(H200.resolve("digests")).filter(p -> p.getFileName().toString().startsWith("digest-")).sorted()
                 .map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
                     String op = file.getFileName().toString().replaceAll("digest-|\\.txt", "");

@@ -24,12 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FaultScoreTest {
 
-    static final Path CATALOGUE = CertifyTest.HOME.resolve("spec-tables/faults.csv");
+    static final Path CATALOGUE = Fixtures.HOME.resolve("spec-tables/faults.csv");
 
     @Test
     void theCommittedCiSetCatchesTheWholeCatalogue() {
-        Reference reference = Reference.of(SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ascend-c")));
-        VectorStore store = VectorStore.open(CertifyTest.HOME.resolve("vectors"));
+        Reference reference = Reference.of(SpecTables.load(Fixtures.HOME.resolve("spec-tables/ascend-c")));
+        VectorStore store = VectorStore.open(Fixtures.HOME.resolve("vectors"));
         List<Manifest.Entry> entries = store.cases().stream().filter(e -> e.profile().equals("ascend-c")).toList();
         ScoreCommand.Score score = ScoreCommand.score(reference, store, entries, FaultCatalogue.load(CATALOGUE));
         for (ScoreCommand.Outcome o : score.faults()) {
@@ -43,8 +43,8 @@ class FaultScoreTest {
     void everyFaultDiffersFromTheReferenceSomewhere() {
         // Undetectable faults (NaN encodings under nan-comparison=any) still change bits; the others are
         // caught by the set above, which is a difference. Checked raw, on the committed ci set's inputs.
-        Reference reference = Reference.of(SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ascend-c")));
-        VectorStore store = VectorStore.open(CertifyTest.HOME.resolve("vectors"));
+        Reference reference = Reference.of(SpecTables.load(Fixtures.HOME.resolve("spec-tables/ascend-c")));
+        VectorStore store = VectorStore.open(Fixtures.HOME.resolve("vectors"));
         FaultModel model = new FaultModel(reference);
         for (Fault f : FaultCatalogue.load(CATALOGUE)) {
             if (f.detectable()) {
@@ -91,9 +91,9 @@ class FaultScoreTest {
     @org.junit.jupiter.params.provider.CsvSource({"ascend-c, 37", "cuda, 28", "opencl, 21", "ocp-mx, 18", "rocm, 17", "riscv, 29", "arm, 18", "p3109, 28"})
     void everyProfilesCiSetScoresInFull(String profile, int faults, @TempDir Path temp) throws IOException {
         Path vectors = temp.resolve(profile);
-        assertEquals(0, MainTest.run("", "generate", "--profile", profile, "--level", "ci", "--format", "bin", "--out",
+        assertEquals(0, Fixtures.run("", "generate", "--profile", profile, "--level", "ci", "--format", "bin", "--out",
                 vectors.toString()).exit());
-        MainTest.Run r = MainTest.run("", "score", "--profile", profile, "--vectors", vectors.toString(), "--out",
+        Fixtures.Run r = Fixtures.run("", "score", "--profile", profile, "--vectors", vectors.toString(), "--out",
                 temp.resolve("score").toString());
         assertEquals(0, r.exit(), r.out() + r.err());
         String last = r.out().strip().lines().reduce((a, b) -> b).orElseThrow();
@@ -130,7 +130,7 @@ class FaultScoreTest {
 
     static {
         try {
-            README = Files.readString(CertifyTest.HOME.resolve("README.md"));
+            README = Files.readString(Fixtures.HOME.resolve("README.md"));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -141,7 +141,7 @@ class FaultScoreTest {
         Path catalogue = temp.resolve("faults.csv");
         Files.writeString(catalogue, Files.readAllLines(CATALOGUE).getFirst() + "\n"
                 + "bad,test,telepathy,x,*,yes,no such mechanism\n");
-        MainTest.Run r = MainTest.run("", "score", "--faults", catalogue.toString());
+        Fixtures.Run r = Fixtures.run("", "score", "--faults", catalogue.toString());
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().contains("faults.csv:2:3: mechanism: unknown mechanism 'telepathy'"), r.err());
     }
@@ -150,7 +150,7 @@ class FaultScoreTest {
     @Test
     void aFaultThatEscapesFailsTheScore(@TempDir Path temp) throws IOException {
         Path vectors = temp.resolve("v");
-        assertEquals(0, MainTest.run("", "generate", "--pair", "float:half", "--format", "bin", "--out",
+        assertEquals(0, Fixtures.run("", "generate", "--pair", "float:half", "--format", "bin", "--out",
                 vectors.toString()).exit());
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         var root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(vectors.resolve("manifest.json").toFile());
@@ -170,7 +170,7 @@ class FaultScoreTest {
         Path catalogue = temp.resolve("faults.csv");
         Files.writeString(catalogue, Files.readAllLines(CATALOGUE).getFirst() + "\n"
                 + "rn-as-rz,mode mix-up,rounding,rn->rz,rn,yes,round to nearest implemented as truncation\n");
-        MainTest.Run r = MainTest.run("", "score", "--vectors", vectors.toString(), "--faults", catalogue.toString());
+        Fixtures.Run r = Fixtures.run("", "score", "--vectors", vectors.toString(), "--faults", catalogue.toString());
         assertEquals(1, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("rn-as-rz") && r.out().contains("ESCAPED"), r.out());
         assertTrue(r.out().strip().endsWith("fault score: 0/1 (0 not applicable to this vector set, 0 undetectable by design)"),
@@ -184,7 +184,7 @@ class FaultScoreTest {
     @Test
     void certifyDiagnosesAFlushToZeroConverter(@TempDir Path temp) throws IOException {
         Path pair = Files.createDirectories(temp.resolve("rec/ascend-c/float-half"));
-        byte[] in = Files.readAllBytes(CertifyTest.HOME.resolve("vectors/ascend-c/float-half/rn-nosat.in.bin"));
+        byte[] in = Files.readAllBytes(Fixtures.HOME.resolve("vectors/ascend-c/float-half/rn-nosat.in.bin"));
         java.nio.ByteBuffer inputs = java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(in.length / 2).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         while (inputs.hasRemaining()) {
@@ -193,15 +193,15 @@ class FaultScoreTest {
         }
         Files.write(pair.resolve("rn-nosat.out.bin"), out.array());
         Path report = temp.resolve("report");
-        MainTest.Run r = CertifyTest.certify(report, "--adapter", "replay:dir=" + temp.resolve("rec"));
+        Fixtures.Run r = Fixtures.certify(report, "--adapter", "replay:dir=" + temp.resolve("rec"));
         assertEquals(1, r.exit(), r.out());
-        String diagnosis = CertifyTest.find(CertifyTest.report(report), "float->half/rn-nosat").get("diagnosis").asText();
+        String diagnosis = Fixtures.find(Fixtures.report(report), "float->half/rn-nosat").get("diagnosis").asText();
         assertTrue(diagnosis.matches("all \\d+ mismatches, and none of the \\d+ passes, are explained by: ftz .*"), diagnosis);
         assertTrue(r.out().contains("    diagnosis: all "), r.out());
         assertTrue(r.out().contains("failing cases by diagnosis: ftz 1"), r.out());
         assertTrue(Files.readString(report.resolve("conformance.html")).contains("Diagnosis:"));
         // Where they fall: float inputs whose half results are subnormal, binades 2^-25 .. 2^-15 only.
-        var where = CertifyTest.find(CertifyTest.report(report), "float->half/rn-nosat").get("where");
+        var where = Fixtures.find(Fixtures.report(report), "float->half/rn-nosat").get("where");
         where.fieldNames().forEachRemaining(bin -> {
             int e = Integer.parseInt(bin.substring(2));
             assertTrue(e >= -25 && e <= -15, bin);
@@ -217,9 +217,9 @@ class FaultScoreTest {
     @Test
     void tiesTowardZeroAreOneBugUpToTheOverflowTie(@TempDir Path temp) throws IOException {
         Path report = temp.resolve("report");
-        MainTest.Run r = CertifyTest.certify(report, "--adapter", "replay:dir=" + tiesTowardZero(temp, -1));
+        Fixtures.Run r = Fixtures.certify(report, "--adapter", "replay:dir=" + tiesTowardZero(temp, -1));
         assertEquals(1, r.exit(), r.out());
-        var c = CertifyTest.find(CertifyTest.report(report), "float->bfloat16/rn-nosat");
+        var c = Fixtures.find(Fixtures.report(report), "float->bfloat16/rn-nosat");
         assertTrue(c.get("diagnosis").asText().matches("all \\d+ mismatches, and none of the \\d+ passes, are explained by: "
                 + "ties-toward-zero .*"), c.get("diagnosis").asText());
         assertEquals("{\"one step (rounding)\":" + c.get("mismatches").asLong() + "}", c.get("kinds").toString());
@@ -229,10 +229,10 @@ class FaultScoreTest {
     @Test
     void aPartialDiagnosisNamesWhatItDoesNotExplain(@TempDir Path temp) throws IOException {
         Path report = temp.resolve("report");
-        MainTest.Run r = CertifyTest.certify(report, "--adapter", "replay:dir=" + tiesTowardZero(temp, 0));
+        Fixtures.Run r = Fixtures.certify(report, "--adapter", "replay:dir=" + tiesTowardZero(temp, 0));
         assertEquals(1, r.exit(), r.out());
-        var c = CertifyTest.find(CertifyTest.report(report), "float->bfloat16/rn-nosat");
-        byte[] in = Files.readAllBytes(CertifyTest.HOME.resolve("vectors/ascend-c/float-bfloat16/rn-nosat.in.bin"));
+        var c = Fixtures.find(Fixtures.report(report), "float->bfloat16/rn-nosat");
+        byte[] in = Files.readAllBytes(Fixtures.HOME.resolve("vectors/ascend-c/float-bfloat16/rn-nosat.in.bin"));
         String first = String.format("0x%08X", java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt());
         assertTrue(c.get("diagnosis").asText().startsWith("best partial explanation: ties-toward-zero"), c.toString());
         assertTrue(c.get("diagnosisData").get("unexplained").toString().contains(first), c.toString());
@@ -241,7 +241,7 @@ class FaultScoreTest {
     /** A recording of ties-toward-zero float->bfloat16 rn over the committed inputs; output wrong (index) flipped too. */
     private static Path tiesTowardZero(Path temp, int wrong) throws IOException {
         Path pair = Files.createDirectories(temp.resolve("rec/ascend-c/float-bfloat16"));
-        byte[] in = Files.readAllBytes(CertifyTest.HOME.resolve("vectors/ascend-c/float-bfloat16/rn-nosat.in.bin"));
+        byte[] in = Files.readAllBytes(Fixtures.HOME.resolve("vectors/ascend-c/float-bfloat16/rn-nosat.in.bin"));
         java.nio.ByteBuffer inputs = java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(in.length / 2).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         boolean overflowTie = false;
@@ -265,12 +265,12 @@ class FaultScoreTest {
     @Test
     void anotherProfilesVectorsScoreNothing(@TempDir Path temp) throws IOException {
         Path dir = temp.resolve("mx");
-        assertEquals(0, MainTest.run("", "generate", "--profile", "ocp-mx", "--level", "quick", "--format", "bin", "--out",
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "ocp-mx", "--level", "quick", "--format", "bin", "--out",
                 dir.toString()).exit());
-        MainTest.Run r = MainTest.run("", "score", "--vectors", dir.toString());
+        Fixtures.Run r = Fixtures.run("", "score", "--vectors", dir.toString());
         assertEquals(5, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("holds vectors of profile ocp-mx, none of profile ascend-c"), r.out());
-        MainTest.Run c = CertifyTest.certify(temp.resolve("report"), "--vectors", dir.toString());
+        Fixtures.Run c = Fixtures.certify(temp.resolve("report"), "--vectors", dir.toString());
         assertEquals(5, c.exit());
         assertTrue(c.out().contains("holds vectors of profile ocp-mx, none of profile ascend-c"), c.out());
     }

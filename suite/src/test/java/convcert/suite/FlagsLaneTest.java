@@ -25,7 +25,7 @@ class FlagsLaneTest {
     @Test
     void aRecordingWithFlagsIsCertifiedOnThemAndAWrongFlagFails(@TempDir Path out) throws IOException {
         Path vectors = out.resolve("v");
-        MainTest.Run g = MainTest.run("", "generate", "--profile", "riscv", "--level", "quick", "--pair", "float:half",
+        Fixtures.Run g = Fixtures.run("", "generate", "--profile", "riscv", "--level", "quick", "--pair", "float:half",
                 "--format", "bin", "--out", vectors.toString());
         assertEquals(0, g.exit(), g.err());
         Path cases = vectors.resolve("riscv/float-half");
@@ -34,7 +34,7 @@ class FlagsLaneTest {
             Files.copy(cases.resolve(c + ".expected.bin"), recording.resolve(c + ".out.bin"));
             Files.copy(cases.resolve(c + ".flags.bin"), recording.resolve(c + ".flags.bin"));
         }
-        MainTest.Run r = CertifyTest.certify(out.resolve("ok"), "--profile", "riscv", "--vectors", vectors.toString(),
+        Fixtures.Run r = Fixtures.certify(out.resolve("ok"), "--profile", "riscv", "--vectors", vectors.toString(),
                 "--adapter", "replay:dir=" + out.resolve("rec"));
         assertEquals(0, r.exit(), r.out() + r.err());
         assertFalse(r.out().contains(NOT_CERTIFIED), r.out());
@@ -48,10 +48,10 @@ class FlagsLaneTest {
             }
         }
         Files.write(recording.resolve("rn-nosat.flags.bin"), flags);
-        r = CertifyTest.certify(out.resolve("bad"), "--profile", "riscv", "--vectors", vectors.toString(),
+        r = Fixtures.certify(out.resolve("bad"), "--profile", "riscv", "--vectors", vectors.toString(),
                 "--adapter", "replay:dir=" + out.resolve("rec"));
         assertEquals(1, r.exit(), r.out());
-        JsonNode c = CertifyTest.find(CertifyTest.report(out.resolve("bad")), "float->half/rn-nosat");
+        JsonNode c = Fixtures.find(Fixtures.report(out.resolve("bad")), "float->half/rn-nosat");
         assertEquals(1, c.get("mismatches").asInt(), c.toString());
         assertEquals(1, c.get("kinds").get("exception flags").asInt(), c.toString());
         assertTrue(c.get("firstMismatches").get(0).asText().contains(" right, flags expected 01 (inexact), actual 03 "
@@ -59,9 +59,9 @@ class FlagsLaneTest {
         assertFalse(c.path("diagnosisData").path("complete").asBoolean(), "no reading explains one corrupt byte: " + c);
 
         Files.delete(recording.resolve("rz-nosat.flags.bin"));
-        r = CertifyTest.certify(out.resolve("missing"), "--profile", "riscv", "--vectors", vectors.toString(),
+        r = Fixtures.certify(out.resolve("missing"), "--profile", "riscv", "--vectors", vectors.toString(),
                 "--adapter", "replay:dir=" + out.resolve("rec"));
-        assertEquals("ADAPTER_ERROR", CertifyTest.find(CertifyTest.report(out.resolve("missing")), "float->half/rz-nosat")
+        assertEquals("ADAPTER_ERROR", Fixtures.find(Fixtures.report(out.resolve("missing")), "float->half/rz-nosat")
                 .get("status").asText(), r.out());
     }
 
@@ -69,17 +69,17 @@ class FlagsLaneTest {
     @Test
     void flagsOfAnotherReadingAreDiagnosedAsThatReading(@TempDir Path out) throws IOException {
         Path vectors = out.resolve("v");
-        MainTest.Run g = MainTest.run("", "generate", "--profile", "riscv", "--level", "ci", "--pair", "float:half",
+        Fixtures.Run g = Fixtures.run("", "generate", "--profile", "riscv", "--level", "ci", "--pair", "float:half",
                 "--format", "bin", "--decision", "tininess=before-rounding", "--out", vectors.toString());
         assertEquals(0, g.exit(), g.err());
         Path recording = Files.createDirectories(out.resolve("rec/riscv/float-half"));
         Files.copy(vectors.resolve("riscv/float-half/rn-nosat.expected.bin"), recording.resolve("rn-nosat.out.bin"));
         Files.copy(vectors.resolve("riscv/float-half/rn-nosat.in.bin"), recording.resolve("rn-nosat.in.bin"));
         Files.copy(vectors.resolve("riscv/float-half/rn-nosat.flags.bin"), recording.resolve("rn-nosat.flags.bin"));
-        MainTest.Run r = CertifyTest.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--pair",
+        Fixtures.Run r = Fixtures.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--pair",
                 "float:half", "--adapter", "replay:dir=" + out.resolve("rec"));
         assertEquals(1, r.exit(), r.out());
-        JsonNode c = CertifyTest.find(CertifyTest.report(out.resolve("r")), "float->half/rn-nosat");
+        JsonNode c = Fixtures.find(Fixtures.report(out.resolve("r")), "float->half/rn-nosat");
         assertEquals(c.get("mismatches").asInt(), c.get("kinds").get("exception flags").asInt(), c.toString());
         JsonNode d = c.get("diagnosisData");
         assertTrue(d.get("complete").asBoolean(), d.toString());
@@ -88,11 +88,11 @@ class FlagsLaneTest {
 
     @Test
     void anAdapterWithoutFlagsHasItsResultsCertifiedAndSaysSo(@TempDir Path out) throws Exception {
-        MainTest.Run r = CertifyTest.certify(out, "--profile", "riscv", "--level", "quick", "--pair", "float:half",
-                "--adapter", "process:cmd=" + CertifyTest.exampleDevice());
+        Fixtures.Run r = Fixtures.certify(out, "--profile", "riscv", "--level", "quick", "--pair", "float:half",
+                "--adapter", "process:cmd=" + Fixtures.exampleDevice());
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains(NOT_CERTIFIED), r.out());
-        r = CertifyTest.certify(out.resolve("ref"), "--profile", "riscv", "--level", "quick", "--pair", "float:half",
+        r = Fixtures.certify(out.resolve("ref"), "--profile", "riscv", "--level", "quick", "--pair", "float:half",
                 "--adapter", "reference");
         assertEquals(0, r.exit(), r.out() + r.err());
         assertFalse(r.out().contains(NOT_CERTIFIED), "the reference reports flags: " + r.out());
@@ -104,21 +104,21 @@ class FlagsLaneTest {
         assumeTrue(Files.readString(Path.of("/proc/cpuinfo")).contains(" f16c"), "a CPU with F16C");
         Path dut = out.resolve("f16c_dut");
         Process cc = new ProcessBuilder("cc", "-O2", "-mf16c", "-o", dut.toString(),
-                CertifyTest.HOME.resolve("suite/devices/x86-f16c/f16c_dut.c").toString()).inheritIO().start();
+                Fixtures.HOME.resolve("suite/devices/x86-f16c/f16c_dut.c").toString()).inheritIO().start();
         assumeTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, "a C compiler");
-        MainTest.Run honest = CertifyTest.certify(out.resolve("honest"), "--profile", "riscv", "--level", "quick", "--pair",
+        Fixtures.Run honest = Fixtures.certify(out.resolve("honest"), "--profile", "riscv", "--level", "quick", "--pair",
                 "float:half", "--adapter", "process:cmd=" + dut);
         assertFalse(honest.out().contains(NOT_CERTIFIED), honest.out());
         long honestFlags = 0;
-        for (JsonNode c : CertifyTest.report(out.resolve("honest")).get("cases")) {
+        for (JsonNode c : Fixtures.report(out.resolve("honest")).get("cases")) {
             c.path("kinds").fieldNames().forEachRemaining(k -> assertEquals("exception flags", k, "values agree: " + c));
             honestFlags += c.path("kinds").path("exception flags").asLong();
         }
-        MainTest.Run lying = CertifyTest.certify(out.resolve("lying"), "--profile", "riscv", "--level", "quick", "--pair",
+        Fixtures.Run lying = Fixtures.certify(out.resolve("lying"), "--profile", "riscv", "--level", "quick", "--pair",
                 "float:half", "--adapter", "process:cmd=env CONVCERT_F16C_MUTATION=no-flags " + dut);
         assertEquals(1, lying.exit(), lying.out());
         long lyingFlags = 0;
-        for (JsonNode c : CertifyTest.report(out.resolve("lying")).get("cases")) {
+        for (JsonNode c : Fixtures.report(out.resolve("lying")).get("cases")) {
             lyingFlags += c.path("kinds").path("exception flags").asLong();
         }
         assertTrue(lyingFlags > honestFlags + 100, honestFlags + " honest, " + lyingFlags + " with no flags");
@@ -141,11 +141,11 @@ class FlagsLaneTest {
 
     @Test
     void convertPrintsFlagsWhereTheProfileHasThem() {
-        MainTest.Run r = MainTest.run("", "convert", "--profile", "riscv", "--from", "float", "--to", "half", "--rounding",
+        Fixtures.Run r = Fixtures.run("", "convert", "--profile", "riscv", "--from", "float", "--to", "half", "--rounding",
                 "rn", "--flags", "0x477FF000", "0x3F800000", "0x7F800001");
         assertEquals(0, r.exit(), r.err());
         assertEquals("0x7C00 05\n0x3C00 00\n0x7E00 10\n", r.out());
-        r = MainTest.run("", "convert", "--profile", "cuda", "--from", "float", "--to", "half", "--rounding", "rn", "--flags",
+        r = Fixtures.run("", "convert", "--profile", "cuda", "--from", "float", "--to", "half", "--rounding", "rn", "--flags",
                 "0x3F800000");
         assertEquals(2, r.exit());
         assertEquals("convcert: --flags: profile cuda declares no exception flags (no flags.csv); profiles with flags: riscv",

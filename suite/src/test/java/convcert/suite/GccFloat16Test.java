@@ -21,14 +21,14 @@ class GccFloat16Test {
     void libgccsHalfConversionsAndFlagsAgree(@TempDir Path out) throws Exception {
         Path dut = out.resolve("gcc_float16");
         Process cc = new ProcessBuilder("cc", "-O2", "-mno-f16c", "-frounding-math", "-o", dut.toString(),
-                CertifyTest.HOME.resolve("suite/devices/gcc-float16/dut.c").toString(), "-lm").inheritIO().start();
+                Fixtures.HOME.resolve("suite/devices/gcc-float16/dut.c").toString(), "-lm").inheritIO().start();
         assumeTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, "GCC with _Float16 (x86-64, GCC 12 or later)");
-        MainTest.Run r = CertifyTest.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--adapter",
+        Fixtures.Run r = Fixtures.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--adapter",
                 "process:cmd=" + dut);
         assertEquals(0, r.exit(), r.out() + r.err());
         assertFalse(r.out().contains(FlagsLaneTest.NOT_CERTIFIED), r.out());
-        CertifyTest.sameCases(CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/gcc-float16/riscv")),
-                CertifyTest.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
+        Fixtures.sameCases(Fixtures.report(Fixtures.HOME.resolve("reports/devices/gcc-float16/riscv")),
+                Fixtures.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
     }
 
     private static Path library(Path out, String name, String... defines) throws Exception {
@@ -36,8 +36,8 @@ class GccFloat16Test {
         List<String> command = new java.util.ArrayList<>(List.of("cc", "-O2", "-mno-f16c", "-frounding-math", "-shared",
                 "-fPIC", "-DCONVCERT_LIBRARY"));
         command.addAll(List.of(defines));
-        command.addAll(List.of("-I", CertifyTest.HOME.resolve("suite/native").toString(), "-o", library.toString(),
-                CertifyTest.HOME.resolve("suite/devices/gcc-float16/dut.c").toString(), "-lm"));
+        command.addAll(List.of("-I", Fixtures.HOME.resolve("suite/native").toString(), "-o", library.toString(),
+                Fixtures.HOME.resolve("suite/devices/gcc-float16/dut.c").toString(), "-lm"));
         Process cc = new ProcessBuilder(command).inheritIO().start();
         assumeTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, "GCC with _Float16 (x86-64, GCC 12 or later)");
         return library;
@@ -47,7 +47,7 @@ class GccFloat16Test {
     @Test
     void aNativeLibraryLeavingItsFlagsUnwrittenFails(@TempDir Path out) throws Exception {
         Path library = library(out, "libunwritten.so", "-DCONVCERT_FLAGS_UNWRITTEN");
-        MainTest.Run r = CertifyTest.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--pair", "float:half",
+        Fixtures.Run r = Fixtures.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--pair", "float:half",
                 "--adapter", "native:lib=" + library);
         assertEquals(1, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("{exception flags=") && r.out().contains("actual e0"), "every flag left as poisoned\n" + r.out());
@@ -57,11 +57,11 @@ class GccFloat16Test {
     @Test
     void asANativeLibraryItsFlagsTravelThroughTheNativeAbi(@TempDir Path out) throws Exception {
         Path library = library(out, "libgcc_float16.so");
-        MainTest.Run r = CertifyTest.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--adapter",
+        Fixtures.Run r = Fixtures.certify(out.resolve("r"), "--profile", "riscv", "--level", "ci", "--adapter",
                 "native:lib=" + library);
         assertEquals(0, r.exit(), r.out() + r.err());
         assertFalse(r.out().contains(FlagsLaneTest.NOT_CERTIFIED), r.out());
-        CertifyTest.sameCases(CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/gcc-float16/riscv")),
-                CertifyTest.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
+        Fixtures.sameCases(Fixtures.report(Fixtures.HOME.resolve("reports/devices/gcc-float16/riscv")),
+                Fixtures.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
     }
 }

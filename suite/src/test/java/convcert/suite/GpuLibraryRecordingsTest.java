@@ -25,12 +25,12 @@ class GpuLibraryRecordingsTest {
                         "cpu-rocm", 0), new Run("jax", "recording-cuda", "cuda", "cuda-cuda", 1),
                 new Run("jax", "recording-cuda", "rocm", "cuda-rocm", 0), new Run("triton", "recording", "cuda", "cuda", 1))
                 .map(run -> DynamicTest.dynamicTest(run.device() + " " + run.folder(), () -> {
-                    Path reports = CertifyTest.HOME.resolve("reports/devices").resolve(run.device());
+                    Path reports = Fixtures.HOME.resolve("reports/devices").resolve(run.device());
                     Path out = temp.resolve(run.device() + "-" + run.folder());
-                    MainTest.Run r = CertifyTest.certify(out, "--profile", run.profile(), "--level", "ci", "--adapter",
+                    Fixtures.Run r = Fixtures.certify(out, "--profile", run.profile(), "--level", "ci", "--adapter",
                             "replay:dir=" + reports.resolve(run.recording()));
                     assertEquals(run.exit(), r.exit(), r.out() + r.err());
-                    CertifyTest.sameCases(CertifyTest.report(reports.resolve(run.folder())), CertifyTest.report(out),
+                    Fixtures.sameCases(Fixtures.report(reports.resolve(run.folder())), Fixtures.report(out),
                             List.of("name", "status", "vectors", "mismatches", "kinds", "firstMismatches"));
                 }));
     }

@@ -1,8 +1,8 @@
 package convcert.suite;
 
-import static convcert.suite.CertifyTest.certify;
-import static convcert.suite.CertifyTest.find;
-import static convcert.suite.CertifyTest.report;
+import static convcert.suite.Fixtures.certify;
+import static convcert.suite.Fixtures.find;
+import static convcert.suite.Fixtures.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,7 +30,7 @@ class HonestGateTest {
 
     @BeforeAll
     static void buildExampleDevices() throws Exception {
-        CertifyTest.exampleDevice();
+        Fixtures.exampleDevice();
     }
 
     /** A Python device declaring the given CAP lines and answering float->half rn with numpy-free code. */
@@ -57,7 +57,7 @@ class HonestGateTest {
     @Test
     void capabilitiesNameTypesByAlias(@TempDir Path out) throws IOException {
         Path dev = device(out, "\"CAP float fp16 rn nosat\\n\"", ZEROS);
-        MainTest.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half",
+        Fixtures.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half",
                 "--only", "float->half/rn-nosat");
         assertEquals(1, report(out.resolve("r")).get("summary").get("cases").asInt(), r.out());
         assertFalse(find(report(out.resolve("r")), "float->half/rn-nosat").get("status").asText().equals("NOT_APPLICABLE"),
@@ -68,7 +68,7 @@ class HonestGateTest {
     @Test
     void capabilitiesThatMatchNothingCertifyNothing(@TempDir Path out) throws IOException {
         Path dev = device(out, "\"CAP float fp16x rn nosat\\nCAP float half rh nosat\\n\"", ZEROS);
-        MainTest.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half");
+        Fixtures.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half");
         assertEquals(5, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("warning: 2 of 2 declared capabilities match no case of profile ascend-c"), r.out());
         assertTrue(r.out().contains("  float fp16x rn nosat\n"), r.out());
@@ -81,7 +81,7 @@ class HonestGateTest {
 
     @Test
     void aSelectionOfNothingCertifiesNothing(@TempDir Path out) {
-        MainTest.Run r = certify(out, "--only", "float->nothing/*");
+        Fixtures.Run r = certify(out, "--only", "float->nothing/*");
         assertEquals(5, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("nothing selected: --only 'float->nothing/*' selects no case of profile ascend-c"), r.out());
         assertTrue(r.out().strip().endsWith("NOTHING CERTIFIED: no case was selected"), r.out());
@@ -99,7 +99,7 @@ class HonestGateTest {
         convcert.suite.report.JsonReport.write(new convcert.suite.model.ConformanceReport(b.tool(), b.provenance(),
                 b.adapter(), b.profile(), b.tables(), b.decisions(), b.documents(), b.source(), b.shard(), b.partial(), b.declared(),
                 b.unmatched(), notes, b.summary(), b.cases()), out.resolve("b"));
-        MainTest.Run merged = merge(out, "a", "b");
+        Fixtures.Run merged = merge(out, "a", "b");
         assertEquals(0, merged.exit(), merged.out() + merged.err());
         assertTrue(report(out.resolve("merged")).get("notes").toString().contains("a note only the second report has"),
                 report(out.resolve("merged")).get("notes").toString());
@@ -107,33 +107,33 @@ class HonestGateTest {
 
     @Test
     void mergeRefusesRepeatedMissingAndMixedShards(@TempDir Path out) throws IOException {
-        MainTest.Run shard = certify(out.resolve("s"), "--adapter", "reference", "--exhaustive", "--pair", "float:fp8_e5m2",
+        Fixtures.Run shard = certify(out.resolve("s"), "--adapter", "reference", "--exhaustive", "--pair", "float:fp8_e5m2",
                 "--only", "float->fp8_e5m2/rn-nosat", "--shard", "1024/1024");
         assertEquals(0, shard.exit(), shard.out() + shard.err());
-        MainTest.Run twice = merge(out, "s", "s");
+        Fixtures.Run twice = merge(out, "s", "s");
         assertEquals(2, twice.exit());
         assertTrue(twice.err().contains("shard 1024/1024 is already merged from"), twice.err());
-        MainTest.Run alone = merge(out, "s");
+        Fixtures.Run alone = merge(out, "s");
         assertEquals(2, alone.exit());
         assertTrue(alone.err().contains("1023 of 1024 shards missing"), alone.err());
         assertEquals(0, certify(out.resolve("ci"), "--adapter", "reference", "--pair", "float:fp8_e5m2").exit());
-        MainTest.Run mixed = merge(out, "s", "ci");
+        Fixtures.Run mixed = merge(out, "s", "ci");
         assertEquals(2, mixed.exit());
         assertTrue(mixed.err().contains("cannot merge a shard of an exhaustive run with a whole run"), mixed.err());
         assertEquals(0, certify(out.resolve("jdk"), "--pair", "float:half").exit());
-        MainTest.Run other = merge(out, "ci", "jdk");
+        Fixtures.Run other = merge(out, "ci", "jdk");
         assertEquals(2, other.exit());
         assertTrue(other.err().contains("implementation differs"), other.err());
-        MainTest.Run same = merge(out, "ci", "ci");
+        Fixtures.Run same = merge(out, "ci", "ci");
         assertEquals(2, same.exit());
         assertTrue(same.err().contains("case float->fp8_e5m2/rn-nosat is also in"), same.err());
         Files.writeString(out.resolve("ci/conformance.json"), "{ not json");
-        MainTest.Run broken = merge(out, "ci");
+        Fixtures.Run broken = merge(out, "ci");
         assertEquals(2, broken.exit());
         assertTrue(broken.err().contains("conformance.json: not a conformance report"), broken.err());
     }
 
-    private static MainTest.Run merge(Path out, String... folders) {
+    private static Fixtures.Run merge(Path out, String... folders) {
         String[] args = new String[folders.length + 4];
         args[0] = "report";
         args[1] = "merge";
@@ -142,14 +142,14 @@ class HonestGateTest {
         }
         args[args.length - 2] = "--out";
         args[args.length - 1] = out.resolve("merged").toString();
-        return MainTest.run("", args);
+        return Fixtures.run("", args);
     }
 
     @Test
     void disjointRunsMerge(@TempDir Path out) throws IOException {
         assertEquals(0, certify(out.resolve("a"), "--adapter", "reference", "--pair", "float:fp8_e5m2").exit());
         assertEquals(0, certify(out.resolve("b"), "--adapter", "reference", "--pair", "float:half").exit());
-        MainTest.Run merged = merge(out, "a", "b");
+        Fixtures.Run merged = merge(out, "a", "b");
         assertEquals(0, merged.exit(), merged.err());
         JsonNode r = report(out.resolve("merged"));
         assertEquals(report(out.resolve("a")).get("summary").get("cases").asInt()
@@ -160,7 +160,7 @@ class HonestGateTest {
     void aWaiverThatMatchesNoCaseIsAnError(@TempDir Path out) throws IOException {
         Path waivers = out.resolve("w.csv");
         Files.writeString(waivers, "case,reason,expires\nfloat->half/rn-nosat,ok,2999-01-01\nflaot->half/*,typo,2999-01-01\n");
-        MainTest.Run r = certify(out.resolve("r"), "--waivers", waivers.toString());
+        Fixtures.Run r = certify(out.resolve("r"), "--waivers", waivers.toString());
         assertEquals(2, r.exit(), r.out());
         assertTrue(r.err().contains("w.csv:3") && r.err().contains("'flaot->half/*' matches no case"), r.err());
     }
@@ -169,14 +169,14 @@ class HonestGateTest {
     void aWaivedCaseBesideAPassingOneIsVisibleEverywhere(@TempDir Path out) throws IOException {
         Path dir = out.resolve("recording/ascend-c/float-fp8_e4m3fn");
         Files.createDirectories(dir);
-        Path vectors = CertifyTest.HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn");
+        Path vectors = Fixtures.HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn");
         Files.copy(vectors.resolve("rn-sat-keepnan.expected.bin"), dir.resolve("rn-sat-keepnan.out.bin"));
         byte[] bytes = Files.readAllBytes(vectors.resolve("rn-nosat.expected.bin"));
         bytes[7] ^= 0x01;
         Files.write(dir.resolve("rn-nosat.out.bin"), bytes);
         Path waivers = out.resolve("w.csv");
         Files.writeString(waivers, "case,reason,expires\nfloat->fp8_e4m3fn/rn-nosat,board bug 77,2999-01-01\n");
-        MainTest.Run r = certify(out.resolve("r"), "--adapter", "replay:dir=" + out.resolve("recording"), "--waivers",
+        Fixtures.Run r = certify(out.resolve("r"), "--adapter", "replay:dir=" + out.resolve("recording"), "--waivers",
                 waivers.toString());
         assertEquals(0, r.exit(), r.out());
         assertTrue(r.out().strip().lines().reduce((a, b) -> b).orElseThrow()
@@ -185,14 +185,14 @@ class HonestGateTest {
         JsonNode c = find(report(out.resolve("r")), "float->fp8_e4m3fn/rn-nosat");
         assertTrue(c.get("waiver").asText().startsWith("board bug 77 ("), c.toString());
         assertTrue(Files.readString(out.resolve("r/conformance.html")).contains("board bug 77"));
-        assertTrue(CertifyTest.junitXml(out.resolve("r")).contains("waived: 1 mismatches waived until 2999-01-01: board bug 77"));
+        assertTrue(Fixtures.junitXml(out.resolve("r")).contains("waived: 1 mismatches waived until 2999-01-01: board bug 77"));
     }
 
     @Test
     void decisionsProduceTheExpectedValuesTheyClaim(@TempDir Path out) throws IOException {
         // The committed vectors follow directed-overflow=largest-finite; under the other reading the
         // reference must be compared with the other reading's results, not the stored ones.
-        MainTest.Run r = certify(out, "--adapter", "reference", "--pair", "float:half", "--decision",
+        Fixtures.Run r = certify(out, "--adapter", "reference", "--pair", "float:half", "--decision",
                 "directed-overflow=infinity");
         assertEquals(0, r.exit(), r.out());
         assertTrue(r.out().contains("note: expected values recomputed by the reference: the vectors were generated with "
@@ -208,8 +208,8 @@ class HonestGateTest {
         "opencl, float:int32, 2", "rocm, float:half, 1", "riscv, float:half, 1"})
     void theExampleDevicesAndARecordingCertifyUnderEveryProfile(String profile, String secondPair, int passes,
                                                                @TempDir Path out) throws Exception {
-        MainTest.Run r = certify(out.resolve("c"), "--profile", profile, "--level", "quick", "--pair", "float:half",
-                "--pair", secondPair, "--adapter", "process:cmd=" + CertifyTest.exampleDevice());
+        Fixtures.Run r = certify(out.resolve("c"), "--profile", profile, "--level", "quick", "--pair", "float:half",
+                "--pair", secondPair, "--adapter", "process:cmd=" + Fixtures.exampleDevice());
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode c = report(out.resolve("c"));
         assertEquals(profile, c.get("profile").asText());
@@ -217,7 +217,7 @@ class HonestGateTest {
         // The same device as a shared library, and a recording of the vectors' own results, in this profile.
         Path vectors = out.resolve("c/vectors-quick");
         r = certify(out.resolve("native"), "--profile", profile, "--vectors", vectors.toString(), "--pair", "float:half",
-                "--adapter", "native:lib=" + CertifyTest.library);
+                "--adapter", "native:lib=" + Fixtures.library);
         assertEquals(0, r.exit(), r.out() + r.err());
         Path recording = Files.createDirectories(out.resolve("rec").resolve(profile).resolve("float-half"));
         Files.copy(vectors.resolve(profile + "/float-half/rn-nosat.expected.bin"), recording.resolve("rn-nosat.out.bin"));
@@ -232,13 +232,13 @@ class HonestGateTest {
         assertTrue(report(out.resolve("java-run")).get("summary").get("passed").asInt() >= 1, r.out());
         r = certify(out.resolve("jobs"), "--profile", profile, "--exhaustive", "--pair", "float:half", "--only",
                 "float->half/rn-nosat", "--shard", "255/256", "--jobs", "2", "--adapter",
-                "process:cmd=" + CertifyTest.exampleDevice());
+                "process:cmd=" + Fixtures.exampleDevice());
         assertEquals(0, r.exit(), r.out() + r.err());
         assertEquals(1L << 24, find(report(out.resolve("jobs")), "float->half/rn-nosat").get("vectors").asLong());
         Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
         assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
         r = certify(out.resolve("py"), "--profile", profile, "--level", "quick", "--pair", "float:half",
-                "--adapter", "process:cmd=python3 " + CertifyTest.HOME.resolve("suite/devices/example-python/dut.py"));
+                "--adapter", "process:cmd=python3 " + Fixtures.HOME.resolve("suite/devices/example-python/dut.py"));
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(report(out.resolve("py")).get("summary").get("passed").asInt() >= 1, r.out());
     }
@@ -249,7 +249,7 @@ class HonestGateTest {
                 sys.stderr.write("noise line\\n" * 400)
                 def convert(): return 1 / 0
                 convert()""");
-        MainTest.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half",
+        Fixtures.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half",
                 "--only", "float->half/rn-nosat");
         assertEquals(3, r.exit(), r.out());
         String message = find(report(out.resolve("r")), "float->half/rn-nosat").get("message").asText();
@@ -264,10 +264,10 @@ class HonestGateTest {
     void aFailingRunTellsTheLogWhatFailed(@TempDir Path out) throws IOException {
         Path dir = out.resolve("recording/ascend-c/float-fp8_e4m3fn");
         Files.createDirectories(dir);
-        byte[] bytes = Files.readAllBytes(CertifyTest.HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn/rn-nosat.expected.bin"));
+        byte[] bytes = Files.readAllBytes(Fixtures.HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn/rn-nosat.expected.bin"));
         bytes[3] ^= 0x01;
         Files.write(dir.resolve("rn-nosat.out.bin"), bytes);
-        MainTest.Run r = certify(out.resolve("r"), "--adapter", "replay:dir=" + out.resolve("recording"));
+        Fixtures.Run r = certify(out.resolve("r"), "--adapter", "replay:dir=" + out.resolve("recording"));
         assertEquals(1, r.exit());
         assertTrue(r.out().contains("FAIL float->fp8_e4m3fn/rn-nosat [form nosat, CTRL "), r.out());
         assertTrue(r.out().contains(": 1 of "), r.out());
@@ -294,7 +294,7 @@ class HonestGateTest {
                 closed[0]++;
             }
         };
-        var reference = convcert.reference.Reference.of(convcert.spec.SpecTables.load(CertifyTest.HOME.resolve("spec-tables/ascend-c")));
+        var reference = convcert.reference.Reference.of(convcert.spec.SpecTables.load(Fixtures.HOME.resolve("spec-tables/ascend-c")));
         var run = new convcert.suite.runner.SuiteRun(new convcert.suite.runner.SuiteRun.Config(reference, "test", adapter,
                 null, java.util.List.of(), null, false, 1, 1, convcert.suite.runner.Waivers.none(), 1000, 10,
                 java.time.LocalDate.now(), null, false, 1, null, false));
@@ -305,7 +305,7 @@ class HonestGateTest {
 
     @Test
     void reportsCarryProvenance(@TempDir Path out) throws Exception {
-        MainTest.Run r = certify(out, "--adapter", "process:cmd=" + CertifyTest.exampleDevice(), "--pair", "float:half");
+        Fixtures.Run r = certify(out, "--adapter", "process:cmd=" + Fixtures.exampleDevice(), "--pair", "float:half");
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode p = report(out).get("provenance");
         assertTrue(p.get("date").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), p.toString());
@@ -314,11 +314,11 @@ class HonestGateTest {
         assertFalse(p.get("os").asText().isBlank());
         assertTrue(p.get("implementation").asText().matches("command '.*dut' \\(.*dut sha256 [0-9a-f]{64}\\)"), p.toString());
         assertTrue(p.get("vectors").asText().matches("manifest.json sha256 [0-9a-f]{64}"), p.toString());
-        assertEquals(Path.of("").toAbsolutePath().relativize(CertifyTest.HOME.resolve("vectors").toAbsolutePath().normalize())
+        assertEquals(Path.of("").toAbsolutePath().relativize(Fixtures.HOME.resolve("vectors").toAbsolutePath().normalize())
                 .toString(), report(out).get("source").asText(), "relative to the working directory");
         String digest = p.get("implementation").asText().replaceAll(".*sha256 ([0-9a-f]{64}).*", "$1");
         assertTrue(Files.readString(out.resolve("conformance.html")).contains(digest), "the HTML names the implementation");
-        MainTest.Run v = MainTest.run("", "--version");
+        Fixtures.Run v = Fixtures.run("", "--version");
         assertTrue(v.out().startsWith("convcert 0.5.0"), v.out());
         assertTrue(v.out().contains("JDK "), v.out());
     }
@@ -329,7 +329,7 @@ class HonestGateTest {
      */
     @Test
     void oneDefectInEveryVariantIsOneFinding(@TempDir Path out) throws Exception {
-        MainTest.Run r = certify(out, "--adapter", "process:cmd=" + CertifyTest.exampleDevice() + " --fault truncate",
+        Fixtures.Run r = certify(out, "--adapter", "process:cmd=" + Fixtures.exampleDevice() + " --fault truncate",
                 "--pair", "float:bfloat16");
         assertEquals(1, r.exit(), r.out());
         assertEquals(1, r.out().lines().filter(l -> l.startsWith("FAIL float->bfloat16/rz-nosat")).count(), r.out());
@@ -345,9 +345,9 @@ class HonestGateTest {
     /** A waiver naming a state covers all its variants; one naming a variant, that variant alone. */
     @Test
     void aWaiverNamingAStateCoversItsVariants(@TempDir Path out) throws Exception {
-        String device = "process:cmd=" + CertifyTest.exampleDevice() + " --fault truncate";
+        String device = "process:cmd=" + Fixtures.exampleDevice() + " --fault truncate";
         Path state = Files.writeString(out.resolve("state.csv"), "case,reason,expires\nfloat->bfloat16/rz-nosat,known,2999-01-01\n");
-        MainTest.Run r = certify(out.resolve("a"), "--adapter", device, "--pair", "float:bfloat16", "--waivers", state.toString());
+        Fixtures.Run r = certify(out.resolve("a"), "--adapter", device, "--pair", "float:bfloat16", "--waivers", state.toString());
         assertEquals(0, r.exit(), r.out());
         assertEquals(4, report(out.resolve("a")).get("summary").get("waived").asInt());
         Path one = Files.writeString(out.resolve("one.csv"),
@@ -360,7 +360,7 @@ class HonestGateTest {
     @Test
     void anExpiredWaiverIsNamedOnTheLastLine(@TempDir Path out) throws Exception {
         Path old = Files.writeString(out.resolve("old.csv"), "case,reason,expires\nfloat->bfloat16/rz-nosat,known,2001-01-01\n");
-        MainTest.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=" + CertifyTest.exampleDevice() + " --fault truncate",
+        Fixtures.Run r = certify(out.resolve("r"), "--adapter", "process:cmd=" + Fixtures.exampleDevice() + " --fault truncate",
                 "--pair", "float:bfloat16", "--waivers", old.toString());
         assertEquals(1, r.exit(), r.out());
         String last = r.out().strip().lines().reduce((a, b) -> b).orElseThrow();

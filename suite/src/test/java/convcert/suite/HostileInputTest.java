@@ -34,7 +34,7 @@ class HostileInputTest {
     /** A recording of float->fp8_e4m3fn rn nosat: the vector set's inputs beside the reference's outputs. */
     private Path recording() throws IOException {
         Path pair = Files.createDirectories(temp.resolve("rec/ascend-c/float-fp8_e4m3fn"));
-        Path vectors = CertifyTest.HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn");
+        Path vectors = Fixtures.HOME.resolve("vectors/ascend-c/float-fp8_e4m3fn");
         Files.copy(vectors.resolve("rn-nosat.in.bin"), pair.resolve("rn-nosat.in.bin"));
         Files.copy(vectors.resolve("rn-nosat.expected.bin"), pair.resolve("rn-nosat.out.bin"));
         return pair;
@@ -66,7 +66,7 @@ class HostileInputTest {
             }
         }
         long start = System.nanoTime();
-        MainTest.Run r = CertifyTest.certify(temp.resolve("report"), "--adapter", "replay:dir=" + temp.resolve("rec"));
+        Fixtures.Run r = Fixtures.certify(temp.resolve("report"), "--adapter", "replay:dir=" + temp.resolve("rec"));
         RobustnessTest.outcome(r, temp.resolve("report")).expect(exit, message);
         assertTrue((System.nanoTime() - start) / 1e9 < 60, "a recording is never read without end");
     }
@@ -74,7 +74,7 @@ class HostileInputTest {
     @Test
     void aNulByteInATableIsNamedWhereItIs() throws IOException {
         Path tables = Files.createDirectories(temp.resolve("tables"));
-        try (Stream<Path> files = Files.list(CertifyTest.HOME.resolve("spec-tables/ascend-c"))) {
+        try (Stream<Path> files = Files.list(Fixtures.HOME.resolve("spec-tables/ascend-c"))) {
             for (Path f : files.toList()) {
                 Files.copy(f, tables.resolve(f.getFileName()));
             }
@@ -82,7 +82,7 @@ class HostileInputTest {
         List<String> lines = Files.readAllLines(tables.resolve("formats.csv"));
         lines.set(2, lines.get(2).substring(0, 3) + "\0" + lines.get(2).substring(3));
         Files.write(tables.resolve("formats.csv"), lines);
-        RobustnessTest.outcome(MainTest.run("", "tables", "check", "--tables", tables.toString()), null)
+        RobustnessTest.outcome(Fixtures.run("", "tables", "check", "--tables", tables.toString()), null)
                 .expect(2, "formats.csv:3:4: control character U+0000");
     }
 
@@ -97,10 +97,10 @@ class HostileInputTest {
         Path waivers = temp.resolve("w.csv");
         Files.writeString(waivers, "case,reason,expires\nfloat->fp8_e4m3fn/rn-nosat,\"a reason with ]]> in it\",2999-01-01\n");
         Path report = temp.resolve("report");
-        MainTest.Run r = CertifyTest.certify(report, "--adapter", "replay:dir=" + odd.resolve("rec"), "--waivers",
+        Fixtures.Run r = Fixtures.certify(report, "--adapter", "replay:dir=" + odd.resolve("rec"), "--waivers",
                 waivers.toString());
         assertEquals(5, r.exit(), r.out() + r.err()); // the one case is waived
-        String xml = CertifyTest.junitXml(report); // well-formed, and valid JUnit XML
+        String xml = Fixtures.junitXml(report); // well-formed, and valid JUnit XML
         assertTrue(xml.contains("]]&gt;") && !xml.contains("\uFFFF"), xml);
         Properties environment = new Properties();
         environment.load(new StringReader(Files.readString(report.resolve("allure-results/environment.properties"))));
@@ -120,7 +120,7 @@ class HostileInputTest {
         Path lib = temp.resolve("libloud.so");
         Process gcc = new ProcessBuilder("gcc", "-shared", "-fPIC", "-o", lib.toString(), source.toString()).start();
         assertTrue(gcc.waitFor(60, TimeUnit.SECONDS) && gcc.exitValue() == 0);
-        MainTest.Run r = CertifyTest.certify(temp.resolve("report"), "--adapter", "native:lib=" + lib, "--pair", "float:half");
+        Fixtures.Run r = Fixtures.certify(temp.resolve("report"), "--adapter", "native:lib=" + lib, "--pair", "float:half");
         assertEquals(3, r.exit(), r.out() + r.err());
         String console = r.out() + r.err();
         assertTrue(console.contains("red") && !console.contains("\u001b") && !console.contains("\u202e"), console);
@@ -143,10 +143,10 @@ class HostileInputTest {
                         sys.stdout.buffer.write(b"late"); sys.stdout.flush()
                 """);
         Path report = temp.resolve("report");
-        MainTest.Run r = CertifyTest.certify(report, "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half",
+        Fixtures.Run r = Fixtures.certify(report, "--adapter", "process:cmd=python3 " + dev, "--pair", "float:half",
                 "--only", "float->half/r*-nosat");
         assertEquals(3, r.exit(), r.out() + r.err());
-        String rn = CertifyTest.find(CertifyTest.report(report), "float->half/rn-nosat").get("message").asText();
+        String rn = Fixtures.find(Fixtures.report(report), "float->half/rn-nosat").get("message").asText();
         assertTrue(rn.contains("bytes after the answer to float->half/rn-nosat"), rn);
     }
 
@@ -154,9 +154,9 @@ class HostileInputTest {
     void waiversAreJudgedOnTheUtcDateAndTheReportSaysWhich() throws IOException {
         Path waivers = temp.resolve("w.csv");
         Files.writeString(waivers, "case,reason,expires\nfloat->half/rn-nosat,known,2999-01-01\n");
-        MainTest.Run r = CertifyTest.certify(temp.resolve("report"), "--pair", "float:half", "--waivers", waivers.toString());
+        Fixtures.Run r = Fixtures.certify(temp.resolve("report"), "--pair", "float:half", "--waivers", waivers.toString());
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(CertifyTest.report(temp.resolve("report")).get("notes").toString()
+        assertTrue(Fixtures.report(temp.resolve("report")).get("notes").toString()
                 .contains("waivers judged on " + LocalDate.now(ZoneOffset.UTC) + " (UTC)"));
     }
 
@@ -166,7 +166,7 @@ class HostileInputTest {
         Path foreign = Files.createDirectories(report.resolve("allure-results")).resolve("0001-result.json");
         Files.writeString(foreign, "{\"someone\": \"else\"}");
         for (int run = 0; run < 2; run++) {
-            assertEquals(0, CertifyTest.certify(report, "--pair", "float:half").exit());
+            assertEquals(0, Fixtures.certify(report, "--pair", "float:half").exit());
         }
         assertTrue(Files.exists(foreign), "a result convcert did not write was removed");
     }
@@ -175,7 +175,7 @@ class HostileInputTest {
     void aReportThatCannotBeWrittenFailsTheRun() throws IOException {
         Path report = temp.resolve("report");
         Files.createDirectories(report.resolve("conformance.json/in-the-way"));
-        MainTest.Run r = CertifyTest.certify(report, "--pair", "float:half");
+        Fixtures.Run r = Fixtures.certify(report, "--pair", "float:half");
         RobustnessTest.outcome(r, null).expect(4, "cannot write");
         assertTrue((r.out() + r.err()).contains("conformance.json"), r.out() + r.err());
         assertFalse(r.out().contains("PASS"), r.out());
@@ -184,16 +184,16 @@ class HostileInputTest {
     @Test
     void aProgramThatDoesNotExistIsOneUsageError() throws IOException {
         long start = System.nanoTime();
-        MainTest.Run r = CertifyTest.certify(temp.resolve("report"), "--adapter", "process:cmd=/no/such/device");
+        Fixtures.Run r = Fixtures.certify(temp.resolve("report"), "--adapter", "process:cmd=/no/such/device");
         RobustnessTest.outcome(r, null).expect(2, "cannot run '/no/such/device'");
         assertTrue((System.nanoTime() - start) / 1e9 < 10);
     }
 
     @Test
     void anOnlyThatSelectsNothingIsNamedInTheReport() throws IOException {
-        MainTest.Run r = CertifyTest.certify(temp.resolve("report"), "--only", "flaot->*");
+        Fixtures.Run r = Fixtures.certify(temp.resolve("report"), "--only", "flaot->*");
         assertEquals(5, r.exit());
-        assertTrue(CertifyTest.report(temp.resolve("report")).get("notes").toString().contains("--only 'flaot->*'"));
+        assertTrue(Fixtures.report(temp.resolve("report")).get("notes").toString().contains("--only 'flaot->*'"));
     }
 
     @Test

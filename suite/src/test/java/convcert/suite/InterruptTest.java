@@ -39,7 +39,7 @@ class InterruptTest {
         Path out = temp.resolve("out");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process cli = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
-                "-Dconvcert.home=" + CertifyTest.HOME, "convcert.suite.Main", "certify", "--adapter",
+                "-Dconvcert.home=" + Fixtures.HOME, "convcert.suite.Main", "certify", "--adapter",
                 "process:cmd=python3 " + device, "--pair", "float:half", "--only", "float->half/*-nosat*", "--out",
                 out.toString())).redirectOutput(temp.resolve("stdout.txt").toFile())
                 .redirectError(temp.resolve("stderr.txt").toFile()).start();
@@ -58,7 +58,7 @@ class InterruptTest {
         assertTrue(stdout.contains("convcert: interrupted; partial reports in"), stdout);
         assertTrue(stdout.contains("INTERRUPTED (partial report, "), stdout);
 
-        JsonNode report = CertifyTest.report(out);
+        JsonNode report = Fixtures.report(out);
         assertTrue(report.get("partial").asBoolean());
         JsonNode summary = report.get("summary");
         assertTrue(summary.get("notRun").asInt() > 0, summary.toString());
@@ -71,7 +71,7 @@ class InterruptTest {
         }
         assertEquals(6 * 4 + 4, planned, "every planned case is in the report (6 modes x 4 variants + 4 implicit rn)");
         assertTrue(Files.readString(out.resolve("conformance.html")).contains("Partial report"));
-        String xml = CertifyTest.junitXml(out);
+        String xml = Fixtures.junitXml(out);
         assertTrue(xml.contains("(partial: interrupted)") && xml.contains("type=\"not_run\""), xml.substring(0, 300));
         assertTrue(countResults(out) >= planned, "an Allure result per case, the unfinished ones broken");
     }
@@ -82,7 +82,7 @@ class InterruptTest {
         Path tmp = Files.createDirectories(temp.resolve("tmp"));
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process cli = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
-                "-Djava.io.tmpdir=" + tmp, "-Dconvcert.home=" + CertifyTest.HOME, "convcert.suite.Main", "generate",
+                "-Djava.io.tmpdir=" + tmp, "-Dconvcert.home=" + Fixtures.HOME, "convcert.suite.Main", "generate",
                 "--check", "--level", "ci")).redirectErrorStream(true).redirectOutput(temp.resolve("out.txt").toFile()).start();
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (countFiles(tmp) < 20) { // the regenerated set is being written

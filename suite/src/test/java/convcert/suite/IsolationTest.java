@@ -48,10 +48,10 @@ class IsolationTest {
                     %s
                     return real_convert(from, to, rounding, state, form, ctrl, in, out, count);
                 }
-                """.formatted(CertifyTest.HOME.resolve("suite/devices/example-c/dut.c"), fault));
+                """.formatted(Fixtures.HOME.resolve("suite/devices/example-c/dut.c"), fault));
         Path lib = temp.resolve("libfaulty.so");
         Process gcc = new ProcessBuilder("gcc", "-O2", "-shared", "-fPIC", "-I",
-                CertifyTest.HOME.resolve("suite/native").toString(), "-o", lib.toString(), source.toString(), "-lm")
+                Fixtures.HOME.resolve("suite/native").toString(), "-o", lib.toString(), source.toString(), "-lm")
                 .redirectErrorStream(true).start();
         String log = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(gcc.waitFor(60, TimeUnit.SECONDS) && gcc.exitValue() == 0, log);
@@ -76,7 +76,7 @@ class IsolationTest {
         Path lib = library(code);
         Path out = temp.resolve("out");
         long start = System.nanoTime();
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", "native:lib=" + lib, "--timeout-ms", "1500",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "native:lib=" + lib, "--timeout-ms", "1500",
                 "--pair", "float:half", "--only", "float->half/rn-nosat");
         RobustnessTest.outcome(r, out).expect(exit, message);
         assertTrue(Files.isRegularFile(out.resolve("conformance.json")), "a report is written");
@@ -91,10 +91,10 @@ class IsolationTest {
         // Right for the primary variant, silent for the others: the buffer would still hold the right answers.
         Path lib = library("static int calls; if (calls++ > 0) return 0;");
         Path out = temp.resolve("out");
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", "native:lib=" + lib, "--pair", "float:half",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "native:lib=" + lib, "--pair", "float:half",
                 "--only", "float->half/rn-nosat*");
         assertEquals(1, r.exit(), r.out() + r.err());
-        JsonNode report = CertifyTest.report(out);
+        JsonNode report = Fixtures.report(out);
         assertTrue(report.get("summary").get("failed").asInt() > 0, report.get("summary").toString());
     }
 
@@ -183,27 +183,27 @@ class IsolationTest {
      * build's classes, the JVM as its child.
      */
     static List<String> launcherCommand(String... args) {
-        List<String> command = new ArrayList<>(List.of(CertifyTest.HOME.resolve("suite/src/dist/bin/convcert-java").toString(),
+        List<String> command = new ArrayList<>(List.of(Fixtures.HOME.resolve("suite/src/dist/bin/convcert-java").toString(),
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xss4m",
-                "--enable-native-access=ALL-UNNAMED", "-Dconvcert.home=" + CertifyTest.HOME, "-cp",
+                "--enable-native-access=ALL-UNNAMED", "-Dconvcert.home=" + Fixtures.HOME, "-cp",
                 System.getProperty("java.class.path"), "convcert.suite.Main"));
         command.addAll(List.of(args));
         return command;
     }
 
     /** convcert run through its launcher, as users and CI run it: exit code and everything printed. */
-    private MainTest.Run launcher(String... args) throws Exception {
+    private Fixtures.Run launcher(String... args) throws Exception {
         Process p = new ProcessBuilder(launcherCommand(args)).directory(temp.toFile()).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS));
-        return new MainTest.Run(p.exitValue(), text, "");
+        return new Fixtures.Run(p.exitValue(), text, "");
     }
 
     @ParameterizedTest(name = "a Java adapter calling {0}(0)")
     @CsvSource({"exit", "halt"})
     void aJavaAdapterEndingTheJvmIsNeverAPass(String how) throws Exception {
         Path jar = javaAdapter();
-        MainTest.Run r = launcher("certify", "--adapter-path", jar.toString(), "--adapter", "faulty:how=" + how,
+        Fixtures.Run r = launcher("certify", "--adapter-path", jar.toString(), "--adapter", "faulty:how=" + how,
                 "--pair", "float:half", "--out", temp.resolve("out").toString());
         assertEquals(4, r.exit(), r.out());
         assertTrue(r.out().contains("before convcert reached a verdict"), r.out());
@@ -214,13 +214,13 @@ class IsolationTest {
         Path jar = javaAdapter();
         Path marker = temp.resolve("called-while-busy");
         Path out = temp.resolve("out");
-        MainTest.Run r = CertifyTest.certify(out, "--adapter-path", jar.toString(), "--adapter",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter-path", jar.toString(), "--adapter",
                 "faulty:how=slow-first,marker=" + marker, "--timeout-ms", "1000", "--pair", "float:half");
         assertEquals(3, r.exit(), r.out() + r.err());
         Thread.sleep(4000); // the abandoned call ends
         assertFalse(Files.exists(marker), "an instance was called while its timed-out call still ran");
-        assertTrue(CertifyTest.report(out).get("notes").toString().contains("was abandoned"),
-                CertifyTest.report(out).get("notes").toString());
+        assertTrue(Fixtures.report(out).get("notes").toString().contains("was abandoned"),
+                Fixtures.report(out).get("notes").toString());
     }
 
     @Test
@@ -228,11 +228,11 @@ class IsolationTest {
         Path jar = javaAdapter();
         Path out = temp.resolve("out");
         long start = System.nanoTime();
-        MainTest.Run r = CertifyTest.certify(out, "--adapter-path", jar.toString(), "--adapter", "faulty:how=close-hangs",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter-path", jar.toString(), "--adapter", "faulty:how=close-hangs",
                 "--timeout-ms", "1000", "--pair", "float:half", "--only", "float->half/rn-*");
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue((System.nanoTime() - start) / 1e9 < 60);
-        assertTrue(CertifyTest.report(out).get("notes").toString().contains("close() did not return"));
+        assertTrue(Fixtures.report(out).get("notes").toString().contains("close() did not return"));
     }
 
     @Test
@@ -243,9 +243,9 @@ class IsolationTest {
             out.write("no.such.Provider\n".getBytes(StandardCharsets.UTF_8));
             out.closeEntry();
         }
-        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--adapter-path", broken.toString(), "--pair", "float:half");
+        Fixtures.Run r = Fixtures.certify(temp.resolve("out"), "--adapter-path", broken.toString(), "--pair", "float:half");
         assertEquals(0, r.exit(), r.out() + r.err());
-        MainTest.Run list = MainTest.run("", "certify", "--adapter-path", broken.toString(), "--list-adapters");
+        Fixtures.Run list = Fixtures.run("", "certify", "--adapter-path", broken.toString(), "--list-adapters");
         assertEquals(0, list.exit(), list.err());
         assertTrue(list.out().contains("jdk") && list.out().contains("(broken)"), list.out());
     }
@@ -286,7 +286,7 @@ class IsolationTest {
     @Test
     void aDeviceDiesWithConvcertEvenUnderSigkill() throws Exception {
         Path out = temp.resolve("out");
-        assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
+        assertEquals(0, Fixtures.certify(out, "--pair", "float:half").exit());
         String marker = "convcert-held-" + ProcessHandle.current().pid();
         Process cli = holdingRun(marker, out);
         assertFalse(running(marker).isEmpty(), "the device holds a batch");
@@ -345,14 +345,14 @@ class IsolationTest {
                 "-cp", System.getProperty("java.class.path"), src.resolve("Late.java").toString()));
         Path jar = jar(temp.resolve("late.jar"), classes, temp.resolve("late-src"));
         Path out = temp.resolve("out");
-        MainTest.Run r = CertifyTest.certify(out, "--adapter-path", jar.toString(), "--adapter", "late", "--pair", "float:half",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter-path", jar.toString(), "--adapter", "late", "--pair", "float:half",
                 "--pair", "half:float", "--only", "*/rn-nosat");
         assertEquals(3, r.exit(), r.out() + r.err());
-        JsonNode report = CertifyTest.report(out);
-        JsonNode late = CertifyTest.find(report, "float->half/rn-nosat");
+        JsonNode report = Fixtures.report(out);
+        JsonNode late = Fixtures.find(report, "float->half/rn-nosat");
         assertEquals("ADAPTER_ERROR", late.get("status").asText(), late.toString());
         assertEquals("5 bytes beyond the answer to float->half/rn-nosat", late.get("message").asText());
-        assertEquals("PASS", CertifyTest.find(report, "half->float/rn-nosat").get("status").asText(), "run again");
+        assertEquals("PASS", Fixtures.find(report, "half->float/rn-nosat").get("status").asText(), "run again");
     }
 
     /** A SIGKILL of the launcher (bin/convcert-java): the JVM it started notices, ends, and its device with it. */
@@ -385,7 +385,7 @@ class IsolationTest {
                     n = int(w[-1]); data = sys.stdin.buffer.read(4 * n)
                     sys.stdout.buffer.write(b"OK %%d\\n" %% n + bytes(2 * n)); sys.stdout.flush()
                 """.formatted(marker));
-        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--adapter", "process:cmd=python3 " + dev,
+        Fixtures.Run r = Fixtures.certify(temp.resolve("out"), "--adapter", "process:cmd=python3 " + dev,
                 "--pair", "float:half", "--only", "float->half/rn-nosat");
         assertEquals(1, r.exit(), r.out() + r.err());
         Thread.sleep(500);

@@ -32,7 +32,7 @@ class JUnitXmlTest {
     void everyOutcomeIsValidJUnitXml() throws IOException, SAXException {
         // the JDK keeps NaN payloads that canonical NaNs compared bit for bit reject: a failure beside
         // passes (float->int32) and cases the jdk adapter does not implement
-        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--adapter", "jdk", "--pair", "float:half", "--pair",
+        Fixtures.Run r = Fixtures.certify(temp.resolve("out"), "--adapter", "jdk", "--pair", "float:half", "--pair",
                 "float:int32", "--decision", "nan-encoding=canonical", "--decision", "nan-comparison=exact");
         assertEquals(1, r.exit(), r.out() + r.err());
         Path xml = temp.resolve("out/junit/TEST-convcert-jdk.xml");
@@ -49,7 +49,7 @@ class JUnitXmlTest {
         java.util.Set<String> names = new java.util.HashSet<>();
         for (String shard : java.util.List.of("1023/1024", "1024/1024")) {
             Path out = temp.resolve(shard.replace('/', '-'));
-            MainTest.Run r = CertifyTest.certify(out, "--adapter", "reference", "--exhaustive", "--pair", "float:fp8_e5m2",
+            Fixtures.Run r = Fixtures.certify(out, "--adapter", "reference", "--exhaustive", "--pair", "float:fp8_e5m2",
                     "--only", "float->fp8_e5m2/rn-sat", "--shard", shard);
             assertEquals(0, r.exit(), r.out() + r.err());
             Path xml = out.resolve("junit/TEST-convcert-reference-shard-" + shard.replace("/", "-of-") + ".xml");

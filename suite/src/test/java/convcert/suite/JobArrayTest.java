@@ -58,7 +58,7 @@ class JobArrayTest {
     void certifyRefusesAutoOutsideAJobArray() {
         org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("SLURM_ARRAY_TASK_ID") == null
                 && System.getenv("CI_NODE_INDEX") == null && System.getenv("JOB_COMPLETION_INDEX") == null);
-        MainTest.Run r = MainTest.run("", "certify", "--profile", "cuda", "--exhaustive", "--pair", "float:half",
+        Fixtures.Run r = Fixtures.run("", "certify", "--profile", "cuda", "--exhaustive", "--pair", "float:half",
                 "--shard", "auto", "--adapter", "reference");
         assertEquals(2, r.exit(), r.out() + r.err());
         assertTrue(r.err().contains("no job-array variables"), r.err());

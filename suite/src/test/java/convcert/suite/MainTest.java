@@ -1,15 +1,9 @@
 package convcert.suite;
 
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,27 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** The command line: results, explanations, and one-line errors with exit code 2. */
 class MainTest {
 
-    record Run(int exit, String out, String err) { }
-
-    static Run run(String stdin, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cli = Main.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        InputStream saved = System.in;
-        try {
-            System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
-            int exit = cli.execute(args);
-            return new Run(exit, out.toString(), err.toString());
-        } finally {
-            System.setIn(saved);
-        }
-    }
-
     @Test
     void convertsArgumentsWithOrWithout0x() {
-        Run r = run("", "convert", "--from", "float", "--to", "half", "--rounding", "ru", "--ctrl", "60=0",
+        Fixtures.Run r = Fixtures.run("", "convert", "--from", "float", "--to", "half", "--rounding", "ru", "--ctrl", "60=0",
                 "3F001000", "0x3f800000", "0x7F800000");
         assertEquals(0, r.exit(), r.err());
         assertEquals("0x3801\n0x3C00\n0x7C00\n", r.out());
@@ -48,26 +24,26 @@ class MainTest {
     @Test
     void powerOnCtrlSaturatesGroupA() {
         // CTRL[60]=1, CTRL[48]=0 at power-on: float->half saturates whatever the form (Table 4).
-        Run r = run("", "convert", "--from", "float", "--to", "half", "--rounding", "rn", "0x7F800000");
+        Fixtures.Run r = Fixtures.run("", "convert", "--from", "float", "--to", "half", "--rounding", "rn", "0x7F800000");
         assertEquals("0x7BFF\n", r.out());
     }
 
     @Test
     void readsStdinAndUsesAliases() {
-        Run r = run("0x10  0x08\n 0x80\n", "convert", "--from", "hif8", "--to", "fp32");
+        Fixtures.Run r = Fixtures.run("0x10  0x08\n 0x80\n", "convert", "--from", "hif8", "--to", "fp32");
         assertEquals(0, r.exit(), r.err());
         assertEquals("0x40000000\n0x3F800000\n0x7FC00000\n", r.out());
     }
 
     @Test
     void implicitFormFollowsTable1() {
-        Run r = run("", "convert", "--from", "int32", "--to", "half", "--saturation", "implicit", "0x000186A0");
+        Fixtures.Run r = Fixtures.run("", "convert", "--from", "int32", "--to", "half", "--saturation", "implicit", "0x000186A0");
         assertEquals("0x7C00\n", r.out(), "Table 1: int32 100000 -> half inf");
     }
 
     @Test
     void explainNamesTheRowsThatDecided() {
-        Run r = run("", "convert", "--from", "float", "--to", "half", "--rounding", "rn", "--saturation", "nosat",
+        Fixtures.Run r = Fixtures.run("", "convert", "--from", "float", "--to", "half", "--rounding", "rn", "--saturation", "nosat",
                 "--ctrl", "60=0", "--explain", "0x3F001000");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("exact    0.500244140625"), r.out());
@@ -80,7 +56,7 @@ class MainTest {
 
     @Test
     void unknownTypeIsAOneLineUsageError() {
-        Run r = run("", "convert", "--from", "float", "--to", "float17", "0");
+        Fixtures.Run r = Fixtures.run("", "convert", "--from", "float", "--to", "float17", "0");
         assertEquals(2, r.exit());
         assertTrue(r.err().startsWith("convcert: unknown type 'float17'; known types: float half"), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
@@ -88,29 +64,29 @@ class MainTest {
 
     @Test
     void aModeThePairDoesNotOfferNamesTheOffered() {
-        Run r = run("", "convert", "--from", "float", "--to", "fp8_e4m3fn", "--rounding", "rz", "0");
+        Fixtures.Run r = Fixtures.run("", "convert", "--from", "float", "--to", "fp8_e4m3fn", "--rounding", "rz", "0");
         assertEquals(2, r.exit());
         assertEquals("convcert: float->fp8_e4m3fn does not offer rounding rz; it offers rn\n", r.err());
     }
 
     @Test
     void malformedHexNamesWhereItIs() {
-        Run r = run("", "convert", "--from", "half", "--to", "float", "3C00", "3CG0");
+        Fixtures.Run r = Fixtures.run("", "convert", "--from", "half", "--to", "float", "3C00", "3CG0");
         assertEquals(2, r.exit());
         assertEquals("convcert: malformed hex '3CG0' (argument 2)\n", r.err());
-        r = run("3C00\n  0x1234 zz\n", "convert", "--from", "half", "--to", "float");
+        r = Fixtures.run("3C00\n  0x1234 zz\n", "convert", "--from", "half", "--to", "float");
         assertEquals(2, r.exit());
         assertEquals("convcert: malformed hex 'zz' (stdin line 2, column 10)\n", r.err());
-        r = run("", "convert", "--from", "half", "--to", "float", "0x10000");
+        r = Fixtures.run("", "convert", "--from", "half", "--to", "float", "0x10000");
         assertEquals("convcert: '0x10000' (argument 1) does not fit in half (16 bits)\n", r.err());
     }
 
     @Test
     void badCtrlAndDecisionAreUsageErrors() {
-        Run r = run("", "convert", "--from", "float", "--to", "half", "--rounding", "rn", "--ctrl", "61=1", "0");
+        Fixtures.Run r = Fixtures.run("", "convert", "--from", "float", "--to", "half", "--rounding", "rn", "--ctrl", "61=1", "0");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("CTRL[61] does not take part in conversions"), r.err());
-        r = run("", "convert", "--from", "float", "--to", "half", "--rounding", "rn", "--decision", "hr-band=x", "0");
+        r = Fixtures.run("", "convert", "--from", "float", "--to", "half", "--rounding", "rn", "--decision", "hr-band=x", "0");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("decision hr-band has no option 'x'"), r.err());
     }
@@ -143,14 +119,14 @@ class MainTest {
             });
         }
         assertEquals(java.util.List.of(), missing);
-        Run none = run("");
+        Fixtures.Run none = Fixtures.run("");
         assertEquals(2, none.exit());
         assertTrue(none.err().contains("certify") && none.err().contains("Certify an implementation"), none.err());
     }
 
     @Test
     void tablesCheckSummarises() {
-        Run r = run("", "tables", "check");
+        Fixtures.Run r = Fixtures.run("", "tables", "check");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("examples     187"), r.out());
         assertTrue(r.out().strip().endsWith("OK"), r.out());
@@ -168,7 +144,7 @@ class MainTest {
         }
         Path formats = dir.resolve("formats.csv");
         Files.writeString(formats, Files.readString(formats).replace("0x7C00,0x7E00", "0x7C0Z,0x7E00"));
-        Run r = run("", "tables", "check", "--tables", dir.toString());
+        Fixtures.Run r = Fixtures.run("", "tables", "check", "--tables", dir.toString());
         assertEquals(2, r.exit());
         assertEquals("convcert: " + convcert.common.WorkingDirectory.relative(formats) + ":3:8: inf: bad hex '0x7C0Z'\n",
                 r.err());
@@ -191,21 +167,21 @@ class MainTest {
     @Test
     void typeAliasesAreTheSameAcrossProfiles() {
         for (String profile : List.of("ascend-c", "cuda", "ocp-mx")) {
-            Run r = run("", "convert", "--profile", profile, "--from", "float32", "--to", "float8_e4m3fn", "--rounding", "rn",
+            Fixtures.Run r = Fixtures.run("", "convert", "--profile", profile, "--from", "float32", "--to", "float8_e4m3fn", "--rounding", "rn",
                     "--saturation", "sat", "0x3F800000");
             assertEquals("0x38\n", r.out(), profile + ": " + r.err());
-            assertEquals(0, run("", "convert", "--profile", profile, "--from", "float", "--to", "float8_e5m2", "--rounding",
+            assertEquals(0, Fixtures.run("", "convert", "--profile", profile, "--from", "float", "--to", "float8_e5m2", "--rounding",
                     "rn", "--saturation", "sat", "0x3F800000").exit(), profile);
         }
-        Run unknown = run("", "convert", "--from", "float", "--to", "fp99", "1");
+        Fixtures.Run unknown = Fixtures.run("", "convert", "--from", "float", "--to", "fp99", "1");
         assertTrue(unknown.err().contains("fp8_e4m3fn=fp8_e4m3fn_t|e4m3fn|e4m3|float8_e4m3fn"), unknown.err());
     }
 
     @Test
     void tablesCheckSpeaksPlainlyOfWhatIsNotThere(@TempDir Path empty) {
-        Run cuda = run("", "tables", "check", "--profile", "cuda");
+        Fixtures.Run cuda = Fixtures.run("", "tables", "check", "--profile", "cuda");
         assertTrue(cuda.out().contains("no CTRL bits") && !cuda.out().contains("power-on )"), cuda.out());
-        Run none = run("", "tables", "check", "--tables", empty.toString());
+        Fixtures.Run none = Fixtures.run("", "tables", "check", "--tables", empty.toString());
         assertEquals(2, none.exit());
         // the folder as the user would write it: absolute, or relative to where convcert runs when that is shorter
         assertTrue(none.err().contains(empty.getFileName() + ": this folder holds no profile's tables"), none.err());

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MlDtypesTest {
 
-    static final Path REPORTS = CertifyTest.HOME.resolve("reports/devices/ml-dtypes");
-    static final String DEVICE = "process:cmd=python3 " + CertifyTest.HOME.resolve("suite/devices/ml-dtypes/dut.py");
+    static final Path REPORTS = Fixtures.HOME.resolve("reports/devices/ml-dtypes");
+    static final String DEVICE = "process:cmd=python3 " + Fixtures.HOME.resolve("suite/devices/ml-dtypes/dut.py");
 
     @TempDir
     Path temp;
@@ -48,11 +48,11 @@ class MlDtypesTest {
         List<String> args = new java.util.ArrayList<>(List.of(selection));
         args.addAll(List.of("--adapter", DEVICE));
         decisions.forEach(d -> args.addAll(List.of("--decision", d)));
-        MainTest.Run r = CertifyTest.certify(temp.resolve(folder), args.toArray(String[]::new));
+        Fixtures.Run r = Fixtures.certify(temp.resolve(folder), args.toArray(String[]::new));
         assertEquals(exit, r.exit(), r.out() + r.err());
-        JsonNode now = CertifyTest.report(temp.resolve(folder));
-        JsonNode committed = CertifyTest.report(REPORTS.resolve(folder));
-        CertifyTest.sameCases(committed, now, List.of("name", "status", "mismatches", "kinds", "where"));
+        JsonNode now = Fixtures.report(temp.resolve(folder));
+        JsonNode committed = Fixtures.report(REPORTS.resolve(folder));
+        Fixtures.sameCases(committed, now, List.of("name", "status", "mismatches", "kinds", "where"));
     }
 
     /** name -> status, mismatches, kinds and where the mismatches lie. */
@@ -95,18 +95,18 @@ class MlDtypesTest {
     @Test
     void itsFloat64CastsRoundTwice() throws IOException {
         sameVerdicts("cuda", "cuda", 1, List.of());
-        JsonNode report = CertifyTest.report(REPORTS.resolve("cuda"));
+        JsonNode report = Fixtures.report(REPORTS.resolve("cuda"));
         for (String c : List.of("double->fp8_e4m3fn/rn-nosat", "double->fp8_e5m2/rn-nosat", "double->bfloat16/rn-nosat")) {
-            assertEquals("via-float", CertifyTest.find(report, c).get("diagnosisData").get("faults").get(0).get("fault")
+            assertEquals("via-float", Fixtures.find(report, c).get("diagnosisData").get("faults").get(0).get("fault")
                     .asText(), c);
         }
-        assertEquals("PASS", CertifyTest.find(report, "float->fp8_e4m3fn/rn-nosat").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "float->fp8_e4m3fn/rn-nosat").get("status").asText());
     }
 
     @Test
     void underItsOwnDecisionsTwoQuirksRemain() throws IOException {
         sameVerdicts("ml-dtypes-decisions", List.of("unsigned-negative=nan", "exponent-zero=nan", "finite-nan=zero"));
-        Map<String, String> v = verdicts(CertifyTest.report(REPORTS.resolve("ml-dtypes-decisions")));
+        Map<String, String> v = verdicts(Fixtures.report(REPORTS.resolve("ml-dtypes-decisions")));
         // NaN -> -0 for positive NaNs (sign of zero), and E8M0 rn rounding float values just above 2^-127 up
         assertEquals("FAIL 22 {\"one step (rounding)\":22} {\"2^-127\":22}", v.get("float->e8m0/rn-nosat"));
         assertEquals("FAIL 6 {\"sign of zero\":6} {\"NaN\":6}", v.get("float->fp4_e2m1/rn-sat"));

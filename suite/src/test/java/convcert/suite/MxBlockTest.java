@@ -26,7 +26,7 @@ class MxBlockTest {
     @BeforeAll
     static void generate() {
         vectors = shared.resolve("vectors");
-        assertEquals(0, MainTest.run("", "generate", "--profile", "ocp-mx", "--format", "bin,csv", "--out",
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "ocp-mx", "--format", "bin,csv", "--out",
                 vectors.toString()).exit());
     }
 
@@ -81,28 +81,28 @@ class MxBlockTest {
     @Test
     void aProcessDeviceConvertsBlocksThroughTheBlocksBatch() throws IOException {
         Path dev = device(shared.resolve(""), false);
-        MainTest.Run r = CertifyTest.certify(shared.resolve("ok"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
+        Fixtures.Run r = Fixtures.certify(shared.resolve("ok"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
                 "--only", "*mxfp4*", "--adapter", "process:cmd=python3 " + dev);
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode report = CertifyTest.report(shared.resolve("ok"));
-        assertEquals("PASS", CertifyTest.find(report, "float->mxfp4_e2m1/rn-block").get("status").asText());
-        assertEquals("PASS", CertifyTest.find(report, "mxfp4_e2m1->float/rn-block").get("status").asText());
-        assertEquals("NOT_APPLICABLE", CertifyTest.find(report, "float->mxfp4_e2m1/rz-block").get("status").asText());
+        JsonNode report = Fixtures.report(shared.resolve("ok"));
+        assertEquals("PASS", Fixtures.find(report, "float->mxfp4_e2m1/rn-block").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "mxfp4_e2m1->float/rn-block").get("status").asText());
+        assertEquals("NOT_APPLICABLE", Fixtures.find(report, "float->mxfp4_e2m1/rz-block").get("status").asText());
     }
 
     @Test
     void anotherScaleRuleFailsAndPassesUnderItsDecision() throws IOException {
         Path dir = Files.createDirectories(shared.resolve("ceil"));
         Path dev = device(dir, true);
-        MainTest.Run r = CertifyTest.certify(dir.resolve("floor"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
+        Fixtures.Run r = Fixtures.certify(dir.resolve("floor"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
                 "--only", "float->mxfp4*/rn-*", "--adapter", "process:cmd=python3 " + dev);
         assertEquals(1, r.exit(), r.out() + r.err());
-        JsonNode c = CertifyTest.find(CertifyTest.report(dir.resolve("floor")), "float->mxfp4_e2m1/rn-block");
+        JsonNode c = Fixtures.find(Fixtures.report(dir.resolve("floor")), "float->mxfp4_e2m1/rn-block");
         assertTrue(c.get("mismatches").asInt() > 10, c.toString());
         String first = c.get("firstMismatches").get(0).asText();
         assertTrue(first.startsWith("block ") && first.contains("scale: expected"), first);
         assertTrue(c.get("rules").toString().contains("mx-scale=floor"), c.get("rules").toString());
-        r = CertifyTest.certify(dir.resolve("ceil"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
+        r = Fixtures.certify(dir.resolve("ceil"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
                 "--decision", "mx-scale=ceil", "--only", "float->mxfp4*/rn-*", "--adapter", "process:cmd=python3 " + dev);
         assertEquals(0, r.exit(), r.out() + r.err());
     }
@@ -124,15 +124,15 @@ class MxBlockTest {
         assertTrue(nanBlock >= 0, "the coverage model has a NaN-scale block");
         out[nanBlock * 33 + 5] ^= 0x11; // an element of a NaN-scale block: meaningless, not judged
         Files.write(rec.resolve("rn-block.out.bin"), out);
-        MainTest.Run r = CertifyTest.certify(shared.resolve("replayed"), "--profile", "ocp-mx", "--vectors",
+        Fixtures.Run r = Fixtures.certify(shared.resolve("replayed"), "--profile", "ocp-mx", "--vectors",
                 vectors.toString(), "--adapter", "replay:dir=" + shared.resolve("rec"));
         assertEquals(0, r.exit(), r.out() + r.err());
         out[0] ^= 0x01; // the first block's scale
         Files.write(rec.resolve("rn-block.out.bin"), out);
-        r = CertifyTest.certify(shared.resolve("wrong"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
+        r = Fixtures.certify(shared.resolve("wrong"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
                 "--adapter", "replay:dir=" + shared.resolve("rec"));
         assertEquals(1, r.exit(), r.out());
-        JsonNode c = CertifyTest.find(CertifyTest.report(shared.resolve("wrong")), "float->mxfp8_e4m3/rn-block");
+        JsonNode c = Fixtures.find(Fixtures.report(shared.resolve("wrong")), "float->mxfp8_e4m3/rn-block");
         assertEquals(1, c.get("mismatches").asInt(), c.toString());
     }
 
@@ -152,7 +152,7 @@ class MxBlockTest {
         Path file = copy.resolve("ocp-mx/mxfp6_e3m2-float/rn-block.in.bin");
         byte[] bytes = Files.readAllBytes(file);
         Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 33));
-        MainTest.Run r = CertifyTest.certify(shared.resolve("refused"), "--profile", "ocp-mx", "--vectors", copy.toString(),
+        Fixtures.Run r = Fixtures.certify(shared.resolve("refused"), "--profile", "ocp-mx", "--vectors", copy.toString(),
                 "--adapter", "reference");
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().contains("rn-block.in.bin") && r.err().contains("blocks of 33 bytes"), r.err());
@@ -186,17 +186,17 @@ class MxBlockTest {
                             out.append(lo | hi << 4)
                         sys.stdout.buffer.write(b"OK %%d\\n" %% n + bytes(out)); sys.stdout.flush()
                     """.formatted(swapped ? "True" : "False"));
-            MainTest.Run r = CertifyTest.certify(dir.resolve("out"), "--profile", "cuda", "--level", "ci", "--only",
+            Fixtures.Run r = Fixtures.certify(dir.resolve("out"), "--profile", "cuda", "--level", "ci", "--only",
                     "float->fp4x2*", "--adapter", "process:cmd=python3 " + dev);
             assertEquals(swapped ? 1 : 0, r.exit(), r.out() + r.err());
-            JsonNode c = CertifyTest.find(CertifyTest.report(dir.resolve("out")), "float->fp4x2_e2m1/rn-block");
+            JsonNode c = Fixtures.find(Fixtures.report(dir.resolve("out")), "float->fp4x2_e2m1/rn-block");
             assertEquals(swapped ? "FAIL" : "PASS", c.get("status").asText(), c.toString());
         }
     }
 
     @Test
     void aBlockFormatAsAPairSaysHowToSelectIt() {
-        MainTest.Run r = CertifyTest.certify(shared.resolve("pair"), "--profile", "ocp-mx", "--pair", "float:mxfp4");
+        Fixtures.Run r = Fixtures.certify(shared.resolve("pair"), "--profile", "ocp-mx", "--pair", "float:mxfp4");
         assertEquals(2, r.exit(), r.out());
         assertTrue(r.err().contains("'mxfp4' is a block format (blocks.csv)") && r.err().contains("--only 'float->mxfp4_e2m1/*'"),
                 r.err());

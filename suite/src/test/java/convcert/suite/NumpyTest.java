@@ -19,12 +19,12 @@ class NumpyTest {
     void numpysHalfCastsRoundOnceFromFloatAndDouble(@TempDir Path out) throws Exception {
         Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
         assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3 with numpy");
-        MainTest.Run r = CertifyTest.certify(out, "--profile", "cuda", "--level", "ci", "--adapter",
-                "process:cmd=python3 " + CertifyTest.HOME.resolve("suite/devices/numpy/dut.py"));
+        Fixtures.Run r = Fixtures.certify(out, "--profile", "cuda", "--level", "ci", "--adapter",
+                "process:cmd=python3 " + Fixtures.HOME.resolve("suite/devices/numpy/dut.py"));
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode now = CertifyTest.report(out);
-        JsonNode committed = CertifyTest.report(CertifyTest.HOME.resolve("reports/devices/numpy/cuda"));
+        JsonNode now = Fixtures.report(out);
+        JsonNode committed = Fixtures.report(Fixtures.HOME.resolve("reports/devices/numpy/cuda"));
         assertEquals(committed.get("summary").get("passed"), now.get("summary").get("passed"));
-        assertEquals("PASS", CertifyTest.find(now, "double->half/rn-nosat").get("status").asText());
+        assertEquals("PASS", Fixtures.find(now, "double->half/rn-nosat").get("status").asText());
     }
 }

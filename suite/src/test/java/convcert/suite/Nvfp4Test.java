@@ -36,31 +36,31 @@ class Nvfp4Test {
     @BeforeAll
     static void generate() {
         vectors = shared.resolve("vectors");
-        assertEquals(0, MainTest.run("", "generate", "--profile", "cuda", "--format", "bin", "--out",
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "cuda", "--format", "bin", "--out",
                 vectors.toString()).exit());
     }
 
     @Test
     void transformerEnginesRecipePassesUnderTheDefaults() throws Exception {
-        MainTest.Run r = CertifyTest.certify(shared.resolve("te"), "--profile", "cuda", "--vectors", vectors.toString(),
+        Fixtures.Run r = Fixtures.certify(shared.resolve("te"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--adapter", DEVICE);
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode report = CertifyTest.report(shared.resolve("te"));
-        assertEquals("PASS", CertifyTest.find(report, "float->nvfp4/rn-block").get("status").asText());
-        assertEquals("PASS", CertifyTest.find(report, "nvfp4->float/rn-block").get("status").asText());
+        JsonNode report = Fixtures.report(shared.resolve("te"));
+        assertEquals("PASS", Fixtures.find(report, "float->nvfp4/rn-block").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "nvfp4->float/rn-block").get("status").asText());
     }
 
     @Test
     void torchaosRecipeFailsUnderTheDefaultsAndPassesUnderItsDecisions() throws Exception {
         String torchao = DEVICE + " --recipe torchao";
-        MainTest.Run r = CertifyTest.certify(shared.resolve("torchao"), "--profile", "cuda", "--vectors",
+        Fixtures.Run r = Fixtures.certify(shared.resolve("torchao"), "--profile", "cuda", "--vectors",
                 vectors.toString(), "--only", "*nvfp4*", "--adapter", torchao);
         assertEquals(1, r.exit(), r.out() + r.err());
-        JsonNode quantize = CertifyTest.find(CertifyTest.report(shared.resolve("torchao")), "float->nvfp4/rn-block");
+        JsonNode quantize = Fixtures.find(Fixtures.report(shared.resolve("torchao")), "float->nvfp4/rn-block");
         assertEquals("FAIL", quantize.get("status").asText());
         String rules = quantize.get("rules").toString();
         assertTrue(rules.contains("tensor-scale-arithmetic=reciprocal") && rules.contains("block scale S"), rules);
-        r = CertifyTest.certify(shared.resolve("torchao-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+        r = Fixtures.certify(shared.resolve("torchao-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=divide", "--decision",
                 "block-scale-minimum=smallest-normal", "--decision", "block-scale-sign=signed", "--adapter", torchao);
         assertEquals(0, r.exit(), r.out() + r.err());
@@ -70,18 +70,18 @@ class Nvfp4Test {
     @Test
     void vllmsReferenceRecipeFailsUnderTheDefaultsAndPassesUnderItsDecisions() throws Exception {
         String vllm = DEVICE + " --recipe vllm";
-        MainTest.Run r = CertifyTest.certify(shared.resolve("vllm"), "--profile", "cuda", "--vectors", vectors.toString(),
+        Fixtures.Run r = Fixtures.certify(shared.resolve("vllm"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--adapter", vllm);
         assertEquals(1, r.exit(), r.out() + r.err());
-        assertEquals("FAIL", CertifyTest.find(CertifyTest.report(shared.resolve("vllm")), "float->nvfp4/rn-block")
+        assertEquals("FAIL", Fixtures.find(Fixtures.report(shared.resolve("vllm")), "float->nvfp4/rn-block")
                 .get("status").asText());
         for (String[] decisions : new String[][] {{"tensor-scale-arithmetic=reciprocal"}, {"tensor-scale-arithmetic=divide"},
             {"tensor-scale-arithmetic=reciprocal-amax"}}) {
-            r = CertifyTest.certify(shared.resolve("vllm-" + decisions[0].replace('=', '-')), "--profile", "cuda", "--vectors",
+            r = Fixtures.certify(shared.resolve("vllm-" + decisions[0].replace('=', '-')), "--profile", "cuda", "--vectors",
                     vectors.toString(), "--only", "float->nvfp4*", "--decision", decisions[0], "--adapter", vllm);
             assertEquals(decisions[0].endsWith("reciprocal-amax") ? 0 : 1, r.exit(), decisions[0] + ": " + r.out());
         }
-        r = CertifyTest.certify(shared.resolve("vllm-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+        r = Fixtures.certify(shared.resolve("vllm-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=reciprocal-amax", "--decision",
                 "block-scale-sign=signed", "--adapter", vllm);
         assertEquals(0, r.exit(), r.out() + r.err());
@@ -103,7 +103,7 @@ class Nvfp4Test {
                     args.add(decisions[i]);
                 }
             }
-            MainTest.Run r = CertifyTest.certify(shared.resolve("without-" + left), args.toArray(String[]::new));
+            Fixtures.Run r = Fixtures.certify(shared.resolve("without-" + left), args.toArray(String[]::new));
             assertEquals(1, r.exit(), "without " + decisions[left] + ": " + r.out());
         }
     }
@@ -112,18 +112,18 @@ class Nvfp4Test {
     void aDeviceThatPacksTheHighNibbleFirstFailsUnlessTheDecisionSaysSo() throws Exception {
         // vectors generated low-first (the default), read as generated whatever the run's decision
         String high = DEVICE + " --nibbles high-first";
-        MainTest.Run r = CertifyTest.certify(shared.resolve("high-default"), "--profile", "cuda", "--vectors",
+        Fixtures.Run r = Fixtures.certify(shared.resolve("high-default"), "--profile", "cuda", "--vectors",
                 vectors.toString(), "--only", "*nvfp4*", "--adapter", high);
         assertEquals(1, r.exit(), r.out() + r.err());
-        JsonNode report = CertifyTest.report(shared.resolve("high-default"));
-        assertEquals("FAIL", CertifyTest.find(report, "float->nvfp4/rn-block").get("status").asText());
-        assertEquals("FAIL", CertifyTest.find(report, "nvfp4->float/rn-block").get("status").asText());
-        r = CertifyTest.certify(shared.resolve("high-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+        JsonNode report = Fixtures.report(shared.resolve("high-default"));
+        assertEquals("FAIL", Fixtures.find(report, "float->nvfp4/rn-block").get("status").asText());
+        assertEquals("FAIL", Fixtures.find(report, "nvfp4->float/rn-block").get("status").asText());
+        r = Fixtures.certify(shared.resolve("high-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", high);
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("2 cases"), r.out());
         // and the default device fails under high-first: the decision is not a waiver
-        r = CertifyTest.certify(shared.resolve("low-under-high"), "--profile", "cuda", "--vectors", vectors.toString(),
+        r = Fixtures.certify(shared.resolve("low-under-high"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", DEVICE);
         assertEquals(1, r.exit(), r.out() + r.err());
     }
@@ -131,7 +131,7 @@ class Nvfp4Test {
     @Test
     void vectorsGeneratedHighFirstHoldTheFirstElementInTheHighNibble() throws Exception {
         Path high = shared.resolve("vectors-high");
-        assertEquals(0, MainTest.run("", "generate", "--profile", "cuda", "--format", "bin", "--decision",
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "cuda", "--format", "bin", "--decision",
                 "nibble-order=high-first", "--out", high.toString()).exit());
         byte[] low = java.nio.file.Files.readAllBytes(vectors.resolve("cuda/float-nvfp4/rn-block.expected.bin"));
         byte[] swapped = java.nio.file.Files.readAllBytes(high.resolve("cuda/float-nvfp4/rn-block.expected.bin"));
@@ -145,7 +145,7 @@ class Nvfp4Test {
         }
         assertTrue(differing > 0);
         // the high-first set certifies the high-first device with no recomputation
-        MainTest.Run r = CertifyTest.certify(shared.resolve("high-set"), "--profile", "cuda", "--vectors", high.toString(),
+        Fixtures.Run r = Fixtures.certify(shared.resolve("high-set"), "--profile", "cuda", "--vectors", high.toString(),
                 "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", DEVICE + " --nibbles high-first");
         assertEquals(0, r.exit(), r.out() + r.err());
     }
@@ -153,9 +153,9 @@ class Nvfp4Test {
     @Test
     void storedBlocksAreReadInTheOrderTheyWereGeneratedIn() throws Exception {
         Path high = shared.resolve("vectors-high-read");
-        assertEquals(0, MainTest.run("", "generate", "--profile", "cuda", "--format", "bin", "--decision",
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "cuda", "--format", "bin", "--decision",
                 "nibble-order=high-first", "--out", high.toString()).exit());
-        SpecTables cuda = SpecTables.load(CertifyTest.HOME.resolve("spec-tables/cuda"));
+        SpecTables cuda = SpecTables.load(Fixtures.HOME.resolve("spec-tables/cuda"));
         long[] first = null;
         for (Path set : new Path[] {vectors, high}) {
             VectorStore store = VectorStore.open(set);

@@ -35,18 +35,18 @@ class OcpMxReadingsTest {
             String recorded = pair[0];
             String other = pair[1];
             Path vectors = temp.resolve(recorded + "/vectors");
-            assertEquals(0, MainTest.run("", "generate", "--profile", "ocp-mx", "--level", "ci", "--format", "bin",
+            assertEquals(0, Fixtures.run("", "generate", "--profile", "ocp-mx", "--level", "ci", "--format", "bin",
                     "--decision", decision + "=" + recorded, "--out", vectors.toString()).exit());
             Path recording = record(vectors, temp.resolve(recorded + "/recording"));
-            MainTest.Run own = CertifyTest.certify(temp.resolve(recorded + "/own"), "--profile", "ocp-mx", "--vectors",
+            Fixtures.Run own = Fixtures.certify(temp.resolve(recorded + "/own"), "--profile", "ocp-mx", "--vectors",
                     vectors.toString(), "--decision", decision + "=" + recorded, "--adapter", "replay:dir=" + recording);
             assertEquals(0, own.exit(), own.out() + own.err());
             Path out = temp.resolve(recorded + "/under-" + other);
-            MainTest.Run r = CertifyTest.certify(out, "--profile", "ocp-mx", "--vectors", vectors.toString(),
+            Fixtures.Run r = Fixtures.certify(out, "--profile", "ocp-mx", "--vectors", vectors.toString(),
                     "--decision", decision + "=" + other, "--adapter", "replay:dir=" + recording);
             assertEquals(1, r.exit(), r.out() + r.err());
             TreeSet<String> failed = new TreeSet<>();
-            for (JsonNode c : CertifyTest.report(out).get("cases")) {
+            for (JsonNode c : Fixtures.report(out).get("cases")) {
                 if (c.get("status").asText().equals("FAIL")) {
                     failed.add(c.get("name").asText());
                 }

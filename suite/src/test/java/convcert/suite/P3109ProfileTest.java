@@ -23,7 +23,7 @@ class P3109ProfileTest {
     static Path withSixBitFamily(Path temp) throws IOException {
         Path dir = temp.resolve("p3109");
         Files.createDirectories(dir);
-        try (Stream<Path> files = Files.list(CertifyTest.HOME.resolve("spec-tables/p3109"))) {
+        try (Stream<Path> files = Files.list(Fixtures.HOME.resolve("spec-tables/p3109"))) {
             for (Path f : files.toList()) {
                 Files.copy(f, dir.resolve(f.getFileName()));
             }
@@ -38,24 +38,24 @@ class P3109ProfileTest {
     @Test
     void aFamilyRowAloneAddsFormatsThatConvertAndCertify(@TempDir Path temp) throws IOException {
         Path tables = withSixBitFamily(temp);
-        MainTest.Run check = MainTest.run("", "tables", "check", "--tables", tables.toString());
+        Fixtures.Run check = Fixtures.run("", "tables", "check", "--tables", tables.toString());
         assertEquals(0, check.exit(), check.out() + check.err());
         assertTrue(check.out().contains("formats      51"), "47 and 4 new (signed P 3 and 4, unsigned P 3 and 4)\n" + check.out());
         // binary6p3se: bias 2^(6-3-1) = 4; 1.0 is 2^(K-2) = 0x10; 2^-5 the smallest subnormal; 12 = 1.10 x 2^3 the
         // largest (0x1E), 14 above it: +infinity (0x1F, all ones below the sign).
-        MainTest.Run one = MainTest.run("", "convert", "--tables", tables.toString(), "--from", "half", "--to", "binary6p3se",
+        Fixtures.Run one = Fixtures.run("", "convert", "--tables", tables.toString(), "--from", "half", "--to", "binary6p3se",
                 "--rounding", "rn", "--saturation", "satnone", "0x3C00", "0x2800", "0x4A00", "0x4B00");
         assertEquals(List.of("0x10", "0x01", "0x1E", "0x1F"), one.out().strip().lines().toList(), one.err());
         // binary6p4ue: unsigned, bias 2^(6-4) = 4; 1.0 at 2^(K-1) = 0x20; the NaN all ones; -1 below the range.
-        MainTest.Run unsigned = MainTest.run("", "convert", "--tables", tables.toString(), "--from", "half", "--to",
+        Fixtures.Run unsigned = Fixtures.run("", "convert", "--tables", tables.toString(), "--from", "half", "--to",
                 "binary6p4ue", "--rounding", "rn", "--saturation", "satnone", "0x3C00", "0xBC00");
         assertEquals(List.of("0x20", "0x3F"), unsigned.out().strip().lines().toList(), unsigned.err());
 
         Path out = temp.resolve("report");
-        MainTest.Run r = CertifyTest.certify(out, "--tables", tables.toString(), "--level", "quick", "--adapter", "reference",
+        Fixtures.Run r = Fixtures.certify(out, "--tables", tables.toString(), "--level", "quick", "--adapter", "reference",
                 "--pair", "half:binary6p3se", "--pair", "half:binary6p4ue");
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode report = CertifyTest.report(out);
+        JsonNode report = Fixtures.report(out);
         assertEquals(8, report.path("summary").path("cases").asInt(), "2 pairs x 2 modes x 2 saturation modes");
         assertEquals(8, report.path("summary").path("passed").asInt());
         assertTrue(report.path("summary").path("certifiedVectors").asLong() > 1000, report.path("summary").toString());
@@ -67,7 +67,7 @@ class P3109ProfileTest {
     @Test
     void everyReportNamesItsTextsAndSaysTheDraftIsOne(@TempDir Path temp) throws IOException {
         Path out = temp.resolve("report");
-        MainTest.Run r = CertifyTest.certify(out, "--profile", "p3109", "--level", "quick", "--adapter", "reference",
+        Fixtures.Run r = Fixtures.certify(out, "--profile", "p3109", "--level", "quick", "--adapter", "reference",
                 "--pair", "float:binary8p4se");
         assertEquals(0, r.exit(), r.out() + r.err());
         String notice = "DRAFT: profile p3109 restates IEEE P3109";
@@ -76,7 +76,7 @@ class P3109ProfileTest {
         assertTrue(r.out().contains("note: " + notice), r.out());
         assertTrue(r.out().contains("text: " + text), r.out());
         assertTrue(r.out().contains("text: IEEE 754-2019 (floating-point arithmetic) 2019"), r.out());
-        JsonNode json = CertifyTest.report(out);
+        JsonNode json = Fixtures.report(out);
         assertTrue(json.path("notes").get(0).asText().startsWith(notice));
         assertEquals(2, json.path("documents").size(), json.path("documents").toString());
         assertTrue(json.path("documents").get(0).asText().startsWith(text + ", the Saturate table of July 2026 (draft): "),
@@ -93,7 +93,7 @@ class P3109ProfileTest {
         }
         String allure = Files.readString(out.resolve("allure-results/environment.properties"));
         assertTrue(allure.contains("note.1=" + notice) && allure.contains("document.2=IEEE 754-2019"), allure);
-        MainTest.Run check = MainTest.run("", "tables", "check", "--profile", "p3109");
+        Fixtures.Run check = Fixtures.run("", "tables", "check", "--profile", "p3109");
         assertTrue(check.out().contains("document     IEEE P3109") && check.out().contains("(draft)"), check.out());
     }
 
@@ -103,10 +103,10 @@ class P3109ProfileTest {
         for (String[] readings : new String[][] {{"below-range", "zero"}, {"zero", "below-range"}}) {
             Path vectors = temp.resolve(readings[0]);
             String decision = "p3109-unsigned-negative=" + readings[0];
-            MainTest.Run g = MainTest.run("", "generate", "--profile", "p3109", "--level", "quick", "--format", "bin",
+            Fixtures.Run g = Fixtures.run("", "generate", "--profile", "p3109", "--level", "quick", "--format", "bin",
                     "--pair", "bfloat16:binary8p4ue", "--decision", decision, "--out", vectors.toString());
             assertEquals(0, g.exit(), g.err());
-            MainTest.Run s = MainTest.run("", "score", "--profile", "p3109", "--decision", decision, "--vectors",
+            Fixtures.Run s = Fixtures.run("", "score", "--profile", "p3109", "--decision", decision, "--vectors",
                     vectors.toString(), "--out", temp.resolve("score-" + readings[0]).toString());
             String fault = "p3109-unsigned-negative-" + readings[1];
             assertTrue(s.out().lines().anyMatch(l -> l.startsWith(fault + " ") && l.contains(" caught ")),

@@ -99,12 +99,12 @@ class PythonDeviceTest {
         """)
     void aFewLinesOfPythonAreADeviceUnderEveryProfile(String profile, String passing, int exit) throws IOException {
         Path script = Files.writeString(temp.resolve("device.py"),
-                DEVICE.formatted(CertifyTest.HOME.resolve("suite/python")));
+                DEVICE.formatted(Fixtures.HOME.resolve("suite/python")));
         Path out = temp.resolve("report");
-        MainTest.Run r = CertifyTest.certify(out, "--profile", profile, "--level", "ci", "--adapter",
+        Fixtures.Run r = Fixtures.certify(out, "--profile", profile, "--level", "ci", "--adapter",
                 "process:cmd=python3 " + script);
         assertEquals(exit, r.exit(), r.out() + r.err());
-        JsonNode report = CertifyTest.report(out);
+        JsonNode report = Fixtures.report(out);
         assertTrue(report.get("summary").get("passed").asInt() > 0, report.get("summary").toString());
         boolean found = false;
         for (JsonNode c : report.get("cases")) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PytorchRecordingsTest {
 
-    static final Path PYTORCH = CertifyTest.HOME.resolve("reports/devices/pytorch");
+    static final Path PYTORCH = Fixtures.HOME.resolve("reports/devices/pytorch");
 
     @TempDir
     Path temp;
@@ -30,13 +30,13 @@ class PytorchRecordingsTest {
         // nearer 2^-127 (0x00) but given 2^-126 (0x01); the rest of the ci set, and e8m0 -> float, agree.
         return Stream.of("cpu", "cuda").map(device -> DynamicTest.dynamicTest("torch " + device + " under ocp-mx", () -> {
             String folder = device + "-ocp-mx";
-            MainTest.Run r = CertifyTest.certify(temp.resolve(folder), "--profile", "ocp-mx", "--level", "ci",
+            Fixtures.Run r = Fixtures.certify(temp.resolve(folder), "--profile", "ocp-mx", "--level", "ci",
                     "--adapter", "replay:dir=" + PYTORCH.resolve("recording-" + device));
             assertEquals(1, r.exit(), r.out() + r.err());
-            JsonNode now = CertifyTest.report(temp.resolve(folder));
-            CertifyTest.sameCases(CertifyTest.report(PYTORCH.resolve(folder)), now,
+            JsonNode now = Fixtures.report(temp.resolve(folder));
+            Fixtures.sameCases(Fixtures.report(PYTORCH.resolve(folder)), now,
                     List.of("name", "status", "vectors", "mismatches", "kinds"));
-            JsonNode c = CertifyTest.find(now, "float->e8m0/rn-nosat");
+            JsonNode c = Fixtures.find(now, "float->e8m0/rn-nosat");
             assertEquals(44, c.get("mismatches").asInt());
             for (JsonNode m : c.get("firstMismatches")) {
                 int bits = Integer.parseUnsignedInt(m.asText().substring("input 0x".length(), "input 0x".length() + 8), 16);
@@ -44,7 +44,7 @@ class PytorchRecordingsTest {
                 assertTrue(magnitude > 0x400000 && magnitude < 0x600000 && m.asText().contains("expected 0x00")
                         && m.asText().contains("actual 0x01"), m.asText());
             }
-            assertEquals("PASS", CertifyTest.find(now, "e8m0->float/rn-nosat").get("status").asText());
+            assertEquals("PASS", Fixtures.find(now, "e8m0->float/rn-nosat").get("status").asText());
         }));
     }
 
@@ -57,12 +57,12 @@ class PytorchRecordingsTest {
             String other = device.equals("cpu") ? "divide-constant-reciprocal" : "divide";
             for (String arithmetic : List.of(own, other)) {
                 Path out = temp.resolve("nvfp4-" + device + "-" + arithmetic);
-                MainTest.Run r = CertifyTest.certify(out, "--profile", "cuda", "--level", "ci", "--only", "*nvfp4*",
+                Fixtures.Run r = Fixtures.certify(out, "--profile", "cuda", "--level", "ci", "--only", "*nvfp4*",
                         "--decision", "tensor-scale-arithmetic=" + arithmetic, "--decision", "block-scale-minimum=smallest-normal",
                         "--decision", "block-scale-sign=signed", "--adapter", "replay:dir=" + PYTORCH.resolve("recording-nvfp4-" + device));
                 assertEquals(arithmetic.equals(own) ? 0 : 1, r.exit(), arithmetic + ": " + r.out() + r.err());
                 if (arithmetic.equals(own)) {
-                    CertifyTest.sameCases(CertifyTest.report(PYTORCH.resolve("nvfp4-" + device)), CertifyTest.report(out),
+                    Fixtures.sameCases(Fixtures.report(PYTORCH.resolve("nvfp4-" + device)), Fixtures.report(out),
                             List.of("name", "status", "vectors", "mismatches"));
                 }
             }
@@ -76,13 +76,13 @@ class PytorchRecordingsTest {
         return Stream.of("cpu", "cuda").map(device -> DynamicTest.dynamicTest("torch " + device, () -> {
             for (String arithmetic : List.of("reciprocal-amax", "reciprocal", "divide", "divide-constant-reciprocal")) {
                 Path out = temp.resolve("nvfp4-vllm-" + device + "-" + arithmetic);
-                MainTest.Run r = CertifyTest.certify(out, "--profile", "cuda", "--level", "ci", "--only", "*nvfp4*",
+                Fixtures.Run r = Fixtures.certify(out, "--profile", "cuda", "--level", "ci", "--only", "*nvfp4*",
                         "--decision", "tensor-scale-arithmetic=" + arithmetic, "--decision", "block-scale-sign=signed",
                         "--adapter", "replay:dir=" + PYTORCH.resolve("recording-nvfp4-vllm-" + device));
                 boolean own = arithmetic.equals("reciprocal-amax");
                 assertEquals(own ? 0 : 1, r.exit(), arithmetic + ": " + r.out() + r.err());
                 if (own) {
-                    CertifyTest.sameCases(CertifyTest.report(PYTORCH.resolve("nvfp4-vllm-" + device)), CertifyTest.report(out),
+                    Fixtures.sameCases(Fixtures.report(PYTORCH.resolve("nvfp4-vllm-" + device)), Fixtures.report(out),
                             List.of("name", "status", "vectors", "mismatches"));
                 }
             }
@@ -94,16 +94,16 @@ class PytorchRecordingsTest {
         return Stream.of("cpu", "cuda").flatMap(device -> Stream.of("cuda", "rocm").map(profile -> DynamicTest.dynamicTest(
                 "torch " + device + " under " + profile, () -> {
                     String folder = device + "-" + profile;
-                    MainTest.Run r = CertifyTest.certify(temp.resolve(folder), "--profile", profile, "--level", "ci",
+                    Fixtures.Run r = Fixtures.certify(temp.resolve(folder), "--profile", profile, "--level", "ci",
                             "--adapter", "replay:dir=" + PYTORCH.resolve("recording-" + device));
                     assertEquals(profile.equals("cuda") ? 1 : 0, r.exit(), r.out() + r.err());
-                    JsonNode now = CertifyTest.report(temp.resolve(folder));
-                    CertifyTest.sameCases(CertifyTest.report(PYTORCH.resolve(folder)), now,
+                    JsonNode now = Fixtures.report(temp.resolve(folder));
+                    Fixtures.sameCases(Fixtures.report(PYTORCH.resolve(folder)), now,
                             List.of("name", "status", "vectors", "mismatches", "kinds"));
                     if (profile.equals("cuda")) {
                         for (String c : List.of("double->half/rn-nosat", "double->bfloat16/rn-nosat",
                                 "double->fp8_e4m3fn/rn-nosat", "double->fp8_e5m2/rn-nosat")) {
-                            JsonNode d = CertifyTest.find(now, c).get("diagnosisData");
+                            JsonNode d = Fixtures.find(now, c).get("diagnosisData");
                             assertTrue(d.get("complete").asBoolean(), c + " " + d);
                             assertEquals("via-float", d.get("faults").get(0).get("fault").asText(), c);
                         }

@@ -37,10 +37,10 @@ class ReportTrustTest {
     /** A failing whole run (a truncating device) and one shard of an exhaustive run. */
     @BeforeAll
     static void reports() throws Exception {
-        MainTest.Run fail = CertifyTest.certify(shared.resolve("fail"), "--adapter", "process:cmd=" + CertifyTest.exampleDevice()
+        Fixtures.Run fail = Fixtures.certify(shared.resolve("fail"), "--adapter", "process:cmd=" + Fixtures.exampleDevice()
                 + " --fault truncate", "--pair", "float:bfloat16");
         assertEquals(1, fail.exit(), fail.out() + fail.err());
-        MainTest.Run shard = CertifyTest.certify(shared.resolve("shard"), "--adapter", "reference", "--exhaustive", "--pair",
+        Fixtures.Run shard = Fixtures.certify(shared.resolve("shard"), "--adapter", "reference", "--exhaustive", "--pair",
                 "float:fp8_e5m2", "--only", "float->fp8_e5m2/rn-nosat", "--shard", "1024/1024");
         assertEquals(0, shard.exit(), shard.out() + shard.err());
     }
@@ -70,11 +70,11 @@ class ReportTrustTest {
         throw new AssertionError("no failing case");
     }
 
-    private MainTest.Run merge(Path... folders) {
+    private Fixtures.Run merge(Path... folders) {
         List<String> args = new java.util.ArrayList<>(List.of("report", "merge"));
         Stream.of(folders).forEach(f -> args.add(f.toString()));
         args.addAll(List.of("--out", temp.resolve("merged").toString()));
-        return MainTest.run("", args.toArray(String[]::new));
+        return Fixtures.run("", args.toArray(String[]::new));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -121,7 +121,7 @@ class ReportTrustTest {
         RobustnessTest.outcome(merge(first, second), null).expect(2, "(commit 0123456789abcdef0123456789abcdef01234567)");
         List<String> args = new java.util.ArrayList<>(List.of("report", "merge", first.toString(), second.toString(),
                 "--allow-mixed-builds", "--out", temp.resolve("mixed").toString()));
-        MainTest.Run mixed = MainTest.run("", args.toArray(String[]::new));
+        Fixtures.Run mixed = Fixtures.run("", args.toArray(String[]::new));
         assertEquals(1, mixed.exit(), mixed.out() + mixed.err());
         String notes = new ObjectMapper().readTree(temp.resolve("mixed/conformance.json").toFile()).get("notes").toString();
         assertTrue(notes.contains("(commit 0123456789abcdef0123456789abcdef01234567)")
@@ -146,7 +146,7 @@ class ReportTrustTest {
     @Test
     void mergeHoldsTheOutLockAndReplacesOnlyWhatConvcertWroteThere() throws IOException {
         Path out = temp.resolve("merged");
-        assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
+        assertEquals(0, Fixtures.certify(out, "--pair", "float:half").exit());
         Path foreign = Files.writeString(out.resolve("junit/TEST-someone-else.xml"), "<testsuites/>");
         assertEquals(1, merge(shared.resolve("fail")).exit());
         try (Stream<Path> junit = Files.list(out.resolve("junit"))) {

@@ -43,10 +43,10 @@ class RobustnessTest {
         }
     }
 
-    static Outcome outcome(MainTest.Run r, Path report) throws IOException {
+    static Outcome outcome(Fixtures.Run r, Path report) throws IOException {
         StringBuilder text = new StringBuilder(r.out()).append(r.err());
         if (report != null && Files.isRegularFile(report.resolve("conformance.json"))) {
-            for (JsonNode c : CertifyTest.report(report).get("cases")) {
+            for (JsonNode c : Fixtures.report(report).get("cases")) {
                 if (c.hasNonNull("message")) {
                     text.append('\n').append(c.get("message").asText());
                 }
@@ -87,7 +87,7 @@ class RobustnessTest {
         Path dev = device(hello.equals("-") ? "" : hello, batch.equals("-") ? "time.sleep(600)" : batch);
         long start = System.nanoTime();
         Path out = temp.resolve("out");
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", "process:cmd=python3 " + dev, "--timeout-ms", "1500",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "process:cmd=python3 " + dev, "--timeout-ms", "1500",
                 "--pair", "float:half", "--only", "float->half/rn-*");
         outcome(r, out).expect(exit, message);
         assertTrue(Files.isRegularFile(out.resolve("conformance.json")), "a report is written");
@@ -101,7 +101,7 @@ class RobustnessTest {
                 + marker + "'])) or os._exit(3)");
         long start = System.nanoTime();
         Path out = temp.resolve("out");
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", "process:cmd=python3 " + dev, "--timeout-ms", "20000",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "process:cmd=python3 " + dev, "--timeout-ms", "20000",
                 "--pair", "float:half", "--only", "float->half/r*-nosat");
         assertEquals(3, r.exit(), r.out() + r.err());
         assertTrue((System.nanoTime() - start) / 1e9 < 15, "a dead device is noticed at once, not at the timeout");
@@ -125,7 +125,7 @@ class RobustnessTest {
         Process gcc = new ProcessBuilder("gcc", "-shared", "-fPIC", "-o", lib.toString(), source.toString())
                 .redirectErrorStream(true).start();
         assertTrue(gcc.waitFor(60, TimeUnit.SECONDS) && gcc.exitValue() == 0, new String(gcc.getInputStream().readAllBytes()));
-        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--adapter", "native:lib=" + lib, "--pair", "float:half");
+        Fixtures.Run r = Fixtures.certify(temp.resolve("out"), "--adapter", "native:lib=" + lib, "--pair", "float:half");
         outcome(r, null).expect(2, "convcert_capabilities() of " + lib + " returned NULL");
     }
 
@@ -134,7 +134,7 @@ class RobustnessTest {
     /** A small vector set (float->fp8_e4m3fn, binary only) to damage. */
     private Path vectors() {
         Path dir = temp.resolve("vectors");
-        MainTest.Run r = MainTest.run("", "generate", "--pair", "float:fp8_e4m3fn", "--pair", "float:half", "--format",
+        Fixtures.Run r = Fixtures.run("", "generate", "--pair", "float:fp8_e4m3fn", "--pair", "float:half", "--format",
                 "bin,csv", "--out", dir.toString());
         assertEquals(0, r.exit(), r.err());
         return dir;
@@ -226,7 +226,7 @@ class RobustnessTest {
             json.writeValue(manifest.toFile(), root);
         }
         Path out = temp.resolve("out");
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", "reference", "--vectors", dir.toString());
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "reference", "--vectors", dir.toString());
         outcome(r, out).expect(2, message);
         assertFalse(Files.exists(out.resolve("conformance.json")), "no report of a run that did not start");
     }
@@ -243,16 +243,16 @@ class RobustnessTest {
         // not left describing files that changed.
         Files.delete(dir.resolve(CASE + ".csv"));
         Files.createDirectories(dir.resolve(CASE + ".csv"));
-        MainTest.Run failed = MainTest.run("", "generate", "--pair", "float:fp8_e4m3fn", "--format", "bin,csv",
+        Fixtures.Run failed = Fixtures.run("", "generate", "--pair", "float:fp8_e4m3fn", "--format", "bin,csv",
                 "--seed", "2", "--out", dir.toString());
         assertTrue(failed.exit() != 0, failed.out());
         assertFalse(Files.exists(dir.resolve("manifest.json")), "the old manifest no longer matches the files");
-        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--adapter", "reference", "--vectors", dir.toString());
+        Fixtures.Run r = Fixtures.certify(temp.resolve("out"), "--adapter", "reference", "--vectors", dir.toString());
         outcome(r, null).expect(2, "no manifest.json");
         Files.delete(dir.resolve(CASE + ".csv"));
-        assertEquals(0, MainTest.run("", "generate", "--pair", "float:fp8_e4m3fn", "--format", "bin,csv", "--seed", "2",
+        assertEquals(0, Fixtures.run("", "generate", "--pair", "float:fp8_e4m3fn", "--format", "bin,csv", "--seed", "2",
                 "--out", dir.toString()).exit());
-        assertEquals(0, CertifyTest.certify(temp.resolve("out2"), "--adapter", "reference", "--vectors", dir.toString()).exit());
+        assertEquals(0, Fixtures.certify(temp.resolve("out2"), "--adapter", "reference", "--vectors", dir.toString()).exit());
     }
 
     // ---- strict recordings --------------------------------------------------------------------------
@@ -300,7 +300,7 @@ class RobustnessTest {
             default -> throw new IllegalArgumentException(damage);
         }
         Path out = temp.resolve("out");
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", "replay:dir=" + rec, "--vectors", vectors.toString());
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", "replay:dir=" + rec, "--vectors", vectors.toString());
         outcome(r, out).expect(exit, message);
     }
 
@@ -336,13 +336,13 @@ class RobustnessTest {
         for (String word : command.split(" ")) {
             args.add(word.replace("{file}", file.toString()).replace("{tmp}", temp.toString()).replace("{bad}", bad.toString()));
         }
-        outcome(MainTest.run("", args.toArray(String[]::new)), null).expect(exit, message);
+        outcome(Fixtures.run("", args.toArray(String[]::new)), null).expect(exit, message);
     }
 
     private Path tables() throws IOException {
         Path dir = temp.resolve("tables");
         Files.createDirectories(dir);
-        try (Stream<Path> files = Files.list(CertifyTest.HOME.resolve("spec-tables/ascend-c"))) {
+        try (Stream<Path> files = Files.list(Fixtures.HOME.resolve("spec-tables/ascend-c"))) {
             for (Path f : files.toList()) {
                 Files.copy(f, dir.resolve(f.getFileName()));
             }
@@ -393,21 +393,21 @@ class RobustnessTest {
             }
             default -> throw new IllegalArgumentException(damage);
         }
-        outcome(MainTest.run("", "tables", "check", "--tables", dir.toString()), null).expect(exit, message);
+        outcome(Fixtures.run("", "tables", "check", "--tables", dir.toString()), null).expect(exit, message);
     }
 
     @Test
     void tablesCheckValidatesTheOpenClExtension() throws IOException {
         Path dir = temp.resolve("opencl");
         Files.createDirectories(dir);
-        try (Stream<Path> files = Files.list(CertifyTest.HOME.resolve("spec-tables/opencl"))) {
+        try (Stream<Path> files = Files.list(Fixtures.HOME.resolve("spec-tables/opencl"))) {
             for (Path f : files.toList()) {
                 Files.copy(f, dir.resolve(f.getFileName()));
             }
         }
         Path types = dir.resolve("types.csv");
         Files.writeString(types, Files.readString(types).replaceFirst("\nint,int32,", "\nint,int23,"));
-        outcome(MainTest.run("", "tables", "check", "--tables", dir.toString()), null)
+        outcome(Fixtures.run("", "tables", "check", "--tables", dir.toString()), null)
                 .expect(2, "types.csv:6:2: format: 'int23' is not a format of formats.csv");
     }
 
@@ -426,10 +426,10 @@ class RobustnessTest {
         Files.createDirectories(out);
         try (FileChannel channel = FileChannel.open(out.resolve(".convcert.lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE); FileLock held = channel.lock()) {
-            outcome(CertifyTest.certify(out, "--pair", "float:half"), null)
+            outcome(Fixtures.certify(out, "--pair", "float:half"), null)
                     .expect(2, "another convcert run is writing to");
         }
-        assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit(), "free again once the other run ends");
+        assertEquals(0, Fixtures.certify(out, "--pair", "float:half").exit(), "free again once the other run ends");
     }
 
     @Test
@@ -439,8 +439,8 @@ class RobustnessTest {
         Files.createDirectories(out.resolve("allure-results"));
         Files.writeString(out.resolve("junit/notes.txt"), "mine");
         Files.writeString(out.resolve("allure-results/executor.json"), "mine"); // environment.properties is the run's
-        assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
-        assertEquals(0, CertifyTest.certify(out, "--pair", "float:half").exit());
+        assertEquals(0, Fixtures.certify(out, "--pair", "float:half").exit());
+        assertEquals(0, Fixtures.certify(out, "--pair", "float:half").exit());
         assertEquals("mine", Files.readString(out.resolve("junit/notes.txt")));
         assertEquals("mine", Files.readString(out.resolve("allure-results/executor.json")));
         try (Stream<Path> xml = Files.list(out.resolve("junit"))) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow") // three Verilator builds: about 30 s
 class RtlTest {
 
-    static final Path RTL = CertifyTest.HOME.resolve("suite/devices/rtl");
+    static final Path RTL = Fixtures.HOME.resolve("suite/devices/rtl");
 
     @TempDir
     Path temp;
@@ -49,26 +49,26 @@ class RtlTest {
         assumeTrue(verilator(), "verilator is not installed (apt-get install verilator; .ci/run installs it)");
         Path build = temp.resolve("rtl");
         runSh("", "build", build.toString());
-        runSh("", "record", build.toString(), CertifyTest.HOME.resolve("vectors").toString());
+        runSh("", "record", build.toString(), Fixtures.HOME.resolve("vectors").toString());
         String[] pairs = {"--pair", "float:bfloat16", "--pair", "float:fp8_e4m3fn", "--pair", "float:fp8_e5m2"};
         List<String> args = new java.util.ArrayList<>(List.of("--adapter", "replay:dir=" + build.resolve("recording")));
         args.addAll(List.of(pairs));
-        MainTest.Run replay = CertifyTest.certify(temp.resolve("replay"), args.toArray(String[]::new));
+        Fixtures.Run replay = Fixtures.certify(temp.resolve("replay"), args.toArray(String[]::new));
         assertEquals(0, replay.exit(), replay.out() + replay.err());
-        assertEquals(16, CertifyTest.report(temp.resolve("replay")).get("summary").get("passed").asInt());
+        assertEquals(16, Fixtures.report(temp.resolve("replay")).get("summary").get("passed").asInt());
         args = new java.util.ArrayList<>(List.of("--adapter", "process:cmd=" + build.resolve("Vharness")));
         args.addAll(List.of(pairs));
-        MainTest.Run direct = CertifyTest.certify(temp.resolve("direct"), args.toArray(String[]::new));
+        Fixtures.Run direct = Fixtures.certify(temp.resolve("direct"), args.toArray(String[]::new));
         assertEquals(0, direct.exit(), direct.out() + direct.err());
-        assertEquals(76, CertifyTest.report(temp.resolve("direct")).get("summary").get("passed").asInt(),
+        assertEquals(76, Fixtures.report(temp.resolve("direct")).get("summary").get("passed").asInt(),
                 "every form and CTRL variant of the 16 states");
 
         Path planted = temp.resolve("planted");
         runSh("+define+PLANTED_TIES_AWAY", "build", planted.toString());
-        MainTest.Run bug = CertifyTest.certify(temp.resolve("bug"), "--adapter", "process:cmd=" + planted.resolve("Vharness"),
+        Fixtures.Run bug = Fixtures.certify(temp.resolve("bug"), "--adapter", "process:cmd=" + planted.resolve("Vharness"),
                 "--pair", "float:bfloat16", "--only", "float->bfloat16/rn-nosat");
         assertEquals(1, bug.exit(), bug.out());
-        JsonNode c = CertifyTest.find(CertifyTest.report(temp.resolve("bug")), "float->bfloat16/rn-nosat");
+        JsonNode c = Fixtures.find(Fixtures.report(temp.resolve("bug")), "float->bfloat16/rn-nosat");
         assertTrue(c.get("diagnosis").asText().contains("ties-away"), c.toString());
     }
 }

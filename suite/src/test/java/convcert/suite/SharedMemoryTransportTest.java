@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SharedMemoryTransportTest {
 
     static String shared() throws Exception {
-        return "process:cmd=" + CertifyTest.exampleDevice() + " --shared";
+        return "process:cmd=" + Fixtures.exampleDevice() + " --shared";
     }
 
     @ParameterizedTest(name = "fault {0}")
@@ -40,12 +40,12 @@ class SharedMemoryTransportTest {
     })
     void aMisbehavingDeviceFailsItsCaseOverSharedMemoryAndTheRunGoesOn(String fault, String status, String message,
                                                                         @TempDir Path out) throws Exception {
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", shared() + " --fault " + fault, "--timeout-ms", "1500",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", shared() + " --fault " + fault, "--timeout-ms", "1500",
                 "--pair", "float:bfloat16", "--pair", "float:half");
         // 'short' exits after answering: the variants after it may find it gone before it is restarted (exit 3)
         assertTrue(status.equals("FAIL") ? r.exit() == 1 || r.exit() == 3 : r.exit() == 3, r.out() + r.err());
-        JsonNode report = CertifyTest.report(out);
-        JsonNode broken = CertifyTest.find(report, "float->bfloat16/rz-nosat");
+        JsonNode report = Fixtures.report(out);
+        JsonNode broken = Fixtures.find(report, "float->bfloat16/rz-nosat");
         // 'short' may also be found gone by the batch of 0 after its case, which then ends as an adapter failure
         assertTrue(broken.get("status").asText().equals(status)
                 || status.equals("FAIL") && broken.get("status").asText().equals("ADAPTER_ERROR"), broken.toString());
@@ -61,7 +61,7 @@ class SharedMemoryTransportTest {
         } else {
             assertTrue(broken.get("message").asText().contains(message), broken.get("message").asText());
         }
-        assertEquals("PASS", CertifyTest.find(report, "float->half/rn-nosat").get("status").asText(), "restarted for the next case");
+        assertEquals("PASS", Fixtures.find(report, "float->half/rn-nosat").get("status").asText(), "restarted for the next case");
     }
 
     /**
@@ -73,13 +73,13 @@ class SharedMemoryTransportTest {
     void anExhaustiveRunOfVariantsInPartsReportsWhatThePipesReport(@TempDir Path out) throws Exception {
         // the device truncates float->bfloat16 rz, wrong for 65,535 NaNs of the last 1/256 of the inputs
         List<List<JsonNode>> runs = new ArrayList<>();
-        String[] devices = {"process:cmd=" + CertifyTest.exampleDevice() + " --fault truncate", shared() + " --fault truncate"};
+        String[] devices = {"process:cmd=" + Fixtures.exampleDevice() + " --fault truncate", shared() + " --fault truncate"};
         for (int k = 0; k < 2; k++) {
-            MainTest.Run r = CertifyTest.certify(out.resolve("run" + k), "--adapter", devices[k], "--exhaustive", "--pair",
+            Fixtures.Run r = Fixtures.certify(out.resolve("run" + k), "--adapter", devices[k], "--exhaustive", "--pair",
                     "float:bfloat16", "--only", "float->bfloat16/rz-nosat*", "--shard", "256/256", "--jobs", "2");
             assertEquals(1, r.exit(), r.out() + r.err());
             List<JsonNode> cases = new ArrayList<>();
-            for (JsonNode c : CertifyTest.report(out.resolve("run" + k)).get("cases")) {
+            for (JsonNode c : Fixtures.report(out.resolve("run" + k)).get("cases")) {
                 ((ObjectNode) c).remove("millis");
                 cases.add(c);
             }
@@ -106,11 +106,11 @@ class SharedMemoryTransportTest {
     })
     void aDeviceThatDoesNotConvertWhatItIsAskedNeverPasses(String cheat, String exits, String message, @TempDir Path out)
             throws Exception {
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", shared() + " --cheat " + cheat, "--pair", "float:half",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", shared() + " --cheat " + cheat, "--pair", "float:half",
                 "--only", "float->half/rn-nosat*");
         assertTrue(List.of(exits.split(",")).contains(String.valueOf(r.exit())), r.exit() + r.out() + r.err());
         int variants = 0;
-        for (JsonNode c : CertifyTest.report(out).get("cases")) {
+        for (JsonNode c : Fixtures.report(out).get("cases")) {
             variants++;
             assertNotEquals("PASS", c.get("status").asText(), c.toString());
             if (message != null && c.get("status").asText().equals("ADAPTER_ERROR")) {
@@ -132,14 +132,14 @@ class SharedMemoryTransportTest {
     })
     void aDeviceCopyingItsLastAnswerFailsEveryVariantItCopied(String transport, String option, String selection,
                                                               @TempDir Path out) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--adapter", "process:cmd=" + CertifyTest.exampleDevice() + " " + option
+        List<String> args = new ArrayList<>(List.of("--adapter", "process:cmd=" + Fixtures.exampleDevice() + " " + option
                 + " --cheat alternate", "--pair", "float:half", "--only", "float->half/rn-nosat*"));
         args.addAll(List.of(selection.split(" ")));
-        MainTest.Run r = CertifyTest.certify(out, args.toArray(String[]::new));
+        Fixtures.Run r = Fixtures.certify(out, args.toArray(String[]::new));
         assertEquals(1, r.exit(), r.out() + r.err());
         int failed = 0;
         int variants = 0;
-        for (JsonNode c : CertifyTest.report(out).get("cases")) {
+        for (JsonNode c : Fixtures.report(out).get("cases")) {
             variants++;
             failed += c.get("status").asText().equals("FAIL") ? 1 : 0;
         }
@@ -151,7 +151,7 @@ class SharedMemoryTransportTest {
     @CsvSource({"vanish", "mute"})
     void theSharedFileIsRemovedWhateverTheDeviceDoes(String cheat, @TempDir Path out) throws Exception {
         long before = sharedFiles();
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", shared() + " --cheat " + cheat, "--timeout-ms", "1500",
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", shared() + " --cheat " + cheat, "--timeout-ms", "1500",
                 "--pair", "float:half", "--only", "float->half/rn-nosat");
         assertEquals(3, r.exit(), r.out() + r.err());
         assertEquals(before, sharedFiles(), "files convcert-shared-* on /dev/shm and in the temporary folder");
@@ -171,9 +171,9 @@ class SharedMemoryTransportTest {
 
     @Test
     void theGoldenVectorsPassOverSharedMemory(@TempDir Path out) throws Exception {
-        MainTest.Run r = CertifyTest.certify(out, "--adapter", shared());
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", shared());
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode summary = CertifyTest.report(out).get("summary");
+        JsonNode summary = Fixtures.report(out).get("summary");
         assertTrue(summary.get("passed").asInt() >= 5, summary.toString());
     }
 
@@ -201,10 +201,10 @@ class SharedMemoryTransportTest {
         Process gcc = new ProcessBuilder("gcc", "-O2", "-shared", "-fPIC", "-o", library.toString(), source.toString())
                 .redirectErrorStream(true).start();
         assertEquals(0, gcc.waitFor(), new String(gcc.getInputStream().readAllBytes()));
-        MainTest.Run r = CertifyTest.certify(dir.resolve("out"), "--profile", "riscv", "--level", "ci", "--adapter", "native:lib=" + library,
+        Fixtures.Run r = Fixtures.certify(dir.resolve("out"), "--profile", "riscv", "--level", "ci", "--adapter", "native:lib=" + library,
                 "--pair", "float:fp8_e4m3fn", "--only", "float->fp8_e4m3fn/rn-nosat");
         assertEquals(1, r.exit(), r.out() + r.err());
-        JsonNode c = CertifyTest.find(CertifyTest.report(dir.resolve("out")), "float->fp8_e4m3fn/rn-nosat");
+        JsonNode c = Fixtures.find(Fixtures.report(dir.resolve("out")), "float->fp8_e4m3fn/rn-nosat");
         assertEquals(c.get("vectors").asLong(), c.get("mismatches").asLong(), c.toString());
     }
 
@@ -225,10 +225,10 @@ class SharedMemoryTransportTest {
                     out = np.frombuffer(sys.stdin.buffer.read(4 * n), dtype="<f4").astype("<f2").tobytes()
                     sys.stdout.buffer.write(b"OK %d\\n" % n + out); sys.stdout.flush()
                 """);
-        MainTest.Run r = CertifyTest.certify(dir.resolve("out"), "--adapter", "process:cmd=python3 " + device, "--pair",
+        Fixtures.Run r = Fixtures.certify(dir.resolve("out"), "--adapter", "process:cmd=python3 " + device, "--pair",
                 "float:half", "--only", "float->half/rn-nosat");
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode c = CertifyTest.find(CertifyTest.report(dir.resolve("out")), "float->half/rn-nosat");
+        JsonNode c = Fixtures.find(Fixtures.report(dir.resolve("out")), "float->half/rn-nosat");
         assertEquals("PASS", c.get("status").asText(), c.toString());
     }
 }

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SlurmFarmIT {
 
     static final Path DIST = Path.of(System.getProperty("convcert.dist"));
-    static final Path FARMS = CertifyTest.HOME.resolve("docs/farms");
+    static final Path FARMS = Fixtures.HOME.resolve("docs/farms");
 
     static Path cluster;
     static String slurmConf;

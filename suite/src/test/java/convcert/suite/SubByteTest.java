@@ -21,9 +21,9 @@ class SubByteTest {
 
     @Test
     void theReferenceCertifiesEveryOcpMxCase() throws IOException {
-        MainTest.Run r = CertifyTest.certify(temp, "--profile", "ocp-mx", "--level", "ci", "--adapter", "reference");
+        Fixtures.Run r = Fixtures.certify(temp, "--profile", "ocp-mx", "--level", "ci", "--adapter", "reference");
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode s = CertifyTest.report(temp).get("summary");
+        JsonNode s = Fixtures.report(temp).get("summary");
         assertEquals(s.get("cases").asInt(), s.get("passed").asInt(), s.toString());
     }
 
@@ -56,32 +56,32 @@ class SubByteTest {
                         out = struct.pack("<%dI" % n, *[from_fp4(c) for c in sys.stdin.buffer.read(n)])
                     sys.stdout.buffer.write(b"OK %d\\n" % n + out); sys.stdout.flush()
                 """);
-        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--profile", "ocp-mx", "--level", "ci", "--pair",
+        Fixtures.Run r = Fixtures.certify(temp.resolve("out"), "--profile", "ocp-mx", "--level", "ci", "--pair",
                 "float:fp4_e2m1", "--pair", "fp4_e2m1:float", "--adapter", "process:cmd=python3 " + dev);
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode report = CertifyTest.report(temp.resolve("out"));
-        assertEquals("PASS", CertifyTest.find(report, "float->fp4_e2m1/rn-sat").get("status").asText());
-        assertEquals("PASS", CertifyTest.find(report, "fp4_e2m1->float/rn-nosat").get("status").asText());
+        JsonNode report = Fixtures.report(temp.resolve("out"));
+        assertEquals("PASS", Fixtures.find(report, "float->fp4_e2m1/rn-sat").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "fp4_e2m1->float/rn-nosat").get("status").asText());
     }
 
     @Test
     void aRecordedSixBitElementWithAHighBitSetFails() throws IOException {
         Path vectors = temp.resolve("vectors");
-        assertEquals(0, MainTest.run("", "generate", "--profile", "ocp-mx", "--pair", "float:fp6_e2m3", "--format", "bin",
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "ocp-mx", "--pair", "float:fp6_e2m3", "--format", "bin",
                 "--out", vectors.toString()).exit());
         Path rec = temp.resolve("rec/ocp-mx/float-fp6_e2m3");
         Files.createDirectories(rec);
         byte[] out = Files.readAllBytes(vectors.resolve("ocp-mx/float-fp6_e2m3/rn-sat.expected.bin"));
         Files.write(rec.resolve("rn-sat.out.bin"), out);
-        MainTest.Run r = CertifyTest.certify(temp.resolve("ok"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
+        Fixtures.Run r = Fixtures.certify(temp.resolve("ok"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
                 "--adapter", "replay:dir=" + temp.resolve("rec"));
         assertEquals(0, r.exit(), r.out() + r.err());
         out[3] |= 0x40; // the element's value in the low 6 bits is right; the byte is not
         Files.write(rec.resolve("rn-sat.out.bin"), out);
-        r = CertifyTest.certify(temp.resolve("bad"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
+        r = Fixtures.certify(temp.resolve("bad"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
                 "--adapter", "replay:dir=" + temp.resolve("rec"));
         assertEquals(1, r.exit(), r.out());
-        JsonNode c = CertifyTest.find(CertifyTest.report(temp.resolve("bad")), "float->fp6_e2m3/rn-sat");
+        JsonNode c = Fixtures.find(Fixtures.report(temp.resolve("bad")), "float->fp6_e2m3/rn-sat");
         assertEquals(1, c.get("mismatches").asInt());
         assertTrue(c.get("kinds").has("bits beyond the format's width"), c.toString());
         assertTrue(c.get("firstMismatches").get(0).asText().contains("(not a 6-bit fp6_e2m3 value)"), c.toString());
@@ -92,7 +92,7 @@ class SubByteTest {
     void aNewFormatFromATableRowAloneIsCertified() throws IOException {
         Path tables = temp.resolve("my-mx");
         Files.createDirectories(tables);
-        try (var files = Files.list(CertifyTest.HOME.resolve("spec-tables/ocp-mx"))) {
+        try (var files = Files.list(Fixtures.HOME.resolve("spec-tables/ocp-mx"))) {
             for (Path f : files.toList()) {
                 Files.copy(f, tables.resolve(f.getFileName()));
             }
@@ -102,20 +102,20 @@ class SubByteTest {
                 + "int4,s4,4,int,,,,,,0x7,no,,0x8,a 4-bit two's complement integer\n");
         Files.writeString(tables.resolve("conversions.csv"), Files.readString(tables.resolve("conversions.csv"))
                 + "float,fp5_e2m2,rn rz,sat,S,,-,test\nfp5_e2m2,float,rn,nosat,N,,-,test\nfloat,int4,rn,sat,S,,-,test\n");
-        MainTest.Run check = MainTest.run("", "tables", "check", "--tables", tables.toString());
+        Fixtures.Run check = Fixtures.run("", "tables", "check", "--tables", tables.toString());
         assertEquals(0, check.exit(), check.err());
-        MainTest.Run r = CertifyTest.certify(temp.resolve("out"), "--tables", tables.toString(), "--level", "ci",
+        Fixtures.Run r = Fixtures.certify(temp.resolve("out"), "--tables", tables.toString(), "--level", "ci",
                 "--pair", "float:fp5_e2m2", "--pair", "fp5_e2m2:float", "--pair", "float:int4", "--adapter", "reference");
         assertEquals(0, r.exit(), r.out() + r.err());
-        JsonNode report = CertifyTest.report(temp.resolve("out"));
+        JsonNode report = Fixtures.report(temp.resolve("out"));
         assertEquals(4, report.get("summary").get("passed").asInt());
-        assertEquals(32, CertifyTest.find(report, "fp5_e2m2->float/rn-nosat").get("vectors").asInt(),
+        assertEquals(32, Fixtures.find(report, "fp5_e2m2->float/rn-nosat").get("vectors").asInt(),
                 "every 5-bit code, exhaustively");
         // 2.75 lies between 2.5 (S.10.01) and 3.0 (S.10.10): a tie, to the even code 0x0A.
-        assertEquals("0x0A\n", MainTest.run("", "convert", "--tables", tables.toString(), "--from", "float", "--to",
+        assertEquals("0x0A\n", Fixtures.run("", "convert", "--tables", tables.toString(), "--from", "float", "--to",
                 "fp5_e2m2", "--rounding", "rn", "0x40300000").out());
         // int4: -8.5 rounds to -8 (0x8), 7.5 to 8, which saturates to 7, and NaN gives from_nan (0x8).
-        assertEquals("0x8\n0x7\n0x8\n", MainTest.run("", "convert", "--tables", tables.toString(), "--from", "float",
+        assertEquals("0x8\n0x7\n0x8\n", Fixtures.run("", "convert", "--tables", tables.toString(), "--from", "float",
                 "--to", "int4", "--rounding", "rn", "--saturation", "sat", "0xC1080000", "0x40F00000", "0x7FC00000").out());
     }
 }
