@@ -9,6 +9,8 @@ import convcert.faults.FaultModel;
 import convcert.reference.Reference;
 import convcert.spec.SpecTables;
 import convcert.spi.CtrlState;
+import convcert.suite.model.FaultScore;
+import convcert.suite.runner.FaultScoring;
 import convcert.suite.runner.VectorStore;
 import convcert.vectors.Manifest;
 import java.io.IOException;
@@ -31,9 +33,9 @@ class FaultScoreTest {
         Reference reference = Reference.of(SpecTables.load(Fixtures.HOME.resolve("spec-tables/ascend-c")));
         VectorStore store = VectorStore.open(Fixtures.HOME.resolve("vectors"));
         List<Manifest.Entry> entries = store.cases().stream().filter(e -> e.profile().equals("ascend-c")).toList();
-        ScoreCommand.Score score = ScoreCommand.score(reference, store, entries, FaultCatalogue.load(CATALOGUE));
-        for (ScoreCommand.Outcome o : score.faults()) {
-            assertTrue(!o.result().equals("ESCAPED"), o.id() + " escapes the committed ci set");
+        FaultScore score = FaultScoring.score(reference, store, entries, FaultCatalogue.load(CATALOGUE));
+        for (FaultScore.Outcome o : score.faults()) {
+            assertTrue(o.result() != FaultScore.Result.ESCAPED, o.id() + " escapes the committed ci set");
         }
         assertEquals(score.total(), score.caught());
         assertTrue(score.total() >= 36, "the catalogue's detectable faults that apply to ascend-c: " + score.total());
