@@ -48,9 +48,8 @@ public final class ChunkDigest {
             return null;
         }
         boolean[] nan = new boolean[1 << width];
-        Unpacked scratch = new Unpacked();
         for (int code = 0; code < nan.length; code++) {
-            nan[code] = destination.unpack(code, scratch).kind == Decoded.Kind.NAN;
+            nan[code] = NaNs.isNaN(destination, code);
         }
         return nan;
     }
@@ -67,8 +66,8 @@ public final class ChunkDigest {
             converter.applyConsecutive(base, in, out, 0, batch); // the speed of exhaustive certify
             for (int i = 0; i < batch; i++) {
                 long y = out[i];
-                boolean nan = canonicalNan >= 0 && (nanCodes != null ? nanCodes[(int) y]
-                        : destination.unpack(y, scratch).kind == Decoded.Kind.NAN);
+                boolean nan = canonicalNan >= 0 && (nanCodes != null ? nanCodes[(int) y] // NaNs.isNaN, looked up
+                        : destination.unpack(y, scratch).kind == Decoded.Kind.NAN); // NaNs.isNaN without allocating
                 if (nan) {
                     y = canonicalNan;
                 }

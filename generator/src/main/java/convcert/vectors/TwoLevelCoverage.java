@@ -2,7 +2,7 @@ package convcert.vectors;
 
 import convcert.reference.BlockConverter;
 import convcert.reference.Converter;
-import convcert.reference.Decoded;
+import convcert.reference.NaNs;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.spec.BlockFormat;
@@ -315,8 +315,7 @@ final class TwoLevelCoverage {
         a.apply(in, 0, x, 0, 1);
         b.apply(in, 0, y, 0, 1);
         for (int i = 0; i < x.length; i++) {
-            boolean bothNan = a.outputCodec(i).decode(x[i]).kind() == Decoded.Kind.NAN
-                    && a.outputCodec(i).decode(y[i]).kind() == Decoded.Kind.NAN;
+            boolean bothNan = NaNs.isNaN(a.outputCodec(i), x[i]) && NaNs.isNaN(a.outputCodec(i), y[i]);
             if (a.compared(x, 0, i) && b.compared(y, 0, i) && x[i] != y[i] && !bothNan) {
                 return true;
             }

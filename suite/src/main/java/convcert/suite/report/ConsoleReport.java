@@ -90,7 +90,7 @@ public final class ConsoleReport {
                 byCause.merge(ReportText.cause(e.diagnosis()), 1L, Long::sum);
             }
         }
-        if (!byCause.isEmpty() && byCause.keySet().stream().anyMatch(k -> !k.equals("unexplained"))) {
+        if (bad.stream().anyMatch(e -> e.status() == Status.FAIL && e.diagnosis() != null)) { // some cause beside "unexplained"
             out.println("failing cases by diagnosis: " + byCause.entrySet().stream().map(x -> x.getKey() + " " + x.getValue())
                     .collect(Collectors.joining(", ")));
         }

@@ -44,7 +44,8 @@ final class HtmlFindings {
         Map<String, List<Findings.Finding>> byCause = new TreeMap<>();
         findings.forEach(f -> byCause.computeIfAbsent(cause(f.shown()), k -> new ArrayList<>()).add(f));
         for (var group : byCause.entrySet()) {
-            if (byCause.size() > 1 || !group.getKey().equals("unexplained")) {
+            Entry first = group.getValue().getFirst().shown();
+            if (byCause.size() > 1 || first.status() != Status.FAIL || first.diagnosis() != null) { // not all unexplained
                 long cases = group.getValue().stream().mapToLong(f -> f.variants().size()).sum();
                 h.append("<h3>").append(esc(group.getKey())).append(" (").append(group.getValue().size())
                         .append(group.getValue().size() == 1 ? " finding" : " findings").append(", ").append(cases)

@@ -1,7 +1,7 @@
 package convcert.suite.runner;
 
-import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
+import convcert.reference.NaNs;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.spi.MemoryCase;
@@ -28,16 +28,12 @@ public final class Comparison {
 
     /** Whether actual agrees with expected, both patterns of the codec's format. */
     public boolean same(FormatCodec codec, long expected, long actual) {
-        return expected == actual || (anyNaN && isNaN(codec, expected) && isNaN(codec, actual));
+        return expected == actual || (anyNaN && NaNs.isNaN(codec, expected) && NaNs.isNaN(codec, actual));
     }
 
     /** Whether bits of the codec's format agree with every NaN by this rule (nan-comparison=any and bits a NaN). */
     public boolean agreesWithNaN(FormatCodec codec, long bits) {
-        return anyNaN && isNaN(codec, bits);
-    }
-
-    private static boolean isNaN(FormatCodec codec, long bits) {
-        return !codec.isInteger() && (bits & ~codec.format().mask()) == 0 && codec.decode(bits).kind() == Decoded.Kind.NAN;
+        return anyNaN && NaNs.isNaN(codec, bits);
     }
 
     /**
