@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
-    static final Path HOME = Fixtures.HOME;
+    static final Path HOME = Path.of(System.getProperty("convcert.home"));
     static final Pattern IMPORT = Pattern.compile("^import (?:static )?(convcert\\.[a-z]+(?:\\.[a-z]+)?)\\.", Pattern.MULTILINE);
 
     /** For each package, the convcert packages it may import (besides its own). */

@@ -1,0 +1,91 @@
+package convcert.suite.endtoend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import convcert.reference.ChunkDigest;
+import convcert.reference.Converter;
+import convcert.reference.Reference;
+import convcert.spec.SpecTables;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The committed device certifications stay reproducible without the device: replaying the recorded
+ * outputs gives the committed verdicts case by case, and the committed digests of the exhaustive GPU
+ * runs agree with the reference (one chunk per case recomputed here; all chunks were compared when
+ * recorded).
+ */
+class DeviceRecordingsTest {
+
+    static final Path H200 = Fixtures.HOME.resolve("reports/devices/nvidia-h200");
+
+    @TempDir
+    Path temp;
+
+    @TestFactory
+    Stream<DynamicTest> replayedVerdictsMatchTheCommittedReports() {
+        record Run(String folder, List<String> args) { }
+        return Stream.of(new Run("ascend-c", List.of()), new Run("cuda", List.of("--profile", "cuda", "--level", "ci")),
+                new Run("cuda-exact-nan", List.of("--profile", "cuda", "--level", "ci", "--decision",
+                        "nan-comparison=exact")), new Run("ocp-mx", List.of("--profile", "ocp-mx", "--level", "ci")))
+                .map(run -> DynamicTest.dynamicTest("nvidia-h200 " + run.folder(), () -> {
+            Path out = temp.resolve(run.folder());
+            List<String> args = new java.util.ArrayList<>(List.of("--adapter", "replay:dir=" + H200.resolve("recording")));
+            args.addAll(run.args());
+            Fixtures.Run r = Fixtures.certify(out, args.toArray(String[]::new));
+            assertTrue(r.exit() == 0 || r.exit() == 1, r.out() + r.err());
+            Fixtures.sameCases(Fixtures.report(H200.resolve(run.folder())), Fixtures.report(out),
+                    List.of("name", "status", "vectors", "mismatches", "kinds", "firstMismatches"));
+        }));
+    }
+
+    /** The OCP MX element conversions of cuda_fp4.h/cuda_fp6.h run over all 2^32 floats (digests-mx/). */
+    @TestFactory
+    Stream<DynamicTest> gpuElementDigestsAgreeWithTheReference() throws IOException {
+        Reference reference = Reference.of(SpecTables.load(Fixtures.HOME.resolve("spec-tables/ocp-mx")));
+        return Files.list(H200.resolve("digests-mx")).filter(p -> p.getFileName().toString().startsWith("digest-f2"))
+                .sorted().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+                    String op = file.getFileName().toString().replaceAll("digest-|\\.txt", "");
+                    String[] parts = op.split("_"); // f2e2m1_rn, f2e8m0_ru_sat
+                    String to = switch (parts[0].substring(2)) {
+                        case "e2m1" -> "fp4_e2m1";
+                        case "e2m3" -> "fp6_e2m3";
+                        case "e3m2" -> "fp6_e3m2";
+                        default -> "e8m0";
+                    };
+                    Converter c = reference.converter(reference.resolve("float", to, parts[1], parts.length > 2 ? parts[2] : "sat",
+                            reference.ctrl("")));
+                    List<String> lines = Files.readAllLines(file);
+                    assertEquals(256, lines.size());
+                    int chunk = Math.floorMod(op.hashCode(), 256);
+                    long gpu = Long.parseUnsignedLong(lines.get(chunk).split(" ")[1], 16);
+                    long[] ours = ChunkDigest.digests(c, 24, -1, chunk, chunk + 1); // no NaN to normalise
+                    assertEquals(Long.toHexString(gpu), Long.toHexString(ours[0]), op + " chunk " + chunk);
+                }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> gpuDigestsAgreeWithTheReference() throws IOException {
+        Reference reference = Reference.of(SpecTables.load(Fixtures.HOME.resolve("spec-tables/ascend-c")));
+        return Files.list(H200.resolve("digests")).filter(p -> p.getFileName().toString().startsWith("digest-")).sorted()
+                .map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+                    String op = file.getFileName().toString().replaceAll("digest-|\\.txt", "");
+                    String to = op.startsWith("f2h") ? "half" : "bfloat16";
+                    String mode = op.substring(op.indexOf('_') + 1);
+                    Converter c = reference.converter(reference.resolve("float", to, mode, "nosat", reference.ctrl("60=0")));
+                    List<String> lines = Files.readAllLines(file);
+                    assertEquals(256, lines.size());
+                    int chunk = Math.floorMod(op.hashCode(), 256); // a different chunk per case
+                    long gpu = Long.parseUnsignedLong(lines.get(chunk).split(" ")[1], 16);
+                    long[] ours = ChunkDigest.digests(c, 24, c.destination().format().nan(), chunk, chunk + 1);
+                    assertEquals(Long.toHexString(gpu), Long.toHexString(ours[0]), op + " chunk " + chunk);
+                }));
+    }
+}

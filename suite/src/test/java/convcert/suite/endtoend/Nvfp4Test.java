@@ -1,0 +1,173 @@
+package convcert.suite.endtoend;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import convcert.reference.Reference;
+import convcert.reference.Semantics;
+import convcert.spec.SpecTables;
+import convcert.suite.runner.VectorStore;
+import convcert.vectors.BlockVectorFiles;
+import convcert.vectors.Manifest;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * NVFP4 through the suite: suite/devices/nvfp4-python (numpy binary32, written from the recipes'
+ * sources) speaks the BLOCKS batch with the tensor's largest magnitude before every block. Its
+ * TransformerEngine recipe passes under the cuda profile's defaults; its torchao recipe fails there and
+ * passes under the decisions that describe torchao; a failure names the recipe's steps.
+ */
+class Nvfp4Test {
+
+    @TempDir
+    static Path shared;
+
+    static Path vectors;
+
+    static final String DEVICE = "process:cmd=python3 " + Path.of("..", "suite", "devices", "nvfp4-python", "dut.py")
+            .toAbsolutePath().normalize();
+
+    @BeforeAll
+    static void generate() {
+        vectors = shared.resolve("vectors");
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "cuda", "--format", "bin", "--out",
+                vectors.toString()).exit());
+    }
+
+    @Test
+    void transformerEnginesRecipePassesUnderTheDefaults() throws Exception {
+        Fixtures.Run r = Fixtures.certify(shared.resolve("te"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--adapter", DEVICE);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode report = Fixtures.report(shared.resolve("te"));
+        assertEquals("PASS", Fixtures.find(report, "float->nvfp4/rn-block").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "nvfp4->float/rn-block").get("status").asText());
+    }
+
+    @Test
+    void torchaosRecipeFailsUnderTheDefaultsAndPassesUnderItsDecisions() throws Exception {
+        String torchao = DEVICE + " --recipe torchao";
+        Fixtures.Run r = Fixtures.certify(shared.resolve("torchao"), "--profile", "cuda", "--vectors",
+                vectors.toString(), "--only", "*nvfp4*", "--adapter", torchao);
+        assertEquals(1, r.exit(), r.out() + r.err());
+        JsonNode quantize = Fixtures.find(Fixtures.report(shared.resolve("torchao")), "float->nvfp4/rn-block");
+        assertEquals("FAIL", quantize.get("status").asText());
+        String rules = quantize.get("rules").toString();
+        assertTrue(rules.contains("tensor-scale-arithmetic=reciprocal") && rules.contains("block scale S"), rules);
+        r = Fixtures.certify(shared.resolve("torchao-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=divide", "--decision",
+                "block-scale-minimum=smallest-normal", "--decision", "block-scale-sign=signed", "--adapter", torchao);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("2 cases"), r.out());
+    }
+
+    @Test
+    void vllmsReferenceRecipeFailsUnderTheDefaultsAndPassesUnderItsDecisions() throws Exception {
+        String vllm = DEVICE + " --recipe vllm";
+        Fixtures.Run r = Fixtures.certify(shared.resolve("vllm"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--adapter", vllm);
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertEquals("FAIL", Fixtures.find(Fixtures.report(shared.resolve("vllm")), "float->nvfp4/rn-block")
+                .get("status").asText());
+        for (String[] decisions : new String[][] {{"tensor-scale-arithmetic=reciprocal"}, {"tensor-scale-arithmetic=divide"},
+            {"tensor-scale-arithmetic=reciprocal-amax"}}) {
+            r = Fixtures.certify(shared.resolve("vllm-" + decisions[0].replace('=', '-')), "--profile", "cuda", "--vectors",
+                    vectors.toString(), "--only", "float->nvfp4*", "--decision", decisions[0], "--adapter", vllm);
+            assertEquals(decisions[0].endsWith("reciprocal-amax") ? 0 : 1, r.exit(), decisions[0] + ": " + r.out());
+        }
+        r = Fixtures.certify(shared.resolve("vllm-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=reciprocal-amax", "--decision",
+                "block-scale-sign=signed", "--adapter", vllm);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("2 cases"), r.out());
+    }
+
+    @Test
+    void eachOfTorchaosDecisionsIsNeeded() {
+        // with one of the three left at its default the torchao recipe still fails: each is reached
+        String torchao = DEVICE + " --recipe torchao";
+        String[] decisions = {"tensor-scale-arithmetic=divide", "block-scale-minimum=smallest-normal",
+            "block-scale-sign=signed"};
+        for (int left = 0; left < decisions.length; left++) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--profile", "cuda", "--vectors",
+                    vectors.toString(), "--only", "*nvfp4*", "--adapter", torchao));
+            for (int i = 0; i < decisions.length; i++) {
+                if (i != left) {
+                    args.add("--decision");
+                    args.add(decisions[i]);
+                }
+            }
+            Fixtures.Run r = Fixtures.certify(shared.resolve("without-" + left), args.toArray(String[]::new));
+            assertEquals(1, r.exit(), "without " + decisions[left] + ": " + r.out());
+        }
+    }
+
+    @Test
+    void aDeviceThatPacksTheHighNibbleFirstFailsUnlessTheDecisionSaysSo() throws Exception {
+        // vectors generated low-first (the default), read as generated whatever the run's decision
+        String high = DEVICE + " --nibbles high-first";
+        Fixtures.Run r = Fixtures.certify(shared.resolve("high-default"), "--profile", "cuda", "--vectors",
+                vectors.toString(), "--only", "*nvfp4*", "--adapter", high);
+        assertEquals(1, r.exit(), r.out() + r.err());
+        JsonNode report = Fixtures.report(shared.resolve("high-default"));
+        assertEquals("FAIL", Fixtures.find(report, "float->nvfp4/rn-block").get("status").asText());
+        assertEquals("FAIL", Fixtures.find(report, "nvfp4->float/rn-block").get("status").asText());
+        r = Fixtures.certify(shared.resolve("high-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", high);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("2 cases"), r.out());
+        // and the default device fails under high-first: the decision is not a waiver
+        r = Fixtures.certify(shared.resolve("low-under-high"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", DEVICE);
+        assertEquals(1, r.exit(), r.out() + r.err());
+    }
+
+    @Test
+    void vectorsGeneratedHighFirstHoldTheFirstElementInTheHighNibble() throws Exception {
+        Path high = shared.resolve("vectors-high");
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "cuda", "--format", "bin", "--decision",
+                "nibble-order=high-first", "--out", high.toString()).exit());
+        byte[] low = java.nio.file.Files.readAllBytes(vectors.resolve("cuda/float-nvfp4/rn-block.expected.bin"));
+        byte[] swapped = java.nio.file.Files.readAllBytes(high.resolve("cuda/float-nvfp4/rn-block.expected.bin"));
+        assertEquals(low.length, swapped.length);
+        int differing = 0;
+        for (int i = 0; i < low.length; i++) {
+            // 9 bytes per block: the scale, then 8 bytes of two elements each
+            int expected = i % 9 == 0 ? low[i] : (low[i] & 0xF) << 4 | (low[i] >> 4) & 0xF;
+            assertEquals((byte) expected, swapped[i], "byte " + i);
+            differing += low[i] != swapped[i] ? 1 : 0;
+        }
+        assertTrue(differing > 0);
+        // the high-first set certifies the high-first device with no recomputation
+        Fixtures.Run r = Fixtures.certify(shared.resolve("high-set"), "--profile", "cuda", "--vectors", high.toString(),
+                "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", DEVICE + " --nibbles high-first");
+        assertEquals(0, r.exit(), r.out() + r.err());
+    }
+
+    @Test
+    void storedBlocksAreReadInTheOrderTheyWereGeneratedIn() throws Exception {
+        Path high = shared.resolve("vectors-high-read");
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "cuda", "--format", "bin", "--decision",
+                "nibble-order=high-first", "--out", high.toString()).exit());
+        SpecTables cuda = SpecTables.load(Fixtures.HOME.resolve("spec-tables/cuda"));
+        long[] first = null;
+        for (Path set : new Path[] {vectors, high}) {
+            VectorStore store = VectorStore.open(set);
+            Manifest.Entry e = store.cases().stream().filter(x -> x.from().equals("nvfp4")).findFirst().orElseThrow();
+            for (String order : new String[] {"low-first", "high-first"}) {
+                Reference run = new Reference(cuda, Semantics.of(cuda, Map.of("nibble-order", order)));
+                long[] inputs = store.readBlocks(e, true, BlockVectorFiles.converter(run, e.from(), e.to(), e.rounding()));
+                if (first == null) {
+                    first = inputs;
+                }
+                assertArrayEquals(first, inputs, set.getFileName() + " read under " + order);
+            }
+        }
+    }
+}

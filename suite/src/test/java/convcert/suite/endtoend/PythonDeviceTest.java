@@ -1,0 +1,126 @@
+package convcert.suite.endtoend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The Python helper (suite/python, convcert_device) under every profile: one device of a few lines
+ * declares value conversions (numpy), OpenCL memory cases and MX blocks, and passes what it declares;
+ * a conversion that raises fails its case alone.
+ */
+class PythonDeviceTest {
+
+    @TempDir
+    Path temp;
+
+    static final String DEVICE = """
+            import math, pathlib, sys
+            import numpy as np
+            sys.path.insert(0, "%s")
+            from convcert_device import Device
+
+            device = Device()
+
+            @device.convert("float", "half", "rn", "nosat")
+            def float_to_half(x):
+                return x.view(np.float32).astype(np.float16).view(np.uint16)
+
+            @device.convert("half", "float", "rn", "nosat")
+            def half_to_float(x, key):  # the case comes as a second argument when the function takes one
+                assert key["from"] == "half"
+                return x.view(np.float16).astype(np.float32).view(np.uint32)
+
+            @device.convert("int32", "float", "rn", "nosat")
+            def broken(x):  # a long message, with a control character: one bounded ERR line all the same
+                raise RuntimeError("not\\x01today " + "x" * 5000)
+
+            SIZES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "long": 8, "ulong": 8, "float": 4}
+            for t, size in SIZES.items():
+                for n in (2, 3, 4, 8, 16):
+                    def load(case, p, offset, memory, data, size=size):
+                        at = p + offset * case["n"] * size
+                        return memory[at:at + case["n"] * size]
+                    def store(case, p, offset, memory, data, size=size):
+                        at = p + offset * case["n"] * size
+                        return memory[:at] + data + memory[at + len(data):]
+                    device.memory("vload%%d %%s%%d" %% (n, t, n))(load)
+                    device.memory("vstore%%d %%s%%d" %% (n, t, n))(store)
+
+            VALUES = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+
+            def element(x):
+                sign = 8 if math.copysign(1.0, x) < 0 else 0
+                a = min(abs(x), 6.0)
+                return sign | min(range(8), key=lambda c: (abs(a - VALUES[c]), c & 1))
+
+            @device.blocks("float", "mxfp4_e2m1", "rn")
+            @device.blocks("float", "mxfp4_e2m1_bs16", "rn")  # blocks of 16: the helper reads the size from the name
+            def quantize(blocks):
+                out = []
+                for xs in blocks.tolist():
+                    if any(math.isnan(x) or math.isinf(x) for x in xs):
+                        out.append([0xFF] + [0] * len(xs))
+                        continue
+                    amax = max(abs(x) for x in xs)
+                    s = max(math.frexp(amax)[1] - 1 - 2 if amax else -127, -127)
+                    out.append([s + 127] + [element(math.ldexp(x, -s)) for x in xs])
+                return np.array(out, dtype=np.uint8)
+
+            @device.blocks("mxfp4_e2m1", "float", "rn")
+            @device.blocks("mxfp4_e2m1_bs16", "float", "rn")
+            def dequantize(blocks):
+                out = []
+                for b in blocks.tolist():
+                    values = []
+                    for c in b[1:]:
+                        v = math.nan if b[0] == 0xFF else math.ldexp(VALUES[c & 7], b[0] - 127)
+                        v = math.inf if abs(v) >= 2.0 ** 128 else v
+                        values.append(-v if c & 8 else v)
+                    out.append(values)
+                return np.array(out, dtype=np.float32)
+
+            device.run()
+            """;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        ascend-c | float->half/rn-nosat     | 3
+        cuda     | half->float/rn-nosat     | 3
+        opencl   | int->vstore/x4-memory    | 3
+        ocp-mx   | mxfp4_e2m1_bs16->float/rn-block | 0
+        """)
+    void aFewLinesOfPythonAreADeviceUnderEveryProfile(String profile, String passing, int exit) throws IOException {
+        Path script = Files.writeString(temp.resolve("device.py"),
+                DEVICE.formatted(Fixtures.HOME.resolve("suite/python")));
+        Path out = temp.resolve("report");
+        Fixtures.Run r = Fixtures.certify(out, "--profile", profile, "--level", "ci", "--adapter",
+                "process:cmd=python3 " + script);
+        assertEquals(exit, r.exit(), r.out() + r.err());
+        JsonNode report = Fixtures.report(out);
+        assertTrue(report.get("summary").get("passed").asInt() > 0, report.get("summary").toString());
+        boolean found = false;
+        for (JsonNode c : report.get("cases")) {
+            String status = c.get("status").asText();
+            if (c.get("name").asText().contains(passing)) {
+                found = true;
+                assertEquals("PASS", status, c.toString());
+            }
+            if (c.get("name").asText().startsWith("int32->float/rn-nosat")) {
+                assertEquals("ADAPTER_ERROR", status, c.toString());
+                assertTrue(c.get("message").asText().contains("RuntimeError: not?today xxx") && c.get("message").asText()
+                        .contains("x..."), c.toString());
+            } else {
+                assertTrue(status.equals("PASS") || status.equals("NOT_APPLICABLE"), c.toString());
+            }
+        }
+        assertTrue(found, "a case of " + passing);
+    }
+}
