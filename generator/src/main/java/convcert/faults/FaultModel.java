@@ -351,23 +351,8 @@ public final class FaultModel {
                 yield x -> src.decode(x).negative() && src.decode(x).kind() == Decoded.Kind.FINITE ? wrap.apply(x)
                         : right.apply(x);
             }
-            case "nan-canonical" -> !dst.hasNan() ? null : x -> {
-                long r = right.apply(x);
-                return dst.decode(r).kind() == Decoded.Kind.NAN ? dst.format().nan() : r;
-            };
-            case "nan-sign-dropped" -> sign == 0 || !dst.hasNan() ? null : x -> {
-                long r = right.apply(x);
-                return dst.decode(r).kind() == Decoded.Kind.NAN ? r & ~sign : r;
-            };
-            case "nan-unquieted" -> dst.format().layout() != Layout.IEEE ? null : x -> {
-                long r = right.apply(x);
-                long quiet = 1L << (dst.format().mantissaBits() - 1);
-                long unquiet = r & ~quiet;
-                return dst.decode(r).kind() == Decoded.Kind.NAN && dst.decode(unquiet).kind() == Decoded.Kind.NAN
-                        ? unquiet : r;
-            };
-            case "nan-to-int-min" -> src.isInteger() || !dst.format().isSigned() ? null : x -> src.decode(x).kind()
-                    == Decoded.Kind.NAN ? dst.integerMin() : right.apply(x);
+            case "nan-canonical", "nan-sign-dropped", "nan-unquieted", "nan-truncated", "nan-to-zero", "infinity-to-nan",
+                 "nan-to-int-min" -> NanFaults.of(p, right, src, dst);
             case "hybrid-band-edge-as-ta" -> {
                 if (c.rounding() != Rounding.RH || dst.format().layout() != Layout.TAPERED) {
                     yield null;
