@@ -4,12 +4,14 @@ import convcert.common.Folders;
 import convcert.common.Home;
 import convcert.common.Progress;
 import convcert.common.UsageException;
+import convcert.common.WorkingDirectory;
 import convcert.families.Families;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.vectors.DriftCheck;
 import convcert.vectors.Generator;
 import convcert.vectors.Level;
+import convcert.vectors.Manifest;
 import convcert.vectors.VectorFiles;
 import convcert.vectors.VectorFormat;
 import java.io.IOException;
@@ -52,8 +54,13 @@ public final class GenerateCommand implements Callable<Integer> {
             description = "Layouts: csv, bin, memh (default: ${DEFAULT-VALUE}).")
     List<String> formats;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: vectors/ of the repository).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: vectors-PROFILE-LEVEL in the current "
+            + "folder; with --check, the checkout's committed set).")
     Path out;
+
+    @Option(names = "--update-golden", description = "Rewrite the checkout's committed golden set (vectors/): every pair of "
+            + "its profile, in csv, bin and memh.")
+    boolean updateGolden;
 
     @Option(names = "--check", description = "Regenerate into a temporary folder and compare with --out: exit 1 and list "
             + "the files and rows that changed (the golden-drift gate).")
@@ -84,7 +91,7 @@ public final class GenerateCommand implements Callable<Integer> {
         if (selected.isEmpty()) {
             selected.addAll(reference.tables().conversions());
         }
-        Path target = out != null ? out : Home.vectors();
+        Path target = target(reference.tables().profile(), lvl, layouts);
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
         Path destination = check ? Files.createTempDirectory("convcert-drift") : target;
@@ -98,8 +105,9 @@ public final class GenerateCommand implements Callable<Integer> {
         try {
             Files.createDirectories(destination);
             long start = System.nanoTime();
+            // --pair selects exactly those conversions: no block or memory case comes with them
             Generator generator = new Generator(new Generator.Options(reference, selected, lvl, seed, layouts, destination,
-                    Families.of(reference)),
+                    pairs.isEmpty() ? Families.of(reference) : List.of()),
                     Progress.ofCases(err, System.console() != null));
             Generator.Result result = generator.run();
             double seconds = (System.nanoTime() - start) / 1e9;
@@ -115,7 +123,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 return 0;
             }
             stdout.println("golden set " + target + " drifted (" + drift.size() + " differences); regenerate with"
-                    + " ./convcert generate --level " + lvl.label() + " --seed " + seed + " and commit it with the change:");
+                    + " ./convcert generate --update-golden and commit it with the change:");
             drift.forEach(d -> stdout.println("  " + d));
             return 1;
         } finally {
@@ -128,5 +136,35 @@ public final class GenerateCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * Where the vectors go: --out, or a folder of their own in the current folder. The checkout's committed set
+     * is written only with --update-golden, and then whole (every pair, the three layouts, its own profile), so a
+     * partial run never drops its other entries; --check reads it by default.
+     */
+    private Path target(String profileName, Level lvl, Set<VectorFormat> layouts) throws IOException {
+        Path golden = Home.vectors();
+        if (check) {
+            return out != null ? out : golden;
+        }
+        if (updateGolden) {
+            if (out != null || !pairs.isEmpty() || layouts.size() != VectorFormat.values().length) {
+                throw new UsageException("--update-golden rewrites the whole committed set (" + WorkingDirectory.relative(golden)
+                        + ": every pair, csv, bin and memh); leave out --out, --pair and --format");
+            }
+            Manifest committed = Manifest.readIn(golden);
+            if (committed != null && committed.cases().stream().noneMatch(e -> e.profile().equals(profileName))) {
+                throw new UsageException("--update-golden: the committed set " + WorkingDirectory.relative(golden)
+                        + " is not profile " + profileName + "'s; generate other profiles with --out");
+            }
+            return golden;
+        }
+        Path target = out != null ? out : Path.of("vectors-" + profileName + "-" + lvl.label());
+        if (target.toAbsolutePath().normalize().startsWith(golden.toAbsolutePath().normalize())) {
+            throw new UsageException("--out " + target + " is the checkout's committed golden set; pass --update-golden (and no "
+                    + "--out) to rewrite it");
+        }
+        return target;
     }
 }

@@ -36,7 +36,7 @@ class GoldenSetTest {
         new Generator(new Generator.Options(reference, List.copyOf(reference.tables().conversions()), Level.CI, 1,
                 Set.of(VectorFormat.values()), fresh), Progress.silent()).run();
         List<String> drift = DriftCheck.compare(reference.tables(), VECTORS, fresh, true);
-        assertTrue(drift.isEmpty(), () -> "the golden set drifted; run ./convcert generate and commit vectors/ with the"
+        assertTrue(drift.isEmpty(), () -> "the golden set drifted; run ./convcert generate --update-golden and commit vectors/ with the"
                 + " change:\n  " + String.join("\n  ", drift));
     }
 
