@@ -60,6 +60,13 @@ final class Certification {
         try {
             run = prepare(reports);
         } catch (RuntimeException | IOException e) {
+            reports.release(); // nothing touched: the last run's reports stay current
+            throw e;
+        }
+        try {
+            reports.supersede();
+        } catch (RuntimeException | IOException e) {
+            run.close();
             reports.release();
             throw e;
         }

@@ -59,6 +59,7 @@ public final class ReportCommand {
             ConformanceReport merged = ShardMerge.merge(folders, reports, mixedBuilds);
             RunReports folder = RunReports.claim(out);
             try {
+                folder.supersede();
                 folder.finish(merged);
             } catch (RunReports.NotWritten e) {
                 spec.commandLine().getErr().println("convcert: " + e.getMessage() + "; nothing is merged");

@@ -26,7 +26,8 @@ import java.util.stream.Stream;
 
 /**
  * The one writer of a report folder (certify's --out, report merge's). It holds the folder's lock,
- * and before the run starts it sets aside what the last run wrote there, as that run's ledger
+ * and once the run is ready to start (every argument, table, vector folder and the adapter checked, so a
+ * typo never costs the last report) it sets aside what the last run wrote there, as that run's ledger
  * (LEDGER) lists it: its conformance.json and .html move into SUPERSEDED, its JUnit XML and Allure
  * results are removed, anything else stays. So a run that is killed never leaves an earlier PASS
  * looking current. The reports are written exactly once: complete at the end, or partial when an
@@ -87,8 +88,12 @@ public final class RunReports {
             throw new UsageException("another convcert run is writing to " + shown(folder)
                     + " (it holds " + LOCK + "); give this run another --out");
         }
-        setAside(folder);
         return new RunReports(folder, channel, held);
+    }
+
+    /** The last run's reports set aside (SUPERSEDED): called once this run is ready to write its own. */
+    public void supersede() throws IOException {
+        setAside(folder);
     }
 
     /**

@@ -1,6 +1,7 @@
 package convcert.suite.endtoend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -141,6 +142,28 @@ class ReportTrustTest {
     @Test
     void anUneditedReportStillMerges() throws IOException {
         assertEquals(1, merge(shared.resolve("fail")).exit());
+    }
+
+    /** A typo, a missing vector folder or an unknown adapter ends the run before the last report is touched. */
+    @Test
+    void aBadArgumentLeavesTheLastReportCurrent() throws IOException {
+        Path out = temp.resolve("kept");
+        assertEquals(0, Fixtures.certify(out, "--pair", "float:half").exit());
+        String before = Files.readString(out.resolve("conformance.json"));
+        List<String> junitBefore;
+        try (Stream<Path> junit = Files.list(out.resolve("junit"))) {
+            junitBefore = junit.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        for (String[] bad : List.of(new String[] {"--level", "bogus"}, new String[] {"--vectors", temp.resolve("none").toString()},
+                new String[] {"--adapter", "nosuch"})) {
+            Fixtures.Run r = Fixtures.certify(out, bad);
+            assertEquals(2, r.exit(), String.join(" ", bad) + ": " + r.out() + r.err());
+            assertEquals(before, Files.readString(out.resolve("conformance.json")), String.join(" ", bad));
+            assertFalse(Files.exists(out.resolve("superseded")), String.join(" ", bad) + " set the last report aside");
+            try (Stream<Path> junit = Files.list(out.resolve("junit"))) {
+                assertEquals(junitBefore, junit.map(p -> p.getFileName().toString()).sorted().toList(), String.join(" ", bad));
+            }
+        }
     }
 
     @Test
