@@ -5,11 +5,13 @@ import convcert.common.UsageException;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.spec.SpecTables;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import picocli.CommandLine.Option;
 
 /** Options every command shares: which profile's tables, and decision overrides. */
@@ -33,9 +35,20 @@ public final class ProfileOptions {
         }
         Path dir = Home.specTables().resolve(profile);
         if (!Files.isDirectory(dir)) {
-            throw new UsageException("no profile '" + profile + "': " + dir + " is not a folder");
+            throw new UsageException("no profile '" + profile + "'; profiles: " + String.join(" ", profiles())
+                    + " (or --tables DIR)");
         }
         return dir;
+    }
+
+    /** The profiles of the home's spec-tables/: its folders with a formats.csv. */
+    private static List<String> profiles() {
+        try (Stream<Path> folders = Files.list(Home.specTables())) {
+            return folders.filter(p -> Files.isRegularFile(p.resolve("formats.csv"))).map(p -> p.getFileName().toString())
+                    .sorted().toList();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     public SpecTables loadTables() {

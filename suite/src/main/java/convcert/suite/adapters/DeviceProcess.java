@@ -128,7 +128,9 @@ final class DeviceProcess {
         int c;
         while ((c = in.read()) != '\n') {
             if (c < 0) {
-                throw failure(expired ? "no answer within " + deadlineMillis + " ms"
+                throw failure(expired ? "no answer within " + deadlineMillis + " ms" + (line.size() == 0
+                        ? " (does the device flush its output after each line? to a pipe, stdout is block-buffered)"
+                        : " (the line so far: '" + printable(line.toString(StandardCharsets.ISO_8859_1)) + "')")
                         : line.size() == 0 ? "the process closed its output" : "output ended inside a line");
             }
             if (line.size() >= MAX_LINE) {
@@ -200,12 +202,21 @@ final class DeviceProcess {
         }
     }
 
+    private static final String[] SIGNALS = {null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS",
+        "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM"};
+
+    /** convcert-spawn reports a device killed by signal N as 128 + N: " (killed by signal 11, SIGSEGV)". */
+    static String signal(int code) {
+        int n = code - 128;
+        return n <= 0 || n > 64 ? "" : " (killed by signal " + n + (n < SIGNALS.length ? ", " + SIGNALS[n] : "") + ")";
+    }
+
     /** A failure message with the process's exit status and the end of its stderr, when it died. */
     AdapterException failure(String what) {
         StringBuilder b = new StringBuilder(what);
         try {
             if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
-                b.append("; the process exited with code ").append(process.exitValue());
+                b.append("; the process exited with code ").append(process.exitValue()).append(signal(process.exitValue()));
                 stderr.awaitEnd(200);
             }
         } catch (InterruptedException e) {

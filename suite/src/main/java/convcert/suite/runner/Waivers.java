@@ -1,9 +1,11 @@
 package convcert.suite.runner;
 
 import convcert.common.UsageException;
+import convcert.common.WorkingDirectory;
 import convcert.spec.CsvTable;
 import convcert.spec.TableException;
 import convcert.spi.CaseKey;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -46,6 +48,9 @@ public final class Waivers {
     }
 
     public static Waivers read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException("--waivers " + WorkingDirectory.relative(file) + ": no such file");
+        }
         List<Waiver> list = new ArrayList<>();
         try {
             for (CsvTable.Row row : CsvTable.read(file, List.of("case", "reason", "expires")).rows()) {

@@ -84,7 +84,7 @@ class CertifyTest {
 
     @ParameterizedTest(name = "fault {0}")
     @CsvSource(delimiter = '|', value = {
-        "crash|the process exited with code 134; its stderr ends:",
+        "crash|the process exited with code 134 (killed by signal 6, SIGABRT); its stderr ends:",
         "hang|no answer within 1500 ms",
         "garbage|expected 'OK <count>' or 'ERR <message>', got '\\x01\\x02garbage'",
         "short|short payload",

@@ -63,7 +63,7 @@ class IsolationTest {
         writes no output                | return 0;                                    | 1 | FAIL: 1 cases with mismatches
         calls exit(0)                   | exit(0);                                     | 3 | the process exited with code 0
         calls _exit(0)                  | _exit(0);                                    | 3 | the process exited with code 0
-        dereferences NULL               | *(volatile int *)0 = 1;                      | 3 | the process exited with code 139
+        dereferences NULL               | *(volatile int *)0 = 1;                      | 3 | the process exited with code 139 (killed by signal 11, SIGSEGV)
         aborts                          | abort();                                     | 3 | the process exited with code 134
         hangs                           | for (;;) pause();                            | 3 | no answer within 1500 ms
         writes past its outputs         | real_convert(from, to, rounding, state, form, ctrl, in, out, count); memset((char *)out + 2 * count, 0, 8); return 0; | 3 | the library wrote at offset

@@ -76,7 +76,7 @@ class RobustnessTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-        hangs in the handshake   | time.sleep(600) | - | 3 | the device did not start: handshake: no answer within 1500 ms
+        hangs in the handshake   | time.sleep(600) | - | 3 | the device did not start: handshake: no answer within 1500 ms (does the device flush its output after each line?
         exits 0 at once          | sys.exit(0)     | - | 3 | the device did not start: handshake: the process closed its output; the process exited with code 0
         garbles the handshake    | print('HELLO', flush=True) | - | 3 | the device did not start: handshake: expected 'CAP FROM TO ROUNDING STATE'
         dies leaving a child     | - | (os.fork() == 0 and time.sleep(30)) or os._exit(3) | 3 | the process closed its output; the process exited with code 3
@@ -320,7 +320,8 @@ class RobustnessTest {
         --timeout-ms -5                | certify --timeout-ms -5 --out {tmp}/o                 | 2 | --timeout-ms must be a positive number
         --first -3                     | certify --first -3 --out {tmp}/o                      | 2 | --first must be 0 or more
         --format with no layout        | generate --format , --out {tmp}/g                     | 2 | --format names no layout
-        a waivers file that is missing | certify --waivers /nonexistent/w.csv --out {tmp}/o    | 2 | waivers: /nonexistent/w.csv: missing table
+        a waivers file that is missing | certify --waivers /nonexistent/w.csv --out {tmp}/o    | 2 | --waivers /nonexistent/w.csv: no such file
+        a misspelt profile             | certify --profile cudaa --out {tmp}/o                 | 2 | no profile 'cudaa'; profiles: arm ascend-c cuda ocp-mx opencl p3109 riscv rocm
         merge of a report that is not JSON | report merge {bad} --out {tmp}/m                   | 2 | conformance.json: not a conformance report
         --shard without --exhaustive   | certify --shard 1/2 --out {tmp}/o                     | 2 | --shard splits the 2^32 inputs of --exhaustive
         --jobs without --exhaustive    | certify --jobs 2 --out {tmp}/o                        | 2 | --jobs splits the 2^32 inputs of --exhaustive

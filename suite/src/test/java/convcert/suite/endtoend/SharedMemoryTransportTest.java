@@ -31,7 +31,7 @@ class SharedMemoryTransportTest {
 
     @ParameterizedTest(name = "fault {0}")
     @CsvSource(delimiter = '|', value = {
-        "crash|ADAPTER_ERROR|the process exited with code 134; its stderr ends:",
+        "crash|ADAPTER_ERROR|the process exited with code 134 (killed by signal 6, SIGABRT); its stderr ends:",
         "hang|ADAPTER_ERROR|no answer within 1500 ms",
         "garbage|ADAPTER_ERROR|'\\x01\\x02garbage'",
         "long|ADAPTER_ERROR|the device wrote at offset",
