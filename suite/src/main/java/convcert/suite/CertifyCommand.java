@@ -3,11 +3,14 @@ package convcert.suite;
 import convcert.cli.ProfileOptions;
 import convcert.common.Home;
 import convcert.common.UsageException;
+import convcert.common.WorkingDirectory;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.suite.adapters.Adapters;
 import convcert.suite.runner.JobArray;
 import convcert.suite.runner.Waivers;
+import convcert.vectors.Level;
+import convcert.vectors.Manifest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -110,7 +113,13 @@ public final class CertifyCommand implements Callable<Integer> {
             }
             return 0;
         }
-        Certification certification = new Certification(request(loader), stdout, spec.commandLine().getErr());
+        CertificationRequest request = request(loader);
+        if (level == null && request.level() != null) {
+            stdout.println("convcert: the committed golden set holds no case of profile " + request.reference().tables().profile()
+                    + "; certifying its ci set, generated into " + WorkingDirectory.relative(request.out().resolve("vectors-ci"))
+                    + " (--level ci; --vectors DIR for a set of your own)");
+        }
+        Certification certification = new Certification(request, stdout, spec.commandLine().getErr());
         return plan ? certification.plan() : certification.run();
     }
 
@@ -138,7 +147,8 @@ public final class CertifyCommand implements Callable<Integer> {
                     : "--jobs splits the 2^32 inputs of --exhaustive cases; vector cases run on one adapter");
         }
         Path report = out != null ? out : Path.of("reports").resolve(defaultFolder(adapter)); // relative to the working directory
-        return new CertificationRequest(reference, adapter, loader, vectors != null ? vectors : Home.vectors(), level,
+        return new CertificationRequest(reference, adapter, loader, vectors != null ? vectors : Home.vectors(),
+                levelFor(reference.tables().profile()),
                 selected, pairs, only, exhaustive, kn[0], kn[1], shard, jobs, report,
                 waivers == null ? Waivers.none() : Waivers.read(waivers), timeoutMillis, first);
     }
@@ -193,5 +203,19 @@ public final class CertifyCommand implements Callable<Integer> {
                     + "vector case would run whole in each shard");
         }
         return new int[] {k, n};
+    }
+
+    /** --level, or ci where nothing else names vectors and the committed set holds no case of the profile. */
+    private String levelFor(String profileName) {
+        if (level != null || vectors != null || exhaustive) {
+            return level;
+        }
+        try {
+            Manifest committed = Manifest.readIn(Home.vectors());
+            boolean held = committed != null && committed.cases().stream().anyMatch(e -> e.profile().equals(profileName));
+            return held ? null : Level.CI.label();
+        } catch (IOException e) {
+            return null; // the vector store says what is wrong with the set when it opens it
+        }
     }
 }

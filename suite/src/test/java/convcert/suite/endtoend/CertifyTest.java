@@ -82,6 +82,18 @@ class CertifyTest {
         assertTrue(summary.get("passed").asInt() >= 3, summary.toString());
     }
 
+    /** A profile the committed set does not hold certifies its ci set, generated on demand, and says so. */
+    @Test
+    void aProfileWithoutACommittedSetCertifiesItsCiSet(@TempDir Path out) throws IOException {
+        Fixtures.Run r = Fixtures.certify(out, "--profile", "rocm", "--adapter", "reference");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().startsWith("convcert: the committed golden set holds no case of profile rocm; certifying its ci set"),
+                r.out());
+        JsonNode report = Fixtures.report(out);
+        assertTrue(report.get("source").asText().endsWith("vectors-ci"), report.get("source").toString());
+        assertTrue(report.get("summary").get("passed").asInt() > 0, report.get("summary").toString());
+    }
+
     @ParameterizedTest(name = "fault {0}")
     @CsvSource(delimiter = '|', value = {
         "crash|the process exited with code 134 (killed by signal 6, SIGABRT); its stderr ends:",
