@@ -47,6 +47,11 @@ int convcert_convert_flags(const char *from, const char *to, const char *roundin
                            const char *form, const char *ctrl, const void *in, void *out, uint8_t *flags,
                            uint64_t count);
 
+/* Optional. Returns 0 for a library that reads only the state argument (not form and ctrl): convcert then
+   runs each saturation state once instead of once per API form and CTRL setting that selects it. Without
+   this symbol, or returning non-zero, the library is certified on every such variant. */
+int convcert_programs_saturation(void);
+
 #ifdef __cplusplus
 }
 #endif

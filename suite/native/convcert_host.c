@@ -35,6 +35,7 @@ typedef int (*convert_fn)(const char *, const char *, const char *, const char *
                           const void *, void *, uint64_t);
 typedef const char *(*last_error_fn)(void);
 typedef const char *(*lanes_fn)(void);
+typedef int (*programs_saturation_fn)(void);
 typedef int (*convert_lane_fn)(const char *, const char *, const char *, const char *, const char *, const char *,
                                const char *, const uint32_t *, const void *, void *, uint64_t);
 typedef int (*convert_flags_fn)(const char *, const char *, const char *, const char *, const char *, const char *,
@@ -142,6 +143,8 @@ int main(int argc, char **argv) {
     if (taken && strstr(taken, "random")) fputs("RANDOM\n", protocol);
     if (taken && strstr(taken, "scale")) fputs("SCALE\n", protocol);
     if (convert_flags) fputs("FLAGS\n", protocol);
+    programs_saturation_fn programs = (programs_saturation_fn)dlsym(library, "convcert_programs_saturation");
+    if (programs && programs() == 0) fputs("SATURATION told\n", protocol);
     fputs("READY\n", protocol);
     fflush(protocol);
     while (fgets(line, sizeof line, stdin)) {

@@ -44,8 +44,11 @@ def _matches(pattern, value):
 class Device:
     """Collects what the device implements, then serves convcert on stdin/stdout (run)."""
 
-    def __init__(self, checks_alignment=False):
+    def __init__(self, checks_alignment=False, programs_saturation=True):
+        """programs_saturation=False: the functions read only the case's state, not its form and CTRL bits, so
+        convcert runs each saturation state once (the handshake's SATURATION told)."""
         self.checks_alignment = checks_alignment
+        self.programs_saturation = programs_saturation
         self._values = []   # (from, to, rounding, state, in_bytes, out_bytes, fn)
         self._blocks = []   # (from, to, rounding, fn)
         self._memory = {}   # case name -> fn
@@ -85,6 +88,8 @@ class Device:
         lines += ["MEM " + case for case in self._memory]
         if self.checks_alignment:
             lines.append("ALIGNMENT checked")
+        if not self.programs_saturation:
+            lines.append("SATURATION told")
         self._out.write(("\n".join(lines + ["READY"]) + "\n").encode())
         self._out.flush()
         for line in iter(self._in.readline, b""):

@@ -83,13 +83,6 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     /** The case whose answer was read last: extra bytes after it are its fault. */
     private String lastCase = "the handshake";
 
-    /** The device started but did not complete the handshake: reported per case, not as a usage error. */
-    private static final class DeviceDidNotStart extends AdapterException {
-        DeviceDidNotStart(String message) {
-            super(message);
-        }
-    }
-
     /** shared: the memory of convcert-host, whose file is the command's last argument at each start; else null (a device may say SHARED). */
     ProcessAdapter(List<String> command, Path directory, AdapterContext context, SharedMemory shared, String identity) {
         this.command = command;
@@ -342,6 +335,11 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     @Override
     public boolean checksAlignment() {
         return said.checksAlignment();
+    }
+
+    @Override // false where the device said SATURATION told: it takes the effective state, so each state runs once
+    public boolean programsSaturation() {
+        return !said.saturationTold();
     }
 
     @Override

@@ -82,6 +82,32 @@ class CertifyTest {
         assertTrue(summary.get("passed").asInt() >= 3, summary.toString());
     }
 
+    /** A library exporting convcert_programs_saturation() == 0 runs each state once, as a device saying SATURATION told. */
+    @Test
+    void aLibraryToldTheStateRunsEachStateOnce(@TempDir Path out) throws Exception {
+        Fixtures.exampleDevice();
+        Path extra = Files.writeString(out.resolve("told.c"), "int convcert_programs_saturation(void) { return 0; }\n");
+        Path told = out.resolve("libtold.so");
+        Process gcc = new ProcessBuilder("gcc", "-O2", "-shared", "-fPIC", "-DCONVCERT_LIBRARY", "-I",
+                Fixtures.HOME.resolve("suite/native").toString(), "-o", told.toString(), Fixtures.DUT_SOURCE.toString(),
+                extra.toString(), "-lm").redirectErrorStream(true).start();
+        String log = new String(gcc.getInputStream().readAllBytes());
+        assertTrue(gcc.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) && gcc.exitValue() == 0, log);
+        Map<String, Long> runs = new java.util.HashMap<>();
+        for (Path lib : List.of(Fixtures.library, told)) {
+            Path report = out.resolve("report-" + lib.getFileName());
+            Fixtures.Run r = Fixtures.certify(report, "--pair", "float:half", "--adapter", "native:lib=" + lib);
+            assertEquals(0, r.exit(), r.out() + r.err());
+            long cases = 0;
+            for (JsonNode c : Fixtures.report(report).get("cases")) {
+                cases += c.get("name").asText().startsWith("float->half/rn-nosat") && c.get("status").asText().equals("PASS")
+                        ? 1 : 0;
+            }
+            runs.put(lib.getFileName().toString(), cases);
+        }
+        assertEquals(Map.of("libdut.so", 8L, "libtold.so", 1L), runs);
+    }
+
     /** A profile the committed set does not hold certifies its ci set, generated on demand, and says so. */
     @Test
     void aProfileWithoutACommittedSetCertifiesItsCiSet(@TempDir Path out) throws IOException {

@@ -123,4 +123,38 @@ class PythonDeviceTest {
         }
         assertTrue(found, "a case of " + passing);
     }
+
+    /**
+     * A device told the effective state says so (SATURATION told): each state runs once instead of once per API
+     * form and CTRL setting that selects it (float->half rn nosat: 8 variants under ascend-c).
+     */
+    @org.junit.jupiter.api.Test
+    void aDeviceToldTheStateRunsEachStateOnce() throws IOException {
+        String device = """
+                import sys
+                import numpy as np
+                sys.path.insert(0, "%s")
+                from convcert_device import Device
+                device = Device(programs_saturation=%s)
+                @device.convert("float", "half", "rn", "nosat")
+                def float_to_half(x):
+                    return x.view(np.float32).astype(np.float16).view(np.uint16)
+                device.run()
+                """;
+        java.util.Map<String, Long> runs = new java.util.HashMap<>();
+        for (String programs : new String[] {"True", "False"}) {
+            Path script = Files.writeString(temp.resolve("told-" + programs + ".py"),
+                    device.formatted(Fixtures.HOME.resolve("suite/python"), programs));
+            Path out = temp.resolve("told-" + programs);
+            Fixtures.Run r = Fixtures.certify(out, "--pair", "float:half", "--adapter", "process:cmd=python3 " + script);
+            assertEquals(0, r.exit(), r.out() + r.err());
+            long passed = 0;
+            for (JsonNode c : Fixtures.report(out).get("cases")) {
+                passed += c.get("name").asText().startsWith("float->half/rn-nosat") && c.get("status").asText().equals("PASS")
+                        ? 1 : 0;
+            }
+            runs.put(programs, passed);
+        }
+        assertEquals(java.util.Map.of("True", 8L, "False", 1L), runs);
+    }
 }
