@@ -1,5 +1,6 @@
 package convcert.reference;
 
+import convcert.spec.Rounding;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -7,8 +8,8 @@ import java.util.List;
  * Why a conversion produced its result: the decoded input, its exact value, the two grid neighbours
  * it lay between, the result, and the table rows that decided.
  */
-public record Explanation(String input, String decoded, String exact, String lower, String upper, String result,
-                          List<String> rules) {
+public record Explanation(String input, String decoded, String exact, String lower, String upper, String between,
+                          String result, List<String> rules) {
 
     static Explanation of(Converter c, long input, long result, Trace t) {
         FormatCodec src = c.source();
@@ -23,6 +24,7 @@ public record Explanation(String input, String decoded, String exact, String low
         };
         String lower = "-";
         String upper = "-";
+        String between = null;
         if (t.quantum != null) {
             if (!t.inexact) {
                 lower = "exact on the grid (quantum 2^" + t.quantum + ")";
@@ -30,6 +32,7 @@ public record Explanation(String input, String decoded, String exact, String low
             } else {
                 lower = candidate(dst, d.negative(), t.kept, t.quantum);
                 upper = candidate(dst, d.negative(), t.kept + 1, t.quantum);
+                between = between(c.spec().rounding(), t.guard, t.kept);
             }
         }
         List<String> rules = new ArrayList<>();
@@ -47,8 +50,22 @@ public record Explanation(String input, String decoded, String exact, String low
             }
         }
         return new Explanation(src.format().hex(input) + " " + src.format().name(),
-                Values.fields(src, input) + " = " + Values.decimal(src, input), exact, lower, upper,
+                Values.fields(src, input) + " = " + Values.decimal(src, input), exact, lower, upper, between,
                 Values.describe(dst, result) + " " + dst.format().name(), List.copyOf(rules));
+    }
+
+    /** Where the exact value lies between the neighbours (by magnitude), and at a tie the rule that breaks it. */
+    private static String between(Rounding mode, int guard, long kept) {
+        if (guard != Rounder.HALF) {
+            return (guard & Rounder.HALF) != 0 ? "above halfway: nearer upper" : "below halfway: nearer lower";
+        }
+        return "exactly halfway (a tie): " + switch (mode) {
+            case RN -> "rn breaks it to the even neighbour, " + ((kept & 1) == 0 ? "lower" : "upper");
+            case RNA -> "rna breaks it away from zero, upper";
+            case RH -> "rh rounds by its binade's rule (tapered.csv)";
+            case RS, RSA, RSB, RSC -> mode.suffix() + " rounds by its random bits";
+            case RD, RU, RZ, RO -> mode.suffix() + " does not round to nearest: its direction decides";
+        };
     }
 
     private static String candidate(FormatCodec dst, boolean negative, long kept, int quantum) {
@@ -74,6 +91,9 @@ public record Explanation(String input, String decoded, String exact, String low
         b.append("exact    ").append(exact).append('\n');
         b.append("lower    ").append(lower).append('\n');
         b.append("upper    ").append(upper).append('\n');
+        if (between != null) {
+            b.append("between  ").append(between).append('\n');
+        }
         b.append("result   ").append(result).append('\n');
         for (String rule : rules) {
             b.append("rule     ").append(rule).append('\n');

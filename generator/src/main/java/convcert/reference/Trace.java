@@ -9,6 +9,8 @@ final class Trace {
     Integer quantum;
     long kept;
     boolean inexact;
+    /** The discarded bits as Rounder's HALF | STICKY. */
+    int guard;
     final List<String> notes = new ArrayList<>();
 
     void note(String text) {
@@ -19,5 +21,6 @@ final class Trace {
         quantum = q;
         kept = keptPart;
         inexact = guard != 0;
+        this.guard = guard;
     }
 }

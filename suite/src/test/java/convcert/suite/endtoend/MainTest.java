@@ -49,6 +49,13 @@ class MainTest {
         assertTrue(r.out().contains("exact    0.500244140625"), r.out());
         assertTrue(r.out().contains("lower    0.5 (0x3800)"), r.out());
         assertTrue(r.out().contains("upper    0.50048828125 (0x3801)"), r.out());
+        assertTrue(r.out().contains("between  exactly halfway (a tie): rn breaks it to the even neighbour, lower"), r.out());
+        Fixtures.Run ties = Fixtures.run("", "convert", "--profile", "cuda", "--from", "float", "--to", "bfloat16",
+                "--rounding", "rn", "--explain", "0x3F808000", "0x3F818000");
+        assertTrue(ties.out().contains("between  exactly halfway (a tie): rn breaks it to the even neighbour, lower\n"
+                + "result   0x3F80"), ties.out());
+        assertTrue(ties.out().contains("between  exactly halfway (a tie): rn breaks it to the even neighbour, upper\n"
+                + "result   0x3F82"), ties.out());
         assertTrue(r.out().contains("result   0x3800 (0.5) half"), r.out());
         assertTrue(r.out().contains("conversions.csv:3"), r.out());
         assertTrue(r.out().contains("Table 4 row 1"), r.out());
