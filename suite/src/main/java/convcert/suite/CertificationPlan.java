@@ -1,5 +1,6 @@
 package convcert.suite;
 
+import convcert.spi.CaseKey;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.ExitCode;
 import convcert.suite.model.Status;
@@ -8,8 +9,10 @@ import convcert.suite.runner.Planned;
 import convcert.suite.runner.SuiteRun;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -41,6 +44,15 @@ final class CertificationPlan {
         out.printf("  cases        %,d planned, %,d applicable to the adapter%n", planned.size(), applicable.size());
         out.printf("  vectors      %,d in the applicable cases%s%n", vectors, request.exhaustive()
                 ? " (all 2^32 inputs per case" + (request.shards() > 1 ? ", this shard's part" : "") + ")" : "");
+        // The applicable cases, one line a state: its vectors and how many variants (forms, CTRL settings) select it.
+        Map<String, List<Planned>> states = new LinkedHashMap<>();
+        for (Planned p : applicable) {
+            CaseKey k = p.key();
+            states.computeIfAbsent(new CaseKey(k.profile(), k.from(), k.to(), k.rounding(), k.state(), k.form(), k.ctrl()).name(),
+                    x -> new ArrayList<>()).add(p);
+        }
+        states.forEach((state, variants) -> out.printf("  case         %s: %,d vectors%s%n", state, variants.getFirst().count(),
+                variants.size() > 1 ? " x " + variants.size() + " variants" : ""));
         if (applicable.isEmpty()) {
             out.println("  estimate     none: the run would certify nothing (exit " + ExitCode.NOTHING_CERTIFIED.code() + ")");
             out.flush();

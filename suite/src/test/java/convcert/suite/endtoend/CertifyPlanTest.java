@@ -39,6 +39,10 @@ class CertifyPlanTest {
         assertTrue(p.out().contains("  estimate     about "), p.out());
         Fixtures.Run r = Fixtures.certify(out, selection);
         assertEquals(0, r.exit(), r.out() + r.err());
+        for (com.fasterxml.jackson.databind.JsonNode c : Fixtures.report(out).get("cases")) { // the plan names every case
+            assertTrue(p.out().contains("  case         " + c.get("name").asText() + ": " + String.format("%,d", c.get("vectors")
+                    .asLong()) + " vectors\n"), c.get("name") + " in\n" + p.out());
+        }
         assertEquals(Fixtures.report(out).path("summary").path("certifiedVectors").asLong(), number(p.out(), "vectors"));
     }
 
