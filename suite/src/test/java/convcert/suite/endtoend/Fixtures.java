@@ -127,4 +127,13 @@ final class Fixtures {
         }
         throw new AssertionError("no case " + name);
     }
+
+    /** How many cases of a report whose names start with prefix passed (a state's variants, say). */
+    static long passed(JsonNode report, String prefix) {
+        long n = 0;
+        for (JsonNode c : report.get("cases")) {
+            n += c.get("name").asText().startsWith(prefix) && c.get("status").asText().equals("PASS") ? 1 : 0;
+        }
+        return n;
+    }
 }

@@ -148,12 +148,7 @@ class PythonDeviceTest {
             Path out = temp.resolve("told-" + programs);
             Fixtures.Run r = Fixtures.certify(out, "--pair", "float:half", "--adapter", "process:cmd=python3 " + script);
             assertEquals(0, r.exit(), r.out() + r.err());
-            long passed = 0;
-            for (JsonNode c : Fixtures.report(out).get("cases")) {
-                passed += c.get("name").asText().startsWith("float->half/rn-nosat") && c.get("status").asText().equals("PASS")
-                        ? 1 : 0;
-            }
-            runs.put(programs, passed);
+            runs.put(programs, Fixtures.passed(Fixtures.report(out), "float->half/rn-nosat"));
         }
         assertEquals(java.util.Map.of("True", 8L, "False", 1L), runs);
     }
