@@ -152,4 +152,44 @@ class PythonDeviceTest {
         }
         assertEquals(java.util.Map.of("True", 8L, "False", 1L), runs);
     }
+
+    /**
+     * The helper's aliases are the tables' (every profile's formats.csv and blocks.csv), so a device declaring
+     * "f32" and "fp16" is sent, and answers, the case convcert names float->half.
+     */
+    @org.junit.jupiter.api.Test
+    void aDeviceMayNameFormatsByTheirAliases() throws Exception {
+        java.util.Map<String, String> tables = new java.util.TreeMap<>();
+        try (var folders = Files.list(Fixtures.HOME.resolve("spec-tables"))) {
+            for (Path folder : folders.filter(f -> Files.isRegularFile(f.resolve("formats.csv"))).toList()) {
+                var t = convcert.spec.SpecTables.load(folder);
+                t.formats().stream().filter(f -> !f.name().startsWith("binary"))
+                        .forEach(f -> f.aliases().forEach(a -> tables.put(a, f.name())));
+                t.blocks().values().forEach(b -> b.aliases().forEach(a -> tables.put(a, b.name())));
+            }
+        }
+        Process p = new ProcessBuilder("python3", "-c", "import json, sys; sys.path.insert(0, sys.argv[1]); "
+                + "from convcert_device import ALIASES; print(json.dumps(ALIASES, sort_keys=True))",
+                Fixtures.HOME.resolve("suite/python").toString()).redirectErrorStream(true).start();
+        String json = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), json);
+        assertEquals(tables, new com.fasterxml.jackson.databind.ObjectMapper().readValue(json,
+                new com.fasterxml.jackson.core.type.TypeReference<java.util.TreeMap<String, String>>() { }));
+        Path script = Files.writeString(temp.resolve("alias.py"), """
+                import sys
+                import numpy as np
+                sys.path.insert(0, "%s")
+                from convcert_device import Device
+                device = Device()
+                @device.convert("f32", "fp16", "rn", "nosat")
+                def to_half(x):
+                    return x.view(np.float32).astype(np.float16).view(np.uint16)
+                device.run()
+                """.formatted(Fixtures.HOME.resolve("suite/python")));
+        Path out = temp.resolve("alias");
+        Fixtures.Run r = Fixtures.certify(out, "--profile", "cuda", "--pair", "float:half", "--adapter",
+                "process:cmd=python3 " + script);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(Fixtures.passed(Fixtures.report(out), "float->half/rn-nosat") > 0, r.out());
+    }
 }
