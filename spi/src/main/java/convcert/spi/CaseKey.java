@@ -29,6 +29,11 @@ public record CaseKey(String profile, String from, String to, String rounding, S
         return pair() + "/" + nameInPair();
     }
 
+    /** "float->half/rn-nosat": the state every variant of this case selects (its primary variant's name). */
+    public String stateName() {
+        return pair() + "/" + rounding + "-" + state;
+    }
+
     /** The name within its pair: "rn-nosat", or "rn-nosat [implicit 60=1,48=0]" for another variant. */
     public String nameInPair() {
         return rounding + "-" + state + (variant.isEmpty() ? "" : " [" + variant + "]");

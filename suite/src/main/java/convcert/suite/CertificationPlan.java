@@ -1,6 +1,5 @@
 package convcert.suite;
 
-import convcert.spi.CaseKey;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.ExitCode;
 import convcert.suite.model.Status;
@@ -47,9 +46,7 @@ final class CertificationPlan {
         // The applicable cases, one line a state: its vectors and how many variants (forms, CTRL settings) select it.
         Map<String, List<Planned>> states = new LinkedHashMap<>();
         for (Planned p : applicable) {
-            CaseKey k = p.key();
-            states.computeIfAbsent(new CaseKey(k.profile(), k.from(), k.to(), k.rounding(), k.state(), k.form(), k.ctrl()).name(),
-                    x -> new ArrayList<>()).add(p);
+            states.computeIfAbsent(p.key().stateName(), x -> new ArrayList<>()).add(p);
         }
         states.forEach((state, variants) -> out.printf("  case         %s: %,d vectors%s%n", state, variants.getFirst().count(),
                 variants.size() > 1 ? " x " + variants.size() + " variants" : ""));

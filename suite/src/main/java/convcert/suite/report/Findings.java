@@ -40,7 +40,7 @@ public final class Findings {
 
     /** "float->half/rn-sat": the name of a case's primary variant, the state every variant selects. */
     static String state(Entry e) {
-        return new CaseKey("", e.from(), e.to(), e.rounding(), e.state(), e.form(), Map.of()).name();
+        return new CaseKey("", e.from(), e.to(), e.rounding(), e.state(), e.form(), Map.of()).stateName();
     }
 
     /** What two variants share when they fail identically. */

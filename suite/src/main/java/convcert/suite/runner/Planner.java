@@ -66,7 +66,7 @@ final class Planner {
         Map<String, List<Planned.Values>> states = new LinkedHashMap<>();
         for (Planned p : cases) {
             if (p instanceof Planned.Values v) {
-                states.computeIfAbsent(state(v.key()), x -> new ArrayList<>()).add(v);
+                states.computeIfAbsent(v.key().stateName(), x -> new ArrayList<>()).add(v);
             }
         }
         Map<String, Planned.Alike> groups = new LinkedHashMap<>();
@@ -74,19 +74,15 @@ final class Planner {
                 .toList(), variants.stream().map(Planned.Values::reference).toList())));
         List<Planned> grouped = new ArrayList<>();
         for (Planned p : cases) {
-            if (p instanceof Planned.Values v && states.get(state(v.key())).size() > 1) {
-                List<Planned.Values> variants = states.get(state(v.key()));
+            if (p instanceof Planned.Values v && states.get(v.key().stateName()).size() > 1) {
+                List<Planned.Values> variants = states.get(v.key().stateName());
                 grouped.add(new Planned.Values(v.key(), v.count(), v.reference(), v.whole(), variants.getFirst().parts(),
-                        groups.get(state(v.key()))));
+                        groups.get(v.key().stateName())));
             } else {
                 grouped.add(p);
             }
         }
         return grouped;
-    }
-
-    private static String state(CaseKey k) {
-        return k.from() + " " + k.to() + " " + k.rounding() + " " + k.state();
     }
 
     private Map<String, List<Planned>> exhaustive() {

@@ -88,4 +88,25 @@ class DeviceRecordingsTest {
                     assertEquals(Long.toHexString(gpu), Long.toHexString(ours[0]), op + " chunk " + chunk);
                 }));
     }
+
+    /** A recording replays under every profile: its case found by the path of its files, its outputs certified. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"ascend-c", "cuda", "opencl"})
+    void aRecordingReplaysUnderEveryProfile(String profile) throws IOException {
+        Path vectors = temp.resolve("v-" + profile);
+        assertEquals(0, Fixtures.run("", "generate", "--profile", profile, "--pair", "float:half", "--level", "quick",
+                "--format", "bin", "--out", vectors.toString()).exit());
+        Path pair = vectors.resolve(profile).resolve("float-half");
+        Path expected;
+        try (Stream<Path> files = Files.list(pair)) {
+            expected = files.filter(f -> f.toString().endsWith(".expected.bin")).sorted().findFirst().orElseThrow();
+        }
+        Path recording = Files.createDirectories(temp.resolve("rec-" + profile).resolve(profile).resolve("float-half"));
+        Files.copy(expected, recording.resolve(expected.getFileName().toString().replace(".expected.bin", ".out.bin")));
+        Path out = temp.resolve("r-" + profile);
+        Fixtures.Run r = Fixtures.certify(out, "--profile", profile, "--vectors", vectors.toString(), "--adapter",
+                "replay:dir=" + temp.resolve("rec-" + profile));
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(Fixtures.report(out).get("summary").get("passed").asInt() >= 1, r.out());
+    }
 }
