@@ -1,6 +1,6 @@
 package convcert.cli;
 
-import convcert.oracle.OracleServer;
+import convcert.serve.OracleServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -64,7 +64,7 @@ public final class OpenClVectorFiles implements ExtensionCases {
             result.add(new Manifest.Entry(name, profile, MemoryCase.vectorType(c.type(), c.n()), c.functionName(), "-",
                     CaseKind.MEMORY.state(), "-", "-", c.functionName(), Map.of(), reference.tables().digest(),
                     reference.semantics().choices(), level.label(), seed, list.size(), coverage,
-                    Map.of(".csv", new Manifest.FileRef(name + ".csv", sha)), List.of()));
+                    Map.of(".csv", new Manifest.FileRef(name + ".csv", sha)), List.of(), null, null));
         }
         return result;
     }

@@ -21,6 +21,15 @@ final class RoundingTable {
         return castNames;
     }
 
+    /** Each mode's definition column: what the text says the mode does, in words. */
+    static Map<Rounding, String> definitions(CsvTable table) {
+        Map<Rounding, String> definitions = new LinkedHashMap<>();
+        for (CsvTable.Row row : table.rows()) {
+            definitions.put(parse(row, "suffix"), row.text("definition"));
+        }
+        return definitions;
+    }
+
     /** The rounding mode a row names in column. */
     static Rounding parse(CsvTable.Row row, String column) {
         Rounding mode = Rounding.parse(row.required(column));

@@ -42,6 +42,7 @@ public final class SpecTables {
     private final FormatTable formats;
     private final List<TaperedRow> taperedRows;
     private final Map<Rounding, String> castNames;
+    private final Map<Rounding, String> roundingDefinitions;
     private final Map<String, HybridRule> hybridRules;
     private final Map<String, String> groups;
     private final Map<Integer, CtrlBit> ctrlBits;
@@ -65,8 +66,9 @@ public final class SpecTables {
         formats.families = FamilyTable.load(readOptional("families.csv", FamilyTable.COLUMNS.toArray(String[]::new)), formats);
         this.taperedRows = TaperedTable.load(readOptional("tapered.csv", "format", "prefix", "kind", "exponent_bits",
                 "mantissa_bits", "min_abs_exponent", "max_abs_exponent", "hybrid"), formats);
-        this.castNames = RoundingTable.load(read("rounding.csv", "mode", "suffix", "ieee_attribute", "definition",
-                "source"));
+        CsvTable rounding = read("rounding.csv", "mode", "suffix", "ieee_attribute", "definition", "source");
+        this.castNames = RoundingTable.load(rounding);
+        this.roundingDefinitions = RoundingTable.definitions(rounding);
         this.hybridRules = HybridTable.load(readOptional("hybrid-rounding.csv", "source", "compare_bits", "threshold",
                 "source_ref"), formats);
         this.groups = SaturationTable.groups(read("saturation-groups.csv", "group", "description", "source"));
@@ -198,6 +200,11 @@ public final class SpecTables {
 
     public String castName(Rounding mode) {
         return castNames.get(mode);
+    }
+
+    /** What rounding.csv says the mode does (its definition column). */
+    public String roundingDefinition(Rounding mode) {
+        return roundingDefinitions.get(mode);
     }
 
     public HybridRule hybridRule(Format source) {

@@ -97,7 +97,7 @@ public final class BlockVectorFiles implements ExtensionCases {
             }
             entries.add(new Manifest.Entry(name, profile, id.from(), id.to(), id.rounding(), STATE,
                     c.toBlock() ? "sat" : "nosat", "-", "-", Map.of(), reference.tables().digest(),
-                    reference.semantics().choices(), level.label(), seed, inputs.count(), inputs.counts(), files, List.of()));
+                    reference.semantics().choices(), level.label(), seed, inputs.count(), inputs.counts(), files, List.of(), null, null));
         }
         return entries;
     }

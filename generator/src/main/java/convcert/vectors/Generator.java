@@ -168,7 +168,8 @@ public final class Generator {
                         state.saturation().tableName(), state.form().tableName(),
                         "_" + mode.suffix() + state.form().apiSuffix(), ctrl,
                         reference.tables().digest(), reference.semantics().choices(), options.level().label(),
-                        options.seed(), inputs.length, modeTagged.counts(), files, selections));
+                        options.seed(), inputs.length, modeTagged.counts(), files, selections,
+                        CaseWords.elements(converter), CaseWords.words(reference, converter)));
                 vectors.addAndGet(inputs.length);
                 pairVectors += inputs.length;
                 progress.caseDone(inputs.length);

@@ -1,5 +1,6 @@
 package convcert.vectors;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -37,11 +38,15 @@ public record Manifest(String generator, int formatVersion, List<Entry> cases) {
      * @param files      per layout suffix (.csv, .in.bin, ...): path and SHA-256
      * @param variants   every API form and CTRL setting that selects this state, the first being
      *                   form and ctrl above; the expected values hold for each (absent: just that one)
+     * @param elements   a value conversion's element widths and its results' NaN rule (absent for blocks and memory)
+     * @param semantics  what the case does, in words a bench author reads (absent for blocks and memory)
      */
     public record Entry(String name, String profile, String from, String to, String rounding, String state,
                         String saturation, String form, String suffix, Map<String, Integer> ctrl, String tables,
                         Map<String, String> decisions, String level, long seed, int count,
-                        Map<String, Integer> coverage, Map<String, FileRef> files, List<Variant> variants) {
+                        Map<String, Integer> coverage, Map<String, FileRef> files, List<Variant> variants,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Elements elements,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Words semantics) {
 
         /** What kind of case the entry is (its state word read once). */
         public CaseKind kind() {
@@ -57,6 +62,32 @@ public record Manifest(String generator, int formatVersion, List<Entry> cases) {
     }
 
     public record FileRef(String path, String sha256) {
+    }
+
+    /** The input and the result of each vector. */
+    public record Elements(Element in, Element out) {
+    }
+
+    /**
+     * One side of a vector: its format, its width in bits, the bytes it takes in .bin files, and (for a
+     * format with NaNs) the rule that tells them: a pattern r is a NaN iff (r &amp; mask) == equals and, where
+     * nonzero is not 0x0, (r &amp; nonzero) != 0.
+     */
+    public record Element(String format, int bits, int bytes, @JsonInclude(JsonInclude.Include.NON_NULL) NanRule nan) {
+    }
+
+    /** A NaN rule in hex at the format's width. */
+    public record NanRule(String mask, String equals, String nonzero) {
+    }
+
+    /**
+     * A value conversion in words, from its tables and the reference's own results: the rounding (rounding.csv's
+     * definition), what a NaN, the infinities and the source's largest finite value give, and how results
+     * compare (bit for bit, or any NaN for a NaN under nan-comparison=any). An entry is absent where the source
+     * has no such value.
+     */
+    public record Words(String rounding, @JsonInclude(JsonInclude.Include.NON_NULL) String nan,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) String infinity, String largest, String compare) {
     }
 
     private static ObjectMapper mapper() {

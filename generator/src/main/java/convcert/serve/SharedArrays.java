@@ -1,4 +1,4 @@
-package convcert.oracle;
+package convcert.serve;
 
 import convcert.common.UsageException;
 import convcert.reference.Converter;
