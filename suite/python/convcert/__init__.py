@@ -17,8 +17,8 @@ _default = Oracle()
 
 def _words(source, to, profile, tables, rounding, saturation, ctrl, decisions):
     if (profile is None) == (tables is None):
-        raise ConvcertError("give profile= (e.g. 'ocp-mx', 'cuda', 'riscv') or tables= (a folder of spec tables), not "
-                            "both or neither: the answer depends on the text")
+        raise ConvcertError("give profile= (e.g. 'ieee754', 'ocp-mx', 'cuda') or tables= (a folder of spec tables), "
+                            "not both or neither: the answer depends on the text")
     words = ["tables=%s" % tables if tables is not None else "profile=%s" % profile, "from=%s" % source, "to=%s" % to]
     for key, value in (("rounding", rounding), ("saturation", saturation), ("ctrl", ctrl)):
         if value is not None:

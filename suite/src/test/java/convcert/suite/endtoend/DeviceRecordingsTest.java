@@ -91,7 +91,7 @@ class DeviceRecordingsTest {
 
     /** A recording replays under every profile: its case found by the path of its files, its outputs certified. */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"ascend-c", "cuda", "opencl"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"ascend-c", "cuda", "opencl", "ieee754"})
     void aRecordingReplaysUnderEveryProfile(String profile) throws IOException {
         Path vectors = temp.resolve("v-" + profile);
         assertEquals(0, Fixtures.run("", "generate", "--profile", profile, "--pair", "float:half", "--level", "quick",

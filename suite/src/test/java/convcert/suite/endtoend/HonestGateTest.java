@@ -202,10 +202,10 @@ class HonestGateTest {
         assertTrue(report.get("notes").get(0).asText().contains("recomputed"));
     }
 
-    /** The example C device's float:half and float:int32 where the profile has them (rocm, riscv: float:half alone). */
+    /** The example C device's float:half and float:int32 where the profile has them (rocm, riscv, ieee754: float:half alone). */
     @ParameterizedTest(name = "profile {0}")
     @org.junit.jupiter.params.provider.CsvSource({"ascend-c, float:int32, 2", "cuda, float:int32, 2",
-        "opencl, float:int32, 2", "rocm, float:half, 1", "riscv, float:half, 1"})
+        "opencl, float:int32, 2", "rocm, float:half, 1", "riscv, float:half, 1", "ieee754, float:half, 1"})
     void theExampleDevicesAndARecordingCertifyUnderEveryProfile(String profile, String secondPair, int passes,
                                                                @TempDir Path out) throws Exception {
         Fixtures.Run r = certify(out.resolve("c"), "--profile", profile, "--level", "quick", "--pair", "float:half",

@@ -96,6 +96,7 @@ class PythonDeviceTest {
         cuda     | half->float/rn-nosat     | 3
         opencl   | int->vstore/x4-memory    | 3
         ocp-mx   | mxfp4_e2m1_bs16->float/rn-block | 0
+        ieee754  | half->float/rn-nosat     | 0
         """)
     void aFewLinesOfPythonAreADeviceUnderEveryProfile(String profile, String passing, int exit) throws IOException {
         Path script = Files.writeString(temp.resolve("device.py"),

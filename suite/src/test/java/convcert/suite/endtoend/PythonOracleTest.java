@@ -164,14 +164,15 @@ class PythonOracleTest {
                         call()
                         print("no error")
                     except convcert.ConvcertError as e:
-                        print(str(e)[:60].strip())
+                        print(str(e).split(";")[0])
                 print(convcert.convert(np.float32([2.0]), "e5m2", profile="ocp-mx", rounding="rn", bits=True).tolist())
                 """);
         assertEquals(0, run.exit(), run.out());
-        assertEquals(List.of("unknown type 'bf16'; known types: float fp8_e4m3fn fp8_e5m2",
+        assertEquals(List.of("unknown type 'bf16'",
                 "element 0: 0x1f does not fit in fp4_e2m1 (4 bits)",
-                "no profile 'cudaa'; profiles: arm ascend-c cuda ocp-mx openc",
-                "give profile= (e.g. 'ocp-mx', 'cuda', 'riscv') or tables= (a",
+                "no profile 'cudaa'",
+                "give profile= (e.g. 'ieee754', 'ocp-mx', 'cuda') or tables= (a folder of spec tables), not both or neither: "
+                        + "the answer depends on the text",
                 "[64]"), run.out().lines().toList());
     }
 
@@ -209,7 +210,7 @@ class PythonOracleTest {
         boolean pytest = python3(List.of("-c", "import pytest")).exit() == 0;
         for (Path test : List.of(example, broken)) {
             Fixtures.Run run = pytest ? python3(List.of("-m", "pytest", "-q", "-p", "no:cacheprovider", test.toString()))
-                    : python3(List.of("-c", "import runpy; m = runpy.run_path(%s); m['test_float_to_bfloat16_matches_the_reference']('rn')"
+                    : python3(List.of("-c", "import runpy; m = runpy.run_path(%s); m['test_float_to_bfloat16_matches_the_reference']()"
                             .formatted(pyQuoted(test))));
             if (test == example) {
                 assertEquals(0, run.exit(), run.out());
