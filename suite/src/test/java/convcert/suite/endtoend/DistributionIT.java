@@ -107,4 +107,32 @@ class DistributionIT {
         assertTrue(r.output().matches("(?s)convcert " + java.util.regex.Pattern.quote(convcert.suite.model.Provenance.VERSION)
                 + " \\(commit [0-9a-f]{40}\\).*"), r.output());
     }
+
+    /**
+     * The Python package ships in the distribution (suite/python: convcert, convcert_device, the protocol and the
+     * examples, no build residue) and, put on PYTHONPATH, finds the distribution's own convcert: no CONVCERT_HOME,
+     * no convcert on PATH.
+     */
+    @Test
+    void theDistributionsPythonPackageServesItsOwnReference() throws Exception {
+        Path python = DIST.resolve("suite/python");
+        for (String file : List.of("pyproject.toml", "ORACLE.md", "convcert/__init__.py", "convcert/oracle.py",
+                "convcert_device/device.py", "examples/test_float_to_bfloat16.py")) {
+            assertTrue(Files.isRegularFile(python.resolve(file)), "the distribution lacks suite/python/" + file);
+        }
+        try (var files = Files.walk(python)) {
+            assertEquals(List.of(), files.map(python::relativize).map(Path::toString)
+                    .filter(f -> f.contains("egg-info") || f.contains("__pycache__") || f.startsWith("build")).toList());
+        }
+        ProcessBuilder pb = new ProcessBuilder("python3", "-c", "import numpy as np, convcert; print(convcert.convert("
+                + "np.float32([1.0, 500.0]), 'fp8_e4m3fn', profile='ieee754', rounding='rn').tolist())")
+                .directory(Files.createDirectories(temp.resolve("work")).toFile()).redirectErrorStream(true);
+        pb.environment().put("PYTHONPATH", python.toString());
+        pb.environment().remove("CONVCERT_HOME");
+        pb.environment().remove("CONVCERT_COMMAND");
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), output);
+        assertEquals("[56, 127]", output.strip());
+    }
 }
