@@ -31,13 +31,7 @@ module golden_tb;
       $display("usage: +in=FILE +expected=FILE +n=COUNT +out_bits=BITS [+dst= +mode= ... +nan_mask= +any_nan=]");
       $fatal(1);
     end
-    dst = $value$plusargs("dst=%d", value) ? value[1:0] : 2'd0;
-    mode = $value$plusargs("mode=%d", value) ? value[2:0] : 3'd0;
-    sat_suffix = $value$plusargs("sat=%d", value) ? value[0] : 1'b0;
-    implicit = $value$plusargs("implicit=%d", value) ? value[0] : 1'b0;
-    ctrl60 = $value$plusargs("ctrl60=%d", value) ? value[0] : 1'b1;
-    ctrl48 = $value$plusargs("ctrl48=%d", value) ? value[0] : 1'b0;
-    ctrl50 = $value$plusargs("ctrl50=%d", value) ? value[0] : 1'b0;
+    `include "case_plusargs.svh"
     any_nan = $value$plusargs("any_nan=%d", value) ? value[0] : 1'b1;
     nan_mask = $value$plusargs("nan_mask=%h", value) ? value[15:0] : 16'h0;
     nan_equals = $value$plusargs("nan_equals=%h", value) ? value[15:0] : 16'h1; // no rule: nothing is a NaN

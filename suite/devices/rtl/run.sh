@@ -14,7 +14,7 @@ command -v verilator >/dev/null || { echo "run.sh: needs verilator 5 (apt-get in
 out="$(mkdir -p "$2" && cd "$2" && pwd)"
 case "$1" in
   build)
-    verilator --binary -j 2 -Wno-fatal ${DEFINES:-} --top-module tb -Mdir "$out/tb" -o Vtb \
+    verilator --binary -j 2 -Wno-fatal ${DEFINES:-} -I"$here" --top-module tb -Mdir "$out/tb" -o Vtb \
       "$here/tb.sv" "$here/convert_unit.sv" "$here/float_to_bf16.sv" "$here/float_to_fp8.sv" >"$out/build-tb.log" 2>&1 || { cat "$out/build-tb.log" >&2; exit 1; }
     verilator --cc --exe --build -j 2 -Wno-fatal ${DEFINES:-} --top-module convert_unit -Mdir "$out/harness" \
       -o Vharness "$here/convert_unit.sv" "$here/float_to_bf16.sv" "$here/float_to_fp8.sv" "$here/harness.cpp" \
@@ -45,7 +45,7 @@ case "$1" in
     done
     ;;
   check)
-    verilator --binary -j 2 -Wno-fatal ${DEFINES:-} --top-module golden_tb -Mdir "$out/golden" -o Vgolden \
+    verilator --binary -j 2 -Wno-fatal ${DEFINES:-} -I"$here" --top-module golden_tb -Mdir "$out/golden" -o Vgolden \
       "$here/golden_tb.sv" "$here/convert_unit.sv" "$here/float_to_bf16.sv" "$here/float_to_fp8.sv" >"$out/build-golden.log" 2>&1 \
       || { cat "$out/build-golden.log" >&2; exit 1; }
     # one line per case: its files' base, then the bench's plusargs from the manifest entry (primary variant)

@@ -20,13 +20,7 @@ module tb;
       $display("usage: +in=FILE +out=FILE +n=COUNT [+dst= +mode= +sat= +implicit= +ctrl60= +ctrl48= +ctrl50=]");
       $finish;
     end
-    dst = $value$plusargs("dst=%d", value) ? value[1:0] : 2'd0;
-    mode = $value$plusargs("mode=%d", value) ? value[2:0] : 3'd0;
-    sat_suffix = $value$plusargs("sat=%d", value) ? value[0] : 1'b0;
-    implicit = $value$plusargs("implicit=%d", value) ? value[0] : 1'b0;
-    ctrl60 = $value$plusargs("ctrl60=%d", value) ? value[0] : 1'b1;
-    ctrl48 = $value$plusargs("ctrl48=%d", value) ? value[0] : 1'b0;
-    ctrl50 = $value$plusargs("ctrl50=%d", value) ? value[0] : 1'b0;
+    `include "case_plusargs.svh"
     $readmemh(in_file, inputs, 0, n - 1);
     for (int i = 0; i < n; i++) begin
       in = inputs[i];
