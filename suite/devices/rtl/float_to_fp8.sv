@@ -8,15 +8,15 @@ module float_to_fp8 #(parameter bit E5M2 = 1'b0) (
   input  logic        ctrl50,
   output logic [7:0]  out
 );
-  localparam int M = E5M2 ? 2 : 3;                 // mantissa bits
-  localparam int B = E5M2 ? 15 : 7;                // bias
-  localparam int EMIN = 1 - B;                     // smallest normal exponent
-  localparam int EMAX = E5M2 ? 15 : 8;             // exponent of the largest finite value
+  localparam integer M = E5M2 ? 2 : 3;                 // mantissa bits
+  localparam integer B = E5M2 ? 15 : 7;                // bias
+  localparam integer EMIN = 1 - B;                     // smallest normal exponent
+  localparam integer EMAX = E5M2 ? 15 : 8;             // exponent of the largest finite value
   localparam logic [6:0] MAX = E5M2 ? 7'h7B : 7'h7E;
 
   logic        sign, nan, inf, half, sticky, up;
   logic [25:0] significand;  // two spare bits: a shift capped at 25 still finds the half bit 0
-  int          e, shift;
+  integer      e, shift;
   logic [25:0] kept, rest;
   logic [7:0]  code;
 
@@ -25,7 +25,7 @@ module float_to_fp8 #(parameter bit E5M2 = 1'b0) (
     nan = in[30:23] == 8'hFF && in[22:0] != 0;
     inf = in[30:23] == 8'hFF && in[22:0] == 0;
     significand = {2'b0, in[30:23] != 0, in[22:0]};
-    e = (in[30:23] == 0 ? 1 : int'(in[30:23])) - 127;
+    e = (in[30:23] == 0 ? 1 : {24'b0, in[30:23]}) - 127;
     // bits below the destination's last kept bit: 23 - M in the normal range, more below it
     shift = 23 - M + (e < EMIN ? EMIN - e : 0);
     if (shift > 25) shift = 25;

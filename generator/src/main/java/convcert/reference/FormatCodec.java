@@ -378,7 +378,7 @@ public final class FormatCodec {
     }
 
     /** Whether the format is FNUZ: its one NaN is the code of -0 (AMD's E4M3FNUZ, E5M2FNUZ). */
-    boolean fnuz() {
+    public boolean fnuz() {
         return nanAtNegativeZero && layout == Layout.IEEE_FN;
     }
 

@@ -33,6 +33,7 @@ class ArchitectureTest {
             "convcert.suite.report", Set.of("convcert.suite.model"),
             "convcert.suite.adapters", Set.of("convcert.suite.opencl", "convcert.suite.model"),
             "convcert.suite.opencl", Set.of(),
+            "convcert.suite.prove", Set.of(),
             "convcert.suite.junit", Set.of("convcert.suite.model", "convcert.suite.runner", "convcert.suite.report",
                     "convcert.suite.adapters"));
 

@@ -1,0 +1,131 @@
+package convcert.suite;
+
+import convcert.cli.CaseOptions;
+import convcert.cli.ProfileOptions;
+import convcert.common.UsageException;
+import convcert.reference.Case;
+import convcert.reference.Converter;
+import convcert.reference.Reference;
+import convcert.reference.Semantics;
+import convcert.reference.Values;
+import convcert.suite.model.ExitCode;
+import convcert.suite.prove.Miter;
+import convcert.suite.prove.Proof;
+import convcert.suite.prove.Prover;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** convcert prove: a combinational converter in Verilog proven equal to a case of the reference for every input. */
+@Command(name = "prove", mixinStandardHelpOptions = true,
+        header = "Prove a combinational RTL converter equal to the reference for every input of a case.",
+        description = "Builds a miter of the design and the case's reference model (convcert model) and proves it with two "
+                + "engines, Yosys' SAT solver and ABC's iprove; a proof counts only when both agree. Exit 0: proven; 1: "
+                + "refuted, with a counterexample written as golden vectors; 2: a usage error; 4: the engines disagree or "
+                + "could not finish.")
+public final class ProveCommand implements Callable<Integer> {
+
+    @Mixin
+    CaseOptions conversion;
+
+    @Mixin
+    ProfileOptions profile;
+
+    @Option(names = "--rtl", required = true, paramLabel = "FILE", description = "The design's Verilog or SystemVerilog files (repeatable).")
+    List<Path> rtl;
+
+    @Option(names = "--top", required = true, paramLabel = "MODULE", description = "The design's module.")
+    String top;
+
+    @Option(names = "--input", defaultValue = "in", paramLabel = "PORT", description = "Its input port (default: ${DEFAULT-VALUE}).")
+    String input;
+
+    @Option(names = "--output", defaultValue = "out", paramLabel = "PORT",
+            description = "Its output port; its low bits, the destination's width, are compared (default: ${DEFAULT-VALUE}).")
+    String output;
+
+    @Option(names = "--set", paramLabel = "PORT=VALUE", description = "Drive another input port with a constant: the case's "
+            + "mode, form or CTRL bits as the design encodes them, e.g. --set mode=0 (repeatable).")
+    List<String> sets = List.of();
+
+    @Option(names = "--define", paramLabel = "NAME[=VALUE]", description = "A Verilog define for the design's files (repeatable).")
+    List<String> defines = List.of();
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Where the model, the miter, the engines' logs and a "
+            + "counterexample go (default: reports/prove/<the case's path>).")
+    Path out;
+
+    @Option(names = "--timeout-s", defaultValue = "600", paramLabel = "S", description = "Each engine's limit (default: ${DEFAULT-VALUE}).")
+    long timeout;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Reference reference = profile.reference();
+        Case c = conversion.resolve(reference);
+        Converter converter = reference.converter(c);
+        for (Path file : rtl) {
+            if (!Files.isRegularFile(file)) {
+                throw new UsageException("--rtl " + file + ": no such file");
+            }
+        }
+        Miter miter = new Miter(top, input, output, constants());
+        String path = reference.id(c, "").path();
+        Path folder = out != null ? out : Path.of("reports", "prove").resolve(path);
+        boolean anyNaN = reference.semantics().get(Semantics.NAN_COMPARISON) == Semantics.NanComparison.ANY;
+        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, anyNaN, timeout);
+        PrintWriter o = spec.commandLine().getOut();
+        o.println("case     " + c.describe() + " (profile " + reference.tables().profile() + ")");
+        o.println("design   " + top + " (" + String.join(" ", rtl.stream().map(Path::toString).toList()) + ")");
+        for (Proof.Engine e : proof.engines()) {
+            o.printf("engine   %-40s %-9s %6.2f s  %s%n", e.name(), e.verdict(), e.seconds(), e.said());
+        }
+        Proof.Counterexample x = proof.counterexample();
+        if (x != null) {
+            o.println("counterexample: input " + Values.describe(converter.source(), x.input()) + ": expected "
+                    + Values.describe(converter.destination(), x.expected()) + ", actual " + Values.describe(converter.destination(), x.actual()));
+            o.println("golden vector: " + folder.resolve("counterexample.in.memh") + ", " + folder.resolve("counterexample.expected.memh"));
+        }
+        String inputs = "2^" + converter.source().format().width() + " inputs";
+        o.println(switch (proof.verdict()) {
+            case PROVEN -> "PROVEN: equal to the reference for all " + inputs + " (both engines)";
+            case REFUTED -> "REFUTED: the design differs from the reference (both engines)";
+            case UNDECIDED -> "UNDECIDED: the engines disagree or could not finish; no verdict (logs in " + folder + ")";
+        });
+        o.flush();
+        return switch (proof.verdict()) {
+            case PROVEN -> ExitCode.PASS.code();
+            case REFUTED -> ExitCode.MISMATCHES.code();
+            case UNDECIDED -> ExitCode.INTERNAL.code();
+        };
+    }
+
+    private Map<String, Long> constants() {
+        Map<String, Long> map = new LinkedHashMap<>();
+        for (String s : sets) {
+            String[] parts = s.split("=", 2);
+            if (parts.length != 2) {
+                throw new UsageException("--set '" + s + "': expected PORT=VALUE, e.g. --set mode=0");
+            }
+            String v = parts[1].strip();
+            try {
+                map.put(parts[0].strip(), v.startsWith("0x") ? Long.parseUnsignedLong(v.substring(2), 16) : Long.parseUnsignedLong(v));
+            } catch (NumberFormatException e) {
+                throw new UsageException("--set '" + s + "': the value is not a number (decimal or 0x hex)");
+            }
+        }
+        return map;
+    }
+}

@@ -1,0 +1,120 @@
+package convcert.suite.prove;
+
+import convcert.common.UsageException;
+import convcert.reference.Converter;
+import convcert.suite.prove.Proof.Counterexample;
+import convcert.suite.prove.Proof.Engine;
+import convcert.suite.prove.Proof.Verdict;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The two engines that must agree: Yosys' SAT solver on the miter (`sat -prove`, which also gives the
+ * counterexample) and ABC's `iprove` (SAT sweeping, a different solver and method) on the same netlist written as
+ * AIGER. Yosys reads the design and the model once; both engines then see the same netlist.
+ */
+final class Engines {
+
+    private static final Pattern SIGNAL = Pattern.compile("^\\s*\\\\(\\S+)\\s+-?\\d+\\s+([0-9a-fA-F]+)\\s", Pattern.MULTILINE);
+
+    private Engines() {
+    }
+
+    /** Runs both engines in folder, which holds model.sv and miter.sv; the design's files and defines as given. */
+    static Proof run(Path folder, List<Path> design, List<String> defines, Converter converter, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        StringBuilder script = new StringBuilder("read_verilog -sv");
+        defines.forEach(d -> script.append(" -D").append(d));
+        for (Path file : design) {
+            script.append(' ').append(quoted(file.toAbsolutePath()));
+        }
+        script.append("\nread_verilog -sv model.sv miter.sv\n")
+                .append("hierarchy -check -top ").append(Miter.MODULE).append('\n')
+                .append("proc; flatten; opt; setundef -undriven -zero; techmap; opt -fast; setundef -zero\n")
+                .append("tee -o sat.log sat -prove bad 0 -show-inputs -show design_out,model_out\n")
+                .append("aigmap\nwrite_aiger -zinit miter.aig\n");
+        Files.writeString(folder.resolve("prove.ys"), script);
+        List<Engine> engines = new ArrayList<>();
+        long start = System.nanoTime();
+        Run yosys = run(folder, timeoutSeconds, "yosys", "-q", "-l", "yosys.log", "-s", "prove.ys");
+        double yosysSeconds = (System.nanoTime() - start) / 1e9;
+        if (yosys.exit() != 0) {
+            throw new UsageException("yosys could not read the design (" + folder.resolve("yosys.log") + "): "
+                    + lastError(yosys.output()));
+        }
+        String sat = Files.readString(folder.resolve("sat.log"));
+        Verdict first = sat.contains("SUCCESS!") ? Verdict.PROVEN : sat.contains("FAIL!") ? Verdict.REFUTED : Verdict.UNDECIDED;
+        engines.add(new Engine("yosys sat (" + version("yosys", "-V") + ")", first, yosysSeconds,
+                first == Verdict.PROVEN ? "no model found" : first == Verdict.REFUTED ? "model found" : "no result"));
+        start = System.nanoTime();
+        Run abc = run(folder, timeoutSeconds, "yosys-abc", "-c", "read_aiger miter.aig; strash; iprove");
+        double abcSeconds = (System.nanoTime() - start) / 1e9;
+        Verdict second = abc.output().contains("UNSATISFIABLE") ? Verdict.PROVEN
+                : abc.output().contains("SATISFIABLE") ? Verdict.REFUTED : Verdict.UNDECIDED;
+        engines.add(new Engine("abc iprove (yosys-abc)", second, abcSeconds, lastLine(abc.output())));
+        Counterexample counterexample = null;
+        if (first == Verdict.REFUTED) {
+            Map<String, Long> values = new TreeMap<>();
+            Matcher m = SIGNAL.matcher(sat);
+            while (m.find()) {
+                values.put(m.group(1), Long.parseUnsignedLong(m.group(2), 16));
+            }
+            long input = values.getOrDefault("in", -1L);
+            counterexample = new Counterexample(input, values.getOrDefault("design_out", -1L), converter.apply(input));
+        }
+        return new Proof(Proof.combined(engines), engines, counterexample);
+    }
+
+    record Run(int exit, String output) { }
+
+    /** Runs a command in folder, its output to a file there (read once it ends): a hung engine is killed at the timeout. */
+    private static Run run(Path folder, long timeoutSeconds, String... command) throws IOException, InterruptedException {
+        Path log = folder.resolve(command[0] + ".out");
+        Process p;
+        try {
+            p = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            throw new UsageException(command[0] + " is not installed (Debian: apt-get install yosys): " + e.getMessage());
+        }
+        p.getOutputStream().close();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            return new Run(-1, "timed out after " + timeoutSeconds + " s");
+        }
+        return new Run(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    private static String version(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().findFirst().orElse("?");
+            p.waitFor();
+            return line.strip();
+        } catch (IOException | InterruptedException e) {
+            return "?";
+        }
+    }
+
+    private static String lastLine(String output) {
+        List<String> lines = output.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        return lines.isEmpty() ? "" : lines.getLast();
+    }
+
+    private static String lastError(String output) {
+        return output.lines().filter(l -> l.contains("ERROR")).findFirst().orElse(lastLine(output));
+    }
+
+    private static String quoted(Path file) {
+        return "\"" + file.toString().replace("\"", "\\\"") + "\"";
+    }
+}

@@ -1,0 +1,39 @@
+package convcert.suite.prove;
+
+import java.util.List;
+
+/**
+ * What `convcert prove` found: the verdict, each engine's own, and a counterexample where the design differs
+ * from the reference model. A proof counts only when both engines prove; a disagreement is never a pass.
+ *
+ * @param verdict        the combined verdict
+ * @param engines        each engine's verdict, time and what it said
+ * @param counterexample an input the design converts differently from the reference, or null
+ */
+public record Proof(Verdict verdict, List<Engine> engines, Counterexample counterexample) {
+
+    /** A verdict, an engine's or the combined one. */
+    public enum Verdict {
+        /** Equal for every input. */
+        PROVEN,
+        /** An input whose results differ. */
+        REFUTED,
+        /** The engines disagree, or one could not finish: no verdict. */
+        UNDECIDED
+    }
+
+    /** One engine's run: its name and version, verdict, seconds and the line it ended with. */
+    public record Engine(String name, Verdict verdict, double seconds, String said) {
+    }
+
+    /** An input, the design's result for it and the reference's. */
+    public record Counterexample(long input, long actual, long expected) {
+    }
+
+    /** Both engines' verdicts combined: PROVEN or REFUTED only when they agree. */
+    static Verdict combined(List<Engine> engines) {
+        Verdict first = engines.getFirst().verdict();
+        boolean agree = engines.stream().allMatch(e -> e.verdict() == first);
+        return agree && first != Verdict.UNDECIDED ? first : Verdict.UNDECIDED;
+    }
+}
