@@ -34,7 +34,7 @@ public final class ReferenceModel {
     public static String unsupported(Converter converter) {
         FormatCodec src = converter.source();
         FormatCodec dst = converter.destination();
-        for (FormatCodec codec : List.of(src, dst)) {
+        for (FormatCodec codec : src.isInteger() ? List.of(dst) : List.of(src, dst)) {
             Layout layout = codec.format().layout();
             if ((layout != Layout.IEEE && layout != Layout.IEEE_FN) || codec.signBit() == 0) {
                 return codec.format().name() + " (layout " + layout.tableName() + (codec.signBit() == 0 ? ", unsigned" : "")
@@ -43,6 +43,9 @@ public final class ReferenceModel {
         }
         if (!MODES.contains(converter.spec().rounding())) {
             return "rounding " + converter.spec().rounding().suffix() + " is not one of rn rna rz ru rd ro";
+        }
+        if (converter.spec().conversion().integral()) {
+            return "it rounds to an integral value of its own format";
         }
         if (converter.operands().laneBits() != 0) {
             return "the case takes a lane (random bits or a scale) beside each value";
@@ -69,7 +72,8 @@ public final class ReferenceModel {
         Format out = dst.format();
         int wi = in.width();
         int wo = out.width();
-        int sm = in.mantissaBits();
+        boolean integer = src.isInteger();
+        int sm = integer ? wi - 1 : in.mantissaBits();   // an integer is its own significand: value = sig x 2^0
         int dm = out.mantissaBits();
         long maxMagnitude = out.maxFinite() & ~dst.signBit();
         int emaxD = (int) (maxMagnitude >>> dm) - out.bias();
@@ -82,7 +86,7 @@ public final class ReferenceModel {
                 .append("// Every input gives the reference's result: a combinational model (ReferenceModel.java).\n")
                 .append("module ").append(module).append(" (input logic [").append(wi - 1).append(":0] in, output logic [")
                 .append(wo - 1).append(":0] out);\n")
-                .append("  localparam integer SM = ").append(sm).append(", SB = ").append(in.bias()).append(", DM = ").append(dm)
+                .append("  localparam integer SM = ").append(sm).append(", SB = ").append(integer ? 0 : in.bias()).append(", DM = ").append(dm)
                 .append(", DB = ").append(out.bias()).append(", EMIN_D = ").append(1 - out.bias()).append(", EMAX_D = ")
                 .append(emaxD).append(";\n")
                 .append("  logic sign, nan, inf, zero, half, sticky, up, overflow;\n")
@@ -92,12 +96,7 @@ public final class ReferenceModel {
                 .append("  integer e, lz, E, shift;\n")
                 .append(nans.function(wi, wo))
                 .append("  always_comb begin\n")
-                .append("    sign = in[").append(wi - 1).append("];\n")
-                .append("    nan = ").append(nanTest(src, wi)).append(";\n")
-                .append(src.hasInfinity() ? "    inf = in[" + (wi - 2) + ":0] == " + hex(wi - 1, in.inf()) + ";\n" : "    inf = 1'b0;\n")
-                .append("    sig = {2'b0, in[").append(wi - 2).append(":SM] != 0, in[SM - 1:0]};\n")
-                .append("    e = (in[").append(wi - 2).append(":SM] == 0 ? 1 : {").append(32 - (wi - 1 - sm)).append("'b0, in[")
-                .append(wi - 2).append(":SM]}) - SB;\n")
+                .append(integer ? integerDecode(in) : floatDecode(src, wi, sm))
                 .append("    zero = sig == 0;\n")
                 .append("    lz = 0;\n")
                 .append("    for (integer k = 0; k <= SM; k = k + 1) if (sig[k]) lz = SM - k;   // the highest one wins\n")
@@ -123,14 +122,33 @@ public final class ReferenceModel {
                 .append("    if (nan) out = nan_result(in);\n")
                 .append(src.hasInfinity() ? "    else if (inf) out = sign ? " + hex(wo, converter.apply(src.infinity(true)))
                         + " : " + hex(wo, converter.apply(src.infinity(false))) + ";\n" : "")
-                .append("    else if (zero || (!overflow && code == 0)) out = sign ? ").append(result(converter, wo, src.zero(true)))
-                .append(" : ").append(result(converter, wo, src.zero(false))).append(";\n")
-                .append("    else if (overflow) out = sign ? ").append(result(converter, wo, src.largestFinite(true)))
-                .append(" : ").append(result(converter, wo, src.largestFinite(false))).append(";\n")
+                .append("    else if (zero || (!overflow && code == 0)) out = sign ? ").append(result(converter, wo, integer ? 0 : src.zero(true)))
+                .append(" : ").append(result(converter, wo, integer ? 0 : src.zero(false))).append(";\n")
+                .append("    else if (overflow) out = sign ? ").append(result(converter, wo, integer ? src.integerMin() : src.largestFinite(true)))
+                .append(" : ").append(result(converter, wo, integer ? src.integerMax() : src.largestFinite(false))).append(";\n")
                 .append("    else out = {sign, code[").append(wo - 2).append(":0]};\n")
                 .append("  end\n")
                 .append("endmodule\n");
         return v.toString();
+    }
+
+    /** A floating source: its sign, class, significand (the hidden bit where normal) and exponent. */
+    private static String floatDecode(FormatCodec src, int wi, int sm) {
+        return "    sign = in[" + (wi - 1) + "];\n"
+                + "    nan = " + nanTest(src, wi) + ";\n"
+                + (src.hasInfinity() ? "    inf = in[" + (wi - 2) + ":0] == " + hex(wi - 1, src.format().inf()) + ";\n" : "    inf = 1'b0;\n")
+                + "    sig = {2'b0, in[" + (wi - 2) + ":SM] != 0, in[SM - 1:0]};\n"
+                + "    e = (in[" + (wi - 2) + ":SM] == 0 ? 1 : {" + (32 - (wi - 1 - sm)) + "'b0, in[" + (wi - 2) + ":SM]}) - SB;\n";
+    }
+
+    /** An integer source: its sign and magnitude (2^(W-1), the most negative's, fits W bits unsigned), exponent SM. */
+    private static String integerDecode(Format in) {
+        int w = in.width();
+        return "    sign = " + (in.isSigned() ? "in[" + (w - 1) + "]" : "1'b0") + ";\n"
+                + "    nan = 1'b0;\n"
+                + "    inf = 1'b0;\n"
+                + "    sig = {2'b0, sign ? -in : in};\n"
+                + "    e = SM;\n";
     }
 
     /** The case's rounding increment from the sign, the last kept bit, the half bit and the sticky bit. */

@@ -58,6 +58,10 @@ public final class ProveCommand implements Callable<Integer> {
             + "mode, form or CTRL bits as the design encodes them, e.g. --set mode=0 (repeatable).")
     List<String> sets = List.of();
 
+    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Set a parameter of the design's module, e.g. "
+            + "--param E5M2=1 (repeatable).")
+    List<String> params = List.of();
+
     @Option(names = "--define", paramLabel = "NAME[=VALUE]", description = "A Verilog define for the design's files (repeatable).")
     List<String> defines = List.of();
 
@@ -81,7 +85,7 @@ public final class ProveCommand implements Callable<Integer> {
                 throw new UsageException("--rtl " + file + ": no such file");
             }
         }
-        Miter miter = new Miter(top, input, output, constants());
+        Miter miter = new Miter(top, input, output, numbers("--set", sets), numbers("--param", params));
         String path = reference.id(c, "").path();
         Path folder = out != null ? out : Path.of("reports", "prove").resolve(path);
         boolean anyNaN = reference.semantics().get(Semantics.NAN_COMPARISON) == Semantics.NanComparison.ANY;
@@ -93,7 +97,7 @@ public final class ProveCommand implements Callable<Integer> {
             o.printf("engine   %-40s %-9s %6.2f s  %s%n", e.name(), e.verdict(), e.seconds(), e.said());
         }
         Proof.Counterexample x = proof.counterexample();
-        if (x != null) {
+        if (x != null && proof.verdict() == Proof.Verdict.REFUTED) {
             o.println("counterexample: input " + Values.describe(converter.source(), x.input()) + ": expected "
                     + Values.describe(converter.destination(), x.expected()) + ", actual " + Values.describe(converter.destination(), x.actual()));
             o.println("golden vector: " + folder.resolve("counterexample.in.memh") + ", " + folder.resolve("counterexample.expected.memh"));
@@ -102,7 +106,8 @@ public final class ProveCommand implements Callable<Integer> {
         o.println(switch (proof.verdict()) {
             case PROVEN -> "PROVEN: equal to the reference for all " + inputs + " (both engines)";
             case REFUTED -> "REFUTED: the design differs from the reference (both engines)";
-            case UNDECIDED -> "UNDECIDED: the engines disagree or could not finish; no verdict (logs in " + folder + ")";
+            case UNDECIDED -> "UNDECIDED: the engines disagree, could not finish, or gave an input the design converts right; "
+                    + "no verdict (logs in " + folder + ")";
         });
         o.flush();
         return switch (proof.verdict()) {
@@ -112,18 +117,19 @@ public final class ProveCommand implements Callable<Integer> {
         };
     }
 
-    private Map<String, Long> constants() {
+    /** NAME=VALUE words of an option, each value a number (decimal or 0x hex). */
+    private static Map<String, Long> numbers(String option, List<String> words) {
         Map<String, Long> map = new LinkedHashMap<>();
-        for (String s : sets) {
+        for (String s : words) {
             String[] parts = s.split("=", 2);
             if (parts.length != 2) {
-                throw new UsageException("--set '" + s + "': expected PORT=VALUE, e.g. --set mode=0");
+                throw new UsageException(option + " '" + s + "': expected NAME=VALUE, e.g. " + option + " mode=0");
             }
             String v = parts[1].strip();
             try {
                 map.put(parts[0].strip(), v.startsWith("0x") ? Long.parseUnsignedLong(v.substring(2), 16) : Long.parseUnsignedLong(v));
             } catch (NumberFormatException e) {
-                throw new UsageException("--set '" + s + "': the value is not a number (decimal or 0x hex)");
+                throw new UsageException(option + " '" + s + "': the value is not a number (decimal or 0x hex)");
             }
         }
         return map;

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  */
 final class Engines {
 
-    private static final Pattern SIGNAL = Pattern.compile("^\\s*\\\\(\\S+)\\s+-?\\d+\\s+([0-9a-fA-F]+)\\s", Pattern.MULTILINE);
+    /** A row of sat's table: the signal, its decimal and hex (or "--" when wide), and its bits, read from the bits. */
+    private static final Pattern SIGNAL = Pattern.compile("^\\s*\\\\(\\S+)\\s+\\S+\\s+\\S+\\s+([01]+)\\s*$", Pattern.MULTILINE);
 
     private Engines() {
     }
@@ -66,7 +67,7 @@ final class Engines {
             Map<String, Long> values = new TreeMap<>();
             Matcher m = SIGNAL.matcher(sat);
             while (m.find()) {
-                values.put(m.group(1), Long.parseUnsignedLong(m.group(2), 16));
+                values.put(m.group(1), Long.parseUnsignedLong(m.group(2), 2));
             }
             long input = values.getOrDefault("in", -1L);
             counterexample = new Counterexample(input, values.getOrDefault("design_out", -1L), converter.apply(input));

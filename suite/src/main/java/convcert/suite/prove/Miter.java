@@ -14,14 +14,15 @@ import java.util.Map;
  * @param input     its input port, driven with the source's bits
  * @param output    its output port, whose low bits (the destination's width) are the result
  * @param constants the design's other input ports and their values (a case's mode, form, CTRL bits)
+ * @param parameters the design's parameters to set, and their values
  */
-public record Miter(String top, String input, String output, Map<String, Long> constants) {
+public record Miter(String top, String input, String output, Map<String, Long> constants, Map<String, Long> parameters) {
 
     static final String MODULE = "convcert_miter";
     static final String MODEL = "convcert_model";
 
     public Miter {
-        for (String port : concat(List.of(top, input, output), constants.keySet())) {
+        for (String port : concat(concat(List.of(top, input, output), constants.keySet()), parameters.keySet())) {
             if (!port.matches("[A-Za-z_][A-Za-z0-9_$]*")) {
                 throw new UsageException("'" + port + "' is not a Verilog identifier (a module or port name)");
             }
@@ -40,7 +41,9 @@ public record Miter(String top, String input, String output, Map<String, Long> c
                 .append("module ").append(MODULE).append(" (input logic [").append(wi - 1).append(":0] in, output logic bad);\n")
                 .append("  logic [63:0] design_port;\n")
                 .append("  logic [").append(wo - 1).append(":0] design_out, model_out;\n")
-                .append("  ").append(top).append(" design (.").append(input).append("(in), .").append(output).append("(design_port)");
+                .append("  ").append(top).append(parameters.isEmpty() ? "" : " #(" + String.join(", ", parameters.entrySet().stream()
+                        .map(p -> "." + p.getKey() + "(" + Long.toUnsignedString(p.getValue()) + ")").toList()) + ")")
+                .append(" design (.").append(input).append("(in), .").append(output).append("(design_port)");
         constants.forEach((port, value) -> v.append(", .").append(port).append("(64'd").append(Long.toUnsignedString(value)).append(")"));
         v.append(");\n")
                 .append("  ").append(MODEL).append(" model (.in(in), .out(model_out));\n")

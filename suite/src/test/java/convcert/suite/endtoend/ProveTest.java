@@ -64,6 +64,33 @@ class ProveTest {
         assertEquals(2, r.out().lines().filter(l -> l.startsWith("engine") && l.contains("PROVEN")).count(), r.out());
     }
 
+    /** A 64-bit source: double_to_fp8.sv against the ieee754 profile, all 2^64 inputs. */
+    @ParameterizedTest(name = "double->{0}")
+    @CsvSource({"fp8_e4m3fn, 0", "fp8_e5m2, 1"})
+    void doubleToFp8IsProvenForEveryDouble(String to, int e5m2) {
+        assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
+        Fixtures.Run r = Fixtures.run("", "prove", "--profile", "ieee754", "--from", "double", "--to", to, "--rounding", "rn",
+                "--rtl", RTL.resolve("float_to_fp8.sv").toString(), "--rtl", RTL.resolve("double_to_fp8.sv").toString(),
+                "--top", "double_to_fp8", "--param", "E5M2=" + e5m2, "--set", "saturating=0", "--set", "ctrl50=0",
+                "--out", temp.resolve("d").toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("PROVEN: equal to the reference for all 2^64 inputs (both engines)"), r.out());
+    }
+
+    /** An integer source: int64_to_half.sv (written by hand) against ascend-c's nosat state, all 2^64 inputs. */
+    @Test
+    void int64ToHalfIsProvenForEveryInt64() {
+        assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
+        Fixtures.Run r = Fixtures.run("", "prove", "--from", "int64", "--to", "half", "--rounding", "rn", "--saturation", "nosat",
+                "--ctrl", "60=0,48=1", "--rtl", RTL.resolve("int64_to_half.sv").toString(), "--top", "int64_to_half",
+                "--out", temp.resolve("i").toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("PROVEN: equal to the reference for all 2^64 inputs (both engines)"), r.out());
+        Fixtures.Run saturating = Fixtures.run("", "prove", "--from", "int64", "--to", "half", "--rounding", "rn",
+                "--rtl", RTL.resolve("int64_to_half.sv").toString(), "--top", "int64_to_half", "--out", temp.resolve("s").toString());
+        assertEquals(1, saturating.exit(), "at power-on CTRL the case saturates, which the design does not: " + saturating.out());
+    }
+
     @Test
     void thePlantedBugIsRefutedWithATieBrokenAwayFromZero() throws IOException {
         assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
