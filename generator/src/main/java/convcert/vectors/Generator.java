@@ -5,7 +5,6 @@ import convcert.common.Sha256;
 import convcert.common.Version;
 import convcert.reference.Case;
 import convcert.reference.Converter;
-import convcert.reference.Flags;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spec.Rounding;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +68,6 @@ public final class Generator {
 
     public Result run() throws IOException {
         Reference reference = options.reference();
-        String profile = reference.tables().profile();
         CoverageModel model = new CoverageModel(reference, CoverageTag.builtIn(), options.level(), options.seed());
         int totalCases = 0;
         for (Conversion c : options.pairs()) {
@@ -95,7 +92,7 @@ public final class Generator {
         try {
             options.pairs().parallelStream().forEach(c -> {
                 try {
-                    summaries.put(c.pairName(), generatePair(reference, model, profile, c, entries, vectors));
+                    summaries.put(c.pairName(), generatePair(reference, model, c, entries, vectors));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -126,7 +123,7 @@ public final class Generator {
                 vectors.get());
     }
 
-    private PairSummary generatePair(Reference reference, CoverageModel model, String profile, Conversion c,
+    private PairSummary generatePair(Reference reference, CoverageModel model, Conversion c,
                                      List<Manifest.Entry> entries, AtomicLong vectors) throws IOException {
         TaggedInputs tagged = model.inputs(c);
         long[] pairInputs = tagged.bits();
@@ -145,31 +142,11 @@ public final class Generator {
                 String[] tags = operands ? modeTagged.tags() : pairTags;
                 long[] expected = operands ? new long[inputs.length] : pairExpected;
                 converter.apply(inputs, 0, expected, 0, inputs.length);
-                List<Manifest.Variant> selections = new ArrayList<>();
                 for (Case variant : variants) {
                     sameResults(reference, variant, inputs, expected);
-                    selections.add(new Manifest.Variant(reference.variantLabel(variant), variant.form().tableName(),
-                            variant.ctrl().names()));
                 }
-                String label = Reference.stateLabel(state);
-                String name = reference.id(state, "").path();
-                Path base = VectorFiles.inside(options.out(), options.out().resolve(name));
-                Files.createDirectories(base.getParent());
-                byte[] flags = reference.tables().hasFlags() ? flags(converter, inputs, expected) : null;
-                Map<String, Manifest.FileRef> files = new LinkedHashMap<>();
-                for (VectorFormat format : VectorFormat.values()) {
-                    if (options.formats().contains(format)) {
-                        VectorFiles.write(base, format, converter, inputs, expected, flags, tags)
-                                .forEach((suffix, sha) -> files.put(suffix, new Manifest.FileRef(name + suffix, sha)));
-                    }
-                }
-                Map<String, Integer> ctrl = state.ctrl().names();
-                entries.add(new Manifest.Entry(name, profile, c.from().name(), c.to().name(), mode.suffix(), label,
-                        state.saturation().tableName(), state.form().tableName(),
-                        "_" + mode.suffix() + state.form().apiSuffix(), ctrl,
-                        reference.tables().digest(), reference.semantics().choices(), options.level().label(),
-                        options.seed(), inputs.length, modeTagged.counts(), files, selections,
-                        CaseWords.elements(converter), CaseWords.words(reference, converter)));
+                entries.add(CaseWriter.write(options.out(), reference, variants, inputs, expected, tags, modeTagged.counts(),
+                        options.formats(), options.level(), options.seed()));
                 vectors.addAndGet(inputs.length);
                 pairVectors += inputs.length;
                 progress.caseDone(inputs.length);
@@ -177,16 +154,6 @@ public final class Generator {
             }
         }
         return new PairSummary(c.pairName(), cases, pairInputs.length, pairVectors, tagged.counts());
-    }
-
-    /** Each vector's exception flags, the flags lane of a profile with flags.csv. */
-    private static byte[] flags(Converter converter, long[] inputs, long[] expected) {
-        Flags lane = converter.flags();
-        byte[] flags = new byte[inputs.length];
-        for (int i = 0; i < inputs.length; i++) {
-            flags[i] = (byte) lane.of(inputs[i], expected[i]);
-        }
-        return flags;
     }
 
     /** Where the previous manifest waits while a generation runs (see run). */

@@ -2,12 +2,20 @@ package convcert.suite.prove;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.NaNs;
+import convcert.reference.Reference;
+import convcert.vectors.CaseWriter;
+import convcert.vectors.Generator;
+import convcert.vectors.Level;
+import convcert.vectors.Manifest;
+import convcert.vectors.VectorFormat;
 import convcert.rtl.ReferenceModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 
@@ -49,6 +57,25 @@ public final class Prover {
             Files.writeString(folder.resolve("counterexample.expected.memh"), hex(x.expected(), f.hexDigits()));
         }
         return proof;
+    }
+
+    /**
+     * A counterexample as certify reads one: a golden-vector set of the case with that input alone
+     * (folder/vectors) and the design's output for it as a recording (folder/recording), so that certifying
+     * the recording against the set reports it as any mismatch is reported.
+     */
+    public static void writeFinding(Path folder, Reference reference, Case state, Proof.Counterexample x) throws IOException {
+        Path vectors = folder.resolve("vectors");
+        Manifest.Entry entry = CaseWriter.write(vectors, reference, List.of(state), new long[] {x.input()},
+                new long[] {x.expected()}, new String[] {"counterexample"}, Map.of("counterexample", 1),
+                EnumSet.allOf(VectorFormat.class), Level.CI, 0);
+        new Manifest(Generator.VERSION, Manifest.FORMAT_VERSION, List.of(entry)).write(vectors);
+        Path recording = folder.resolve("recording").resolve(entry.name());
+        Files.createDirectories(recording.getParent());
+        Files.writeString(recording.resolveSibling(recording.getFileName() + ".in.memh"),
+                hex(x.input(), state.conversion().from().hexDigits()));
+        Files.writeString(recording.resolveSibling(recording.getFileName() + ".out.memh"),
+                hex(x.actual(), state.conversion().to().hexDigits()));
     }
 
     private static String hex(long value, int digits) {

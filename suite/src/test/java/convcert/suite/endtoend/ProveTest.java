@@ -111,7 +111,30 @@ class ProveTest {
                     "--rounding", "rn", "0x" + input);
             assertEquals(m.group(1), away.out().strip(), r.out());
             assertTrue(!even.out().strip().equals(m.group(1)), r.out());
+            // the finding through certify's path: the mismatch, its diagnosis and the reports
+            String report = Files.readString(out.resolve("report/conformance.json"));
+            assertTrue(report.contains("ties-away") && report.contains("\"failed\" : 1"), report);
+            assertTrue(Files.isRegularFile(out.resolve("report/conformance.html")) && Files.isDirectory(out.resolve("report/junit")));
+            assertTrue(Files.readString(out.resolve("proof.json")).contains("\"REFUTED\""));
         }
+    }
+
+    /**
+     * NaNs are judged as certify judges them: a design that gives every NaN as 0x7FC0 is proven under
+     * nan-comparison=any, and refuted, with a NaN input, when NaN bits are compared (exact).
+     */
+    @Test
+    void anotherNaNIsProvenUnderAnyAndRefutedUnderExact() {
+        assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
+        List<String> a = args("bfloat16", 0, "rn", 0, "nosat", temp.resolve("any"));
+        a.addAll(List.of("--define", "PLANTED_CANONICAL_NAN"));
+        Fixtures.Run any = Fixtures.run("", a.toArray(String[]::new));
+        assertEquals(0, any.exit(), any.out() + any.err());
+        List<String> b = args("bfloat16", 0, "rn", 0, "nosat", temp.resolve("exact"));
+        b.addAll(List.of("--define", "PLANTED_CANONICAL_NAN", "--decision", "nan-comparison=exact"));
+        Fixtures.Run exact = Fixtures.run("", b.toArray(String[]::new));
+        assertEquals(1, exact.exit(), exact.out() + exact.err());
+        assertTrue(exact.out().contains("REFUTED") && exact.out().contains("(nan): expected 0x"), exact.out());
     }
 
     @Test
