@@ -100,10 +100,12 @@ public final class ProveCommand implements Callable<Integer> {
         if (x != null && proof.verdict() == Proof.Verdict.REFUTED) {
             o.println("counterexample: input " + Values.describe(converter.source(), x.input()) + ": expected "
                     + Values.describe(converter.destination(), x.expected()) + ", actual " + Values.describe(converter.destination(), x.actual()));
-            o.println("golden vector: " + folder.resolve("counterexample.in.memh") + ", " + folder.resolve("counterexample.expected.memh"));
+            o.println("golden vectors: " + proof.counterexamples().size() + " counterexamples (the engines' first, then more "
+                    + "with those before excluded) in " + folder.resolve("counterexample.in.memh") + ", "
+                    + folder.resolve("counterexample.expected.memh"));
             // the finding through certify's own path: mismatch line, kind, diagnosis, HTML, JUnit and JSON reports
-            Prover.writeFinding(folder, reference, c, x);
-            o.println("the counterexample, certified as a recording of the design:");
+            Prover.writeFinding(folder, reference, c, proof.counterexamples());
+            o.println("the counterexamples, certified as a recording of the design:");
             o.flush();
             List<String> certify = new java.util.ArrayList<>(List.of("certify", "--vectors", folder.resolve("vectors").toString(),
                     "--adapter", "replay:dir=" + folder.resolve("recording"), "--out", folder.resolve("report").toString()));

@@ -33,26 +33,10 @@ final class Engines {
     /** Runs both engines in folder, which holds model.sv and miter.sv; the design's files and defines as given. */
     static Proof run(Path folder, List<Path> design, List<String> defines, Converter converter, long timeoutSeconds)
             throws IOException, InterruptedException {
-        StringBuilder script = new StringBuilder("read_verilog -sv");
-        defines.forEach(d -> script.append(" -D").append(d));
-        for (Path file : design) {
-            script.append(' ').append(quoted(file.toAbsolutePath()));
-        }
-        script.append("\nread_verilog -sv model.sv miter.sv\n")
-                .append("hierarchy -check -top ").append(Miter.MODULE).append('\n')
-                .append("proc; flatten; opt; setundef -undriven -zero; techmap; opt -fast; setundef -zero\n")
-                .append("tee -o sat.log sat -prove bad 0 -show-inputs -show design_out,model_out\n")
-                .append("aigmap\nwrite_aiger -zinit miter.aig\n");
-        Files.writeString(folder.resolve("prove.ys"), script);
         List<Engine> engines = new ArrayList<>();
         long start = System.nanoTime();
-        Run yosys = run(folder, timeoutSeconds, "yosys", "-q", "-l", "yosys.log", "-s", "prove.ys");
+        String sat = yosys(folder, design, defines, "miter.sv", true, timeoutSeconds);
         double yosysSeconds = (System.nanoTime() - start) / 1e9;
-        if (yosys.exit() != 0) {
-            throw new UsageException("yosys could not read the design (" + folder.resolve("yosys.log") + "): "
-                    + lastError(yosys.output()));
-        }
-        String sat = Files.readString(folder.resolve("sat.log"));
         Verdict first = sat.contains("SUCCESS!") ? Verdict.PROVEN : sat.contains("FAIL!") ? Verdict.REFUTED : Verdict.UNDECIDED;
         engines.add(new Engine("yosys sat (" + version("yosys", "-V") + ")", first, yosysSeconds,
                 first == Verdict.PROVEN ? "no model found" : first == Verdict.REFUTED ? "model found" : "no result"));
@@ -62,17 +46,52 @@ final class Engines {
         Verdict second = abc.output().contains("UNSATISFIABLE") ? Verdict.PROVEN
                 : abc.output().contains("SATISFIABLE") ? Verdict.REFUTED : Verdict.UNDECIDED;
         engines.add(new Engine("abc iprove (yosys-abc)", second, abcSeconds, lastLine(abc.output())));
-        Counterexample counterexample = null;
-        if (first == Verdict.REFUTED) {
-            Map<String, Long> values = new TreeMap<>();
-            Matcher m = SIGNAL.matcher(sat);
-            while (m.find()) {
-                values.put(m.group(1), Long.parseUnsignedLong(m.group(2), 2));
-            }
-            long input = values.getOrDefault("in", -1L);
-            counterexample = new Counterexample(input, values.getOrDefault("design_out", -1L), converter.apply(input));
+        Counterexample counterexample = first == Verdict.REFUTED ? counterexample(sat, converter) : null;
+        return new Proof(Proof.combined(engines), engines, counterexample == null ? List.of() : List.of(counterexample));
+    }
+
+    /** Yosys' SAT solver alone on another miter (one that excludes inputs found before): its counterexample, or null. */
+    static Counterexample another(Path folder, List<Path> design, List<String> defines, String miter, Converter converter,
+                                  long timeoutSeconds) throws IOException, InterruptedException {
+        String sat = yosys(folder, design, defines, miter, false, timeoutSeconds);
+        return sat.contains("FAIL!") ? counterexample(sat, converter) : null;
+    }
+
+    /** Reads the design, the model and the miter, synthesizes, runs sat (and writes the AIGER ABC reads); sat's log. */
+    private static String yosys(Path folder, List<Path> design, List<String> defines, String miter, boolean aiger,
+                                long timeoutSeconds) throws IOException, InterruptedException {
+        StringBuilder script = new StringBuilder("read_verilog -sv");
+        defines.forEach(d -> script.append(" -D").append(d));
+        for (Path file : design) {
+            script.append(' ').append(quoted(file.toAbsolutePath()));
         }
-        return new Proof(Proof.combined(engines), engines, counterexample);
+        script.append("\nread_verilog -sv model.sv ").append(miter).append('\n')
+                .append("hierarchy -check -top ").append(Miter.MODULE).append('\n')
+                .append("proc; flatten; opt; setundef -undriven -zero; techmap; opt -fast; setundef -zero\n")
+                .append("tee -o sat.log sat -prove bad 0 -show-inputs -show design_out,model_out\n")
+                .append(aiger ? "aigmap\nwrite_aiger -zinit miter.aig\n" : "");
+        Files.writeString(folder.resolve("prove.ys"), script);
+        Files.deleteIfExists(folder.resolve("sat.log"));
+        Run yosys = run(folder, timeoutSeconds, "yosys", "-q", "-l", "yosys.log", "-s", "prove.ys");
+        if (yosys.exit() == -1) {
+            return ""; // timed out: no verdict
+        }
+        if (yosys.exit() != 0) {
+            throw new UsageException("yosys could not read the design (" + folder.resolve("yosys.log") + "): "
+                    + lastError(yosys.output()));
+        }
+        return Files.readString(folder.resolve("sat.log"));
+    }
+
+    /** The input of sat's model, the design's result for it and the reference's. */
+    private static Counterexample counterexample(String sat, Converter converter) {
+        Map<String, Long> values = new TreeMap<>();
+        Matcher m = SIGNAL.matcher(sat);
+        while (m.find()) {
+            values.put(m.group(1), Long.parseUnsignedLong(m.group(2), 2));
+        }
+        long input = values.getOrDefault("in", -1L);
+        return new Counterexample(input, values.getOrDefault("design_out", -1L), converter.apply(input));
     }
 
     record Run(int exit, String output) { }

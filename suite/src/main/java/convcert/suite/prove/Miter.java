@@ -33,8 +33,8 @@ public record Miter(String top, String input, String output, Map<String, Long> c
         return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
     }
 
-    /** The miter module, for a case whose model is module MODEL. */
-    String systemVerilog(Converter converter, boolean anyNaN) {
+    /** The miter module, for a case whose model is module MODEL; bad stays low on the excluded inputs. */
+    String systemVerilog(Converter converter, boolean anyNaN, List<Long> excluded) {
         int wi = converter.source().format().width();
         int wo = converter.destination().format().width();
         StringBuilder v = new StringBuilder("// The miter convcert prove checks: the design and the reference model on one input.\n")
@@ -55,7 +55,9 @@ public record Miter(String top, String input, String output, Map<String, Long> c
             String m = isNaN("model_out", rule, wo);
             same = same + " || (" + d + " && " + m + ")";
         }
-        return v.append("  assign bad = !(").append(same).append(");\n").append("endmodule\n").toString();
+        v.append("  assign bad = !(").append(same).append(")");
+        excluded.forEach(x -> v.append("\n      && in != ").append(wi).append("'h").append(Long.toHexString(x)));
+        return v.append(";\n").append("endmodule\n").toString();
     }
 
     private static String isNaN(String signal, NaNs.Rule rule, int width) {

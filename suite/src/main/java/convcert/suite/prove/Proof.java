@@ -8,9 +8,15 @@ import java.util.List;
  *
  * @param verdict        the combined verdict
  * @param engines        each engine's verdict, time and what it said
- * @param counterexample an input the design converts differently from the reference, or null
+ * @param counterexamples inputs the design converts differently from the reference (empty when none): the
+ *                        engines' first, then more found with those before excluded
  */
-public record Proof(Verdict verdict, List<Engine> engines, Counterexample counterexample) {
+public record Proof(Verdict verdict, List<Engine> engines, List<Counterexample> counterexamples) {
+
+    /** The engines' counterexample, or null. */
+    public Counterexample counterexample() {
+        return counterexamples.isEmpty() ? null : counterexamples.getFirst();
+    }
 
     /** A verdict, an engine's or the combined one. */
     public enum Verdict {

@@ -15,6 +15,8 @@ import convcert.rtl.ReferenceModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +24,13 @@ import java.util.Map;
 /**
  * convcert prove's flow: the case's reference model and the miter written to a folder, both engines run on
  * them, a counterexample checked against the reference (an engine's input that does not fail the design is
- * no counterexample: the proof is then undecided) and written as golden vectors a simulation can read.
+ * no counterexample: the proof is then undecided), then more found by excluding those before (one input can
+ * fit several known bugs), all written as golden vectors a simulation can read.
  */
 public final class Prover {
+
+    /** Counterexamples sought after a refutation: enough to tell apart the faults one input leaves open. */
+    static final int COUNTEREXAMPLES = 8;
 
     private Prover() {
     }
@@ -33,8 +39,29 @@ public final class Prover {
                               boolean anyNaN, long timeoutSeconds) throws IOException, InterruptedException {
         Files.createDirectories(folder);
         Files.writeString(folder.resolve("model.sv"), ReferenceModel.systemVerilog(converter, Miter.MODEL));
-        Files.writeString(folder.resolve("miter.sv"), miter.systemVerilog(converter, anyNaN));
-        Proof proof = check(Engines.run(folder, design, defines, converter, timeoutSeconds), converter, anyNaN, folder);
+        Files.writeString(folder.resolve("miter.sv"), miter.systemVerilog(converter, anyNaN, List.of()));
+        Proof proof = Engines.run(folder, design, defines, converter, timeoutSeconds);
+        if (proof.verdict() == Proof.Verdict.REFUTED) {
+            if (!differs(proof.counterexample(), converter, anyNaN)) {
+                proof = new Proof(Proof.Verdict.UNDECIDED, proof.engines(), proof.counterexamples());
+            } else {
+                List<Proof.Counterexample> found = new ArrayList<>(proof.counterexamples());
+                while (found.size() < COUNTEREXAMPLES) {
+                    Files.writeString(folder.resolve("miter-more.sv"), miter.systemVerilog(converter, anyNaN,
+                            found.stream().map(Proof.Counterexample::input).toList()));
+                    Proof.Counterexample next = Engines.another(folder, design, defines, "miter-more.sv", converter, timeoutSeconds);
+                    if (next == null || !differs(next, converter, anyNaN)) {
+                        break;
+                    }
+                    found.add(next);
+                }
+                proof = new Proof(proof.verdict(), proof.engines(), List.copyOf(found));
+                write(folder.resolve("counterexample.in.memh"), found.stream().map(Proof.Counterexample::input).toList(),
+                        converter.source().format().hexDigits());
+                write(folder.resolve("counterexample.expected.memh"), found.stream().map(Proof.Counterexample::expected).toList(),
+                        converter.destination().format().hexDigits());
+            }
+        }
         // what was proven, by which engines and versions, in how long: the proof's provenance
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve("proof.json").toFile(),
                 Map.of("case", converter.spec().describe(), "design", design.stream().map(Path::toString).toList(),
@@ -42,44 +69,42 @@ public final class Prover {
         return proof;
     }
 
-    /** A refutation stands only when the reference confirms its counterexample; then it is written as golden vectors. */
-    private static Proof check(Proof proof, Converter converter, boolean anyNaN, Path folder) throws IOException {
-        Proof.Counterexample x = proof.counterexample();
-        if (proof.verdict() == Proof.Verdict.REFUTED) {
-            var f = converter.destination().format();
-            boolean differs = x.actual() != x.expected() && !(anyNaN && NaNs.isNaN(converter.destination(), x.actual())
-                    && NaNs.isNaN(converter.destination(), x.expected()));
-            if (!differs) {
-                return new Proof(Proof.Verdict.UNDECIDED, proof.engines(), x);
-            }
-            int inDigits = converter.source().format().hexDigits();
-            Files.writeString(folder.resolve("counterexample.in.memh"), hex(x.input(), inDigits));
-            Files.writeString(folder.resolve("counterexample.expected.memh"), hex(x.expected(), f.hexDigits()));
-        }
-        return proof;
+    /** Whether the reference confirms that the design's result differs, as certification compares results. */
+    private static boolean differs(Proof.Counterexample x, Converter converter, boolean anyNaN) {
+        return x.actual() != x.expected() && !(anyNaN && NaNs.isNaN(converter.destination(), x.actual())
+                && NaNs.isNaN(converter.destination(), x.expected()));
     }
 
     /**
-     * A counterexample as certify reads one: a golden-vector set of the case with that input alone
-     * (folder/vectors) and the design's output for it as a recording (folder/recording), so that certifying
-     * the recording against the set reports it as any mismatch is reported.
+     * Counterexamples as certify reads them: a golden-vector set of the case with those inputs alone
+     * (folder/vectors) and the design's outputs for them as a recording (folder/recording), so that certifying
+     * the recording against the set reports them as any mismatch is reported.
      */
-    public static void writeFinding(Path folder, Reference reference, Case state, Proof.Counterexample x) throws IOException {
+    public static void writeFinding(Path folder, Reference reference, Case state, List<Proof.Counterexample> found)
+            throws IOException {
         Path vectors = folder.resolve("vectors");
-        Manifest.Entry entry = CaseWriter.write(vectors, reference, List.of(state), new long[] {x.input()},
-                new long[] {x.expected()}, new String[] {"counterexample"}, Map.of("counterexample", 1),
-                EnumSet.allOf(VectorFormat.class), Level.CI, 0);
+        long[] inputs = found.stream().mapToLong(Proof.Counterexample::input).toArray();
+        long[] expected = found.stream().mapToLong(Proof.Counterexample::expected).toArray();
+        String[] tags = new String[inputs.length];
+        Arrays.fill(tags, "counterexample");
+        Manifest.Entry entry = CaseWriter.write(vectors, reference, List.of(state), inputs, expected, tags,
+                Map.of("counterexample", inputs.length), EnumSet.allOf(VectorFormat.class), Level.CI, 0);
         new Manifest(Generator.VERSION, Manifest.FORMAT_VERSION, List.of(entry)).write(vectors);
         Path recording = folder.resolve("recording").resolve(entry.name());
         Files.createDirectories(recording.getParent());
-        Files.writeString(recording.resolveSibling(recording.getFileName() + ".in.memh"),
-                hex(x.input(), state.conversion().from().hexDigits()));
-        Files.writeString(recording.resolveSibling(recording.getFileName() + ".out.memh"),
-                hex(x.actual(), state.conversion().to().hexDigits()));
+        write(recording.resolveSibling(recording.getFileName() + ".in.memh"),
+                found.stream().map(Proof.Counterexample::input).toList(), state.conversion().from().hexDigits());
+        write(recording.resolveSibling(recording.getFileName() + ".out.memh"),
+                found.stream().map(Proof.Counterexample::actual).toList(), state.conversion().to().hexDigits());
     }
 
-    private static String hex(long value, int digits) {
-        String h = Long.toHexString(value);
-        return "0".repeat(Math.max(0, digits - h.length())) + h + "\n";
+    /** Values as $readmemh reads them: one a line, zero-padded hex. */
+    private static void write(Path file, List<Long> values, int digits) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (long value : values) {
+            String h = Long.toHexString(value);
+            text.append("0".repeat(Math.max(0, digits - h.length()))).append(h).append('\n');
+        }
+        Files.writeString(file, text);
     }
 }
