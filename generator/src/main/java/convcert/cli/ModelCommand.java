@@ -18,8 +18,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "model", mixinStandardHelpOptions = true,
         header = "Write a case of the reference as a synthesizable SystemVerilog module.",
         description = "The golden RTL model of one case (ports in and out), generated from the tables: for a simulation, "
-                + "an equivalence tool, or convcert prove. Conversions between IEEE-style formats (binary16/32/64, bfloat16, "
-                + "FP8, FNUZ, FP6, FP4) in rn, rna, rz, ru, rd and ro; another case is refused, naming why.")
+                + "an equivalence tool, or convcert prove. Its datapath for conversions between IEEE-style formats (binary16/32/64, "
+                + "bfloat16, FP8, FNUZ, FP6, FP4) and from integers to them in rn, rna, rz, ru, rd and ro; its steps (comparators "
+                + "and a multiplexer) for any case whose results change at no more than 4096 inputs: every 8-bit destination "
+                + "(HiFloat8, E8M0, P3109, integers) and most 8- and 16-bit sources. Another case is refused, naming why.")
 public final class ModelCommand implements Callable<Integer> {
 
     @Mixin
@@ -30,6 +32,11 @@ public final class ModelCommand implements Callable<Integer> {
 
     @Option(names = "--module", paramLabel = "NAME", description = "The module's name (default: ref_ and the case's path).")
     String module;
+
+    @Option(names = "--generation", defaultValue = "auto", paramLabel = "G", converter = GenerationConverter.class,
+            description = "The reference model's generation: auto (the datapath where the case has one, else its steps), "
+                    + "datapath or steps (default: ${DEFAULT-VALUE}).")
+    ReferenceModel.Generation generation;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the module here instead of stdout.")
     Path out;
@@ -43,7 +50,7 @@ public final class ModelCommand implements Callable<Integer> {
         Case c = conversion.resolve(reference);
         Converter converter = reference.converter(c);
         String name = module != null ? module : ReferenceModel.moduleName(reference.id(c, "").path());
-        String text = ReferenceModel.systemVerilog(converter, name);
+        String text = ReferenceModel.systemVerilog(converter, name, generation);
         if (out == null) {
             spec.commandLine().getOut().print(text);
             spec.commandLine().getOut().flush();

@@ -89,22 +89,40 @@ record NanMap(long[] probe, long[] base, List<long[]> deltas, boolean[] has) {
         return r;
     }
 
-    /** The map as a SystemVerilog function nan_result(in). */
-    String function(int wi, int wo) {
+    /** The source's NaN rule as an expression on in (1'b0 where it has no NaN). */
+    static String test(FormatCodec codec) {
+        NaNs.Rule rule = NaNs.rule(codec);
+        if (rule == null) {
+            return "1'b0";
+        }
+        int wi = codec.format().width();
+        return "(in & " + ReferenceModel.hex(wi, rule.mask()) + ") == " + ReferenceModel.hex(wi, rule.equals())
+                + (rule.nonzero() == 0 ? "" : " && (in & " + ReferenceModel.hex(wi, rule.nonzero()) + ") != 0");
+    }
+
+    /** The map as a SystemVerilog function nan_result(in); an unsigned source's NaNs all take the positive map. */
+    String function(FormatCodec src, int wo) {
+        int wi = src.format().width();
         StringBuilder f = new StringBuilder("  function automatic logic [").append(wo - 1).append(":0] nan_result(input logic [")
                 .append(wi - 1).append(":0] x);\n")
                 .append("    logic [").append(wi - 1).append(":0] d;\n")
-                .append("    d = x ^ (x[").append(wi - 1).append("] ? ").append(ReferenceModel.hex(wi, probe[1])).append(" : ")
-                .append(ReferenceModel.hex(wi, probe[0])).append(");\n")
-                .append("    nan_result = x[").append(wi - 1).append("] ? ").append(ReferenceModel.hex(wo, base[1])).append(" : ")
-                .append(ReferenceModel.hex(wo, base[0])).append(";\n");
+                .append("    d = x ^ ").append(bySign(src, wi, probe)).append(";\n")
+                .append("    nan_result = ").append(bySign(src, wo, base)).append(";\n");
         for (long[] delta : deltas) {
             if (delta[1] != 0 || delta[2] != 0) {
-                f.append("    if (d[").append(Long.numberOfTrailingZeros(delta[0])).append("]) nan_result = nan_result ^ (x[")
-                        .append(wi - 1).append("] ? ").append(ReferenceModel.hex(wo, delta[2])).append(" : ")
-                        .append(ReferenceModel.hex(wo, delta[1])).append(");\n");
+                f.append("    if (d[").append(Long.numberOfTrailingZeros(delta[0])).append("]) nan_result = nan_result ^ ")
+                        .append(bySign(src, wo, new long[] {delta[1], delta[2]})).append(";\n");
             }
         }
         return f.append("  endfunction\n").toString();
+    }
+
+    /** A value of each sign, chosen by x's sign bit (the positive one where the source has none). */
+    private static String bySign(FormatCodec src, int width, long[] values) {
+        if (src.signBit() == 0) {
+            return ReferenceModel.hex(width, values[0]);
+        }
+        return "(x[" + (src.format().width() - 1) + "] ? " + ReferenceModel.hex(width, values[1]) + " : "
+                + ReferenceModel.hex(width, values[0]) + ")";
     }
 }

@@ -1,6 +1,7 @@
 package convcert.suite;
 
 import convcert.cli.CaseOptions;
+import convcert.cli.GenerationConverter;
 import convcert.cli.ProfileOptions;
 import convcert.common.UsageException;
 import convcert.reference.Case;
@@ -8,6 +9,7 @@ import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.reference.Values;
+import convcert.rtl.ReferenceModel;
 import convcert.suite.model.ExitCode;
 import convcert.suite.prove.Miter;
 import convcert.suite.prove.Proof;
@@ -69,6 +71,11 @@ public final class ProveCommand implements Callable<Integer> {
             + "counterexample go (default: reports/prove/<the case's path>).")
     Path out;
 
+    @Option(names = "--generation", defaultValue = "auto", paramLabel = "G", converter = GenerationConverter.class,
+            description = "The reference model's generation: auto (the datapath where the case has one, else its steps), "
+                    + "datapath or steps (default: ${DEFAULT-VALUE}).")
+    ReferenceModel.Generation generation;
+
     @Option(names = "--timeout-s", defaultValue = "600", paramLabel = "S", description = "Each engine's limit (default: ${DEFAULT-VALUE}).")
     long timeout;
 
@@ -89,7 +96,7 @@ public final class ProveCommand implements Callable<Integer> {
         String path = reference.id(c, "").path();
         Path folder = out != null ? out : Path.of("reports", "prove").resolve(path);
         boolean anyNaN = reference.semantics().get(Semantics.NAN_COMPARISON) == Semantics.NanComparison.ANY;
-        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, anyNaN, timeout);
+        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, generation, anyNaN, timeout);
         PrintWriter o = spec.commandLine().getOut();
         o.println("case     " + c.describe() + " (profile " + reference.tables().profile() + ")");
         o.println("design   " + top + " (" + String.join(" ", rtl.stream().map(Path::toString).toList()) + ")");

@@ -36,9 +36,9 @@ public final class Prover {
     }
 
     public static Proof prove(Path folder, List<Path> design, List<String> defines, Miter miter, Converter converter,
-                              boolean anyNaN, long timeoutSeconds) throws IOException, InterruptedException {
+                              ReferenceModel.Generation generation, boolean anyNaN, long timeoutSeconds) throws IOException, InterruptedException {
         Files.createDirectories(folder);
-        Files.writeString(folder.resolve("model.sv"), ReferenceModel.systemVerilog(converter, Miter.MODEL));
+        Files.writeString(folder.resolve("model.sv"), ReferenceModel.systemVerilog(converter, Miter.MODEL, generation));
         Files.writeString(folder.resolve("miter.sv"), miter.systemVerilog(converter, anyNaN, List.of()));
         Proof proof = Engines.run(folder, design, defines, converter, timeoutSeconds);
         if (proof.verdict() == Proof.Verdict.REFUTED) {

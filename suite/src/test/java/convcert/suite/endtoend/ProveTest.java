@@ -18,10 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * convcert prove on the example RTL (suite/devices/rtl): every case it implements proven equal to the reference
  * for all 2^32 inputs by both engines; the planted ties-away bug refuted by both with a counterexample that is
- * an rn tie the design breaks away from zero; a missing file or a bad port is a usage error. Skipped, and said
- * so, without yosys.
+ * an rn tie the design breaks away from zero; double->FP8, double->bfloat16, int64->half and float->HiFloat8
+ * proven for every input; the steps model proven equal to the datapath model; a missing file or a bad port
+ * is a usage error. Skipped, and said so, without yosys.
  */
-@Tag("slow") // about a second a proof
+@Tag("slow") // a second to 20 s a proof
 class ProveTest {
 
     static final Path RTL = Fixtures.HOME.resolve("suite/devices/rtl");
@@ -77,6 +78,16 @@ class ProveTest {
         assertTrue(r.out().contains("PROVEN: equal to the reference for all 2^64 inputs (both engines)"), r.out());
     }
 
+    /** double_to_bf16.sv, written by hand from IEEE 754's rules, against the ieee754 profile: all 2^64 inputs. */
+    @Test
+    void doubleToBfloat16IsProvenForEveryDouble() {
+        assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
+        Fixtures.Run r = Fixtures.run("", "prove", "--profile", "ieee754", "--from", "double", "--to", "bfloat16", "--rounding", "rn",
+                "--rtl", RTL.resolve("double_to_bf16.sv").toString(), "--top", "double_to_bf16", "--out", temp.resolve("b").toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("PROVEN: equal to the reference for all 2^64 inputs (both engines)"), r.out());
+    }
+
     /** An integer source: int64_to_half.sv (written by hand) against ascend-c's nosat state, all 2^64 inputs. */
     @Test
     void int64ToHalfIsProvenForEveryInt64() {
@@ -89,6 +100,53 @@ class ProveTest {
         Fixtures.Run saturating = Fixtures.run("", "prove", "--from", "int64", "--to", "half", "--rounding", "rn",
                 "--rtl", RTL.resolve("int64_to_half.sv").toString(), "--top", "int64_to_half", "--out", temp.resolve("s").toString());
         assertEquals(1, saturating.exit(), "at power-on CTRL the case saturates, which the design does not: " + saturating.out());
+    }
+
+    /**
+     * A non-IEEE destination: float_to_hif8.sv, written by hand from Ascend C's pseudo-code, proven for all 2^32
+     * floats against the model of HiFloat8's steps, in both saturation states.
+     */
+    @ParameterizedTest(name = "float->hifloat8 rna {0}")
+    @CsvSource({"nosat, 0", "sat, 1"})
+    void floatToHifloat8IsProvenForEveryFloat(String state, int saturating) {
+        assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
+        Fixtures.Run r = Fixtures.run("", "prove", "--from", "float", "--to", "hifloat8", "--rounding", "rna", "--saturation", state,
+                "--ctrl", "60=0,48=1", "--rtl", RTL.resolve("float_to_hif8.sv").toString(), "--top", "float_to_hif8",
+                "--set", "saturating=" + saturating, "--out", temp.resolve(state).toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("PROVEN: equal to the reference for all 2^32 inputs (both engines)"), r.out());
+    }
+
+    /** HiFloat8's planted bug: a negative underflow that keeps its sign gives 0x80, HiFloat8's NaN, and certify fails it. */
+    @Test
+    void aSignedZeroInHifloat8IsRefutedAsANaN() throws IOException {
+        assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
+        Path out = temp.resolve("z");
+        Fixtures.Run r = Fixtures.run("", "prove", "--from", "float", "--to", "hifloat8", "--rounding", "rna", "--saturation", "nosat",
+                "--ctrl", "60=0,48=1", "--rtl", RTL.resolve("float_to_hif8.sv").toString(), "--top", "float_to_hif8",
+                "--set", "saturating=0", "--define", "PLANTED_SIGNED_ZERO", "--out", out.toString());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("REFUTED: the design differs from the reference (both engines)"), r.out());
+        assertTrue(r.out().contains("expected 0x00 (0.0), actual 0x80 (nan) [NaN vs number]"), r.out());
+        assertTrue(Files.readString(out.resolve("report/conformance.json")).contains("\"failed\" : 1"));
+    }
+
+    /**
+     * The model's two generations are two derivations of one function: each case's steps model, written by
+     * convcert model, proven equal to its datapath model (prove's default for these cases) by both engines.
+     */
+    @ParameterizedTest(name = "{1}->{2} {3}")
+    @CsvSource({"ieee754, float, fp8_e4m3fn, rn", "ieee754, half, fp8_e4m3fn, rna", "ieee754, double, fp8_e5m2, rz"})
+    void theStepsModelIsProvenEqualToTheDatapathModel(String profile, String from, String to, String rounding) {
+        assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
+        Path steps = temp.resolve("steps.sv");
+        Fixtures.Run model = Fixtures.run("", "model", "--profile", profile, "--from", from, "--to", to, "--rounding", rounding,
+                "--generation", "steps", "--module", "steps_model", "--out", steps.toString());
+        assertEquals(0, model.exit(), model.out() + model.err());
+        Fixtures.Run r = Fixtures.run("", "prove", "--profile", profile, "--from", from, "--to", to, "--rounding", rounding,
+                "--generation", "datapath", "--rtl", steps.toString(), "--top", "steps_model", "--out", temp.resolve("p").toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("PROVEN: equal to the reference") && r.out().contains("(both engines)"), r.out());
     }
 
     @Test
