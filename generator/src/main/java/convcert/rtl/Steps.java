@@ -157,7 +157,7 @@ record Steps(Order order, List<List<long[]>> runs) {
     }
 
     /** Random inputs of a wide source against the reference: null when all agree, else why the model is refused. */
-    private String check(Converter converter) {
+    String check(Converter converter) {
         FormatCodec src = converter.source();
         if (order == Order.CODES) {
             return null; // scanned whole

@@ -13,6 +13,7 @@ import convcert.rtl.ReferenceModel;
 import convcert.suite.model.ExitCode;
 import convcert.suite.prove.Miter;
 import convcert.suite.prove.Proof;
+import convcert.suite.prove.Settings;
 import convcert.suite.prove.Prover;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -76,6 +77,10 @@ public final class ProveCommand implements Callable<Integer> {
                     + "datapath or steps (default: ${DEFAULT-VALUE}).")
     ReferenceModel.Generation generation;
 
+    @Option(names = "--smt", split = ",", paramLabel = "SOLVER", description = "An SMT solver that must also agree, on the "
+            + "miter in SMT-LIB as Yosys writes it before bit-blasting: cvc5 (default: none; Yosys' SAT and ABC decide).")
+    List<String> smt = List.of();
+
     @Option(names = "--timeout-s", defaultValue = "600", paramLabel = "S", description = "Each engine's limit (default: ${DEFAULT-VALUE}).")
     long timeout;
 
@@ -96,7 +101,12 @@ public final class ProveCommand implements Callable<Integer> {
         String path = reference.id(c, "").path();
         Path folder = out != null ? out : Path.of("reports", "prove").resolve(path);
         boolean anyNaN = reference.semantics().get(Semantics.NAN_COMPARISON) == Semantics.NanComparison.ANY;
-        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, generation, anyNaN, timeout);
+        for (String solver : smt) {
+            if (!Settings.SOLVERS.contains(solver)) {
+                throw new UsageException("--smt " + solver + ": not one of " + String.join(", ", Settings.SOLVERS));
+            }
+        }
+        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, new Settings(generation, anyNaN, smt, timeout));
         PrintWriter o = spec.commandLine().getOut();
         o.println("case     " + c.describe() + " (profile " + reference.tables().profile() + ")");
         o.println("design   " + top + " (" + String.join(" ", rtl.stream().map(Path::toString).toList()) + ")");
@@ -120,9 +130,10 @@ public final class ProveCommand implements Callable<Integer> {
             Main.run(certify.toArray(String[]::new));
         }
         String inputs = "2^" + converter.source().format().width() + " inputs";
+        String engines = proof.engines().size() == 2 ? "(both engines)" : "(all " + proof.engines().size() + " engines)";
         o.println(switch (proof.verdict()) {
-            case PROVEN -> "PROVEN: equal to the reference for all " + inputs + " (both engines)";
-            case REFUTED -> "REFUTED: the design differs from the reference (both engines)";
+            case PROVEN -> "PROVEN: equal to the reference for all " + inputs + " " + engines;
+            case REFUTED -> "REFUTED: the design differs from the reference " + engines;
             case UNDECIDED -> "UNDECIDED: the engines disagree, could not finish, or gave an input the design converts right; "
                     + "no verdict (logs in " + folder + ")";
         });

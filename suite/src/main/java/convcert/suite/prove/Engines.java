@@ -18,34 +18,42 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The two engines that must agree: Yosys' SAT solver on the miter (`sat -prove`, which also gives the
+ * The engines that must agree: Yosys' SAT solver on the miter (`sat -prove`, which also gives the
  * counterexample) and ABC's `iprove` (SAT sweeping, a different solver and method) on the same netlist written as
- * AIGER. Yosys reads the design and the model once; both engines then see the same netlist.
+ * AIGER, and, when asked, SMT solvers on the netlist as Yosys writes it in SMT-LIB before bit-blasting (words,
+ * adders and comparators as bit-vector terms). Yosys reads the design and the model once; every engine then
+ * sees the same netlist.
  */
 final class Engines {
 
     /** A row of sat's table: the signal, its decimal and hex (or "--" when wide), and its bits, read from the bits. */
     private static final Pattern SIGNAL = Pattern.compile("^\\s*\\\\(\\S+)\\s+\\S+\\s+\\S+\\s+([01]+)\\s*$", Pattern.MULTILINE);
 
+    /** An SMT solver's memory: a third of a 24 GiB machine. */
+    private static final long SMT_MEMORY_KB = 8L << 20;
+
     private Engines() {
     }
 
     /** Runs both engines in folder, which holds model.sv and miter.sv; the design's files and defines as given. */
-    static Proof run(Path folder, List<Path> design, List<String> defines, Converter converter, long timeoutSeconds)
-            throws IOException, InterruptedException {
+    static Proof run(Path folder, List<Path> design, List<String> defines, Converter converter, List<String> smtSolvers,
+                     long timeoutSeconds) throws IOException, InterruptedException {
         List<Engine> engines = new ArrayList<>();
         long start = System.nanoTime();
-        String sat = yosys(folder, design, defines, "miter.sv", true, timeoutSeconds);
+        String sat = yosys(folder, design, defines, "miter.sv", true, !smtSolvers.isEmpty(), timeoutSeconds);
         double yosysSeconds = (System.nanoTime() - start) / 1e9;
         Verdict first = sat.contains("SUCCESS!") ? Verdict.PROVEN : sat.contains("FAIL!") ? Verdict.REFUTED : Verdict.UNDECIDED;
         engines.add(new Engine("yosys sat (" + version("yosys", "-V") + ")", first, yosysSeconds,
                 first == Verdict.PROVEN ? "no model found" : first == Verdict.REFUTED ? "model found" : "no result"));
         start = System.nanoTime();
-        Run abc = run(folder, timeoutSeconds, "yosys-abc", "-c", "read_aiger miter.aig; strash; iprove");
+        Run abc = run(folder, "yosys-abc.out", timeoutSeconds, "yosys-abc", "-c", "read_aiger miter.aig; strash; iprove");
         double abcSeconds = (System.nanoTime() - start) / 1e9;
         Verdict second = abc.output().contains("UNSATISFIABLE") ? Verdict.PROVEN
                 : abc.output().contains("SATISFIABLE") ? Verdict.REFUTED : Verdict.UNDECIDED;
         engines.add(new Engine("abc iprove (yosys-abc)", second, abcSeconds, lastLine(abc.output())));
+        for (String solver : smtSolvers) {
+            engines.add(smt(folder, solver, timeoutSeconds));
+        }
         Counterexample counterexample = first == Verdict.REFUTED ? counterexample(sat, converter) : null;
         return new Proof(Proof.combined(engines), engines, counterexample == null ? List.of() : List.of(counterexample));
     }
@@ -53,13 +61,13 @@ final class Engines {
     /** Yosys' SAT solver alone on another miter (one that excludes inputs found before): its counterexample, or null. */
     static Counterexample another(Path folder, List<Path> design, List<String> defines, String miter, Converter converter,
                                   long timeoutSeconds) throws IOException, InterruptedException {
-        String sat = yosys(folder, design, defines, miter, false, timeoutSeconds);
+        String sat = yosys(folder, design, defines, miter, false, false, timeoutSeconds);
         return sat.contains("FAIL!") ? counterexample(sat, converter) : null;
     }
 
     /** Reads the design, the model and the miter, synthesizes, runs sat (and writes the AIGER ABC reads); sat's log. */
     private static String yosys(Path folder, List<Path> design, List<String> defines, String miter, boolean aiger,
-                                long timeoutSeconds) throws IOException, InterruptedException {
+                                boolean smt2, long timeoutSeconds) throws IOException, InterruptedException {
         StringBuilder script = new StringBuilder("read_verilog -sv");
         defines.forEach(d -> script.append(" -D").append(d));
         for (Path file : design) {
@@ -67,12 +75,14 @@ final class Engines {
         }
         script.append("\nread_verilog -sv model.sv ").append(miter).append('\n')
                 .append("hierarchy -check -top ").append(Miter.MODULE).append('\n')
-                .append("proc; flatten; opt; setundef -undriven -zero; techmap; opt -fast; setundef -zero\n")
+                .append("proc; flatten; opt; setundef -undriven -zero\n")
+                .append(smt2 ? "write_smt2 -stbv miter.smt2\n" : "")
+                .append("techmap; opt -fast; setundef -zero\n")
                 .append("tee -o sat.log sat -prove bad 0 -show-inputs -show design_out,model_out\n")
                 .append(aiger ? "aigmap\nwrite_aiger -zinit miter.aig\n" : "");
         Files.writeString(folder.resolve("prove.ys"), script);
         Files.deleteIfExists(folder.resolve("sat.log"));
-        Run yosys = run(folder, timeoutSeconds, "yosys", "-q", "-l", "yosys.log", "-s", "prove.ys");
+        Run yosys = run(folder, "yosys.out", timeoutSeconds, "yosys", "-q", "-l", "yosys.log", "-s", "prove.ys");
         if (yosys.exit() == -1) {
             return ""; // timed out: no verdict
         }
@@ -81,6 +91,28 @@ final class Engines {
                     + lastError(yosys.output()));
         }
         return Files.readString(folder.resolve("sat.log"));
+    }
+
+    /**
+     * An SMT solver on the miter: Yosys' description of it, a state (the miter is combinational: its inputs are
+     * the state's bits) and the assertion that bad is high. unsat is a proof; sat a refutation, whose model the
+     * counterexample does not need (Yosys' gives it). Its memory is capped, as a solver lost in a hard query can
+     * take all of it.
+     */
+    private static Engine smt(Path folder, String solver, long timeoutSeconds) throws IOException, InterruptedException {
+        Path query = folder.resolve("miter-" + solver + ".smt2");
+        Files.writeString(query, Files.readString(folder.resolve("miter.smt2"))
+                + "(declare-fun s () |" + Miter.MODULE + "_s|)\n(assert (|" + Miter.MODULE + "_n bad| s))\n(check-sat)\n");
+        long start = System.nanoTime();
+        Run run = run(folder, solver + ".out", timeoutSeconds, "sh", "-c", "ulimit -v " + SMT_MEMORY_KB + " && exec \"$0\" \"$1\"", solver,
+                query.getFileName().toString());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (run.exit() == 127) {
+            throw new UsageException(solver + " is not installed (Debian: apt-get install " + solver + "): " + lastLine(run.output()));
+        }
+        String said = lastLine(run.output());
+        Verdict verdict = said.equals("unsat") ? Verdict.PROVEN : said.equals("sat") ? Verdict.REFUTED : Verdict.UNDECIDED;
+        return new Engine(solver + " (" + version(solver, "--version") + ")", verdict, seconds, said.isEmpty() ? "no result" : said);
     }
 
     /** The input of sat's model, the design's result for it and the reference's. */
@@ -96,9 +128,9 @@ final class Engines {
 
     record Run(int exit, String output) { }
 
-    /** Runs a command in folder, its output to a file there (read once it ends): a hung engine is killed at the timeout. */
-    private static Run run(Path folder, long timeoutSeconds, String... command) throws IOException, InterruptedException {
-        Path log = folder.resolve(command[0] + ".out");
+    /** Runs a command in folder, its output to the log there (read once it ends): a hung engine is killed at the timeout. */
+    private static Run run(Path folder, String logName, long timeoutSeconds, String... command) throws IOException, InterruptedException {
+        Path log = folder.resolve(logName);
         Process p;
         try {
             p = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true)

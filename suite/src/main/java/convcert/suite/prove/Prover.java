@@ -36,11 +36,13 @@ public final class Prover {
     }
 
     public static Proof prove(Path folder, List<Path> design, List<String> defines, Miter miter, Converter converter,
-                              ReferenceModel.Generation generation, boolean anyNaN, long timeoutSeconds) throws IOException, InterruptedException {
+                              Settings settings) throws IOException, InterruptedException {
+        boolean anyNaN = settings.anyNaN();
+        long timeoutSeconds = settings.timeoutSeconds();
         Files.createDirectories(folder);
-        Files.writeString(folder.resolve("model.sv"), ReferenceModel.systemVerilog(converter, Miter.MODEL, generation));
+        Files.writeString(folder.resolve("model.sv"), ReferenceModel.systemVerilog(converter, Miter.MODEL, settings.generation()));
         Files.writeString(folder.resolve("miter.sv"), miter.systemVerilog(converter, anyNaN, List.of()));
-        Proof proof = Engines.run(folder, design, defines, converter, timeoutSeconds);
+        Proof proof = Engines.run(folder, design, defines, converter, settings.smtSolvers(), timeoutSeconds);
         if (proof.verdict() == Proof.Verdict.REFUTED) {
             if (!differs(proof.counterexample(), converter, anyNaN)) {
                 proof = new Proof(Proof.Verdict.UNDECIDED, proof.engines(), proof.counterexamples());
