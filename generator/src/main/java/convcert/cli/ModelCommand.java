@@ -33,10 +33,8 @@ public final class ModelCommand implements Callable<Integer> {
     @Option(names = "--module", paramLabel = "NAME", description = "The module's name (default: ref_ and the case's path).")
     String module;
 
-    @Option(names = "--generation", defaultValue = "auto", paramLabel = "G", converter = GenerationConverter.class,
-            description = "The reference model's generation: auto (the datapath where the case has one, else its steps), "
-                    + "datapath or steps (default: ${DEFAULT-VALUE}).")
-    ReferenceModel.Generation generation;
+    @Mixin
+    GenerationOption generation;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the module here instead of stdout.")
     Path out;
@@ -50,7 +48,7 @@ public final class ModelCommand implements Callable<Integer> {
         Case c = conversion.resolve(reference);
         Converter converter = reference.converter(c);
         String name = module != null ? module : ReferenceModel.moduleName(reference.id(c, "").path());
-        String text = ReferenceModel.systemVerilog(converter, name, generation);
+        String text = ReferenceModel.systemVerilog(converter, name, generation.generation);
         if (out == null) {
             spec.commandLine().getOut().print(text);
             spec.commandLine().getOut().flush();

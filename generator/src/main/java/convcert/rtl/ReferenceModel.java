@@ -31,27 +31,36 @@ public final class ReferenceModel {
 
     /** Why the case has no model of the generation, or null when it has one. */
     public static String unsupported(Converter converter, Generation generation) {
-        String datapath = generation == Generation.STEPS ? "not asked for" : Datapath.unsupported(converter);
-        if (datapath == null || generation == Generation.DATAPATH) {
-            return datapath == null ? null : "no datapath: " + datapath;
-        }
-        String steps = Steps.unsupported(converter);
-        if (steps == null) {
-            return null;
-        }
-        return generation == Generation.STEPS ? "no steps: " + steps : "no datapath: " + datapath + "; no steps: " + steps;
+        return model(converter, "unsupported", generation).why();
     }
 
     /** The module for a case; a case without a model of the generation is a usage error naming why. */
     public static String systemVerilog(Converter converter, String module, Generation generation) {
-        String why = unsupported(converter, generation);
-        if (why != null) {
-            throw new UsageException("no RTL model for " + converter.spec().describe() + ": " + why);
+        Model model = model(converter, module, generation);
+        if (model.why() != null) {
+            throw new UsageException("no RTL model for " + converter.spec().describe() + ": " + model.why());
         }
-        if (generation != Generation.STEPS && Datapath.unsupported(converter) == null) {
-            return Datapath.systemVerilog(converter, module);
+        return model.text();
+    }
+
+    /** A module's text, or why there is none: exactly one of the two is null. */
+    private record Model(String text, String why) {
+    }
+
+    /** Each generation asked for tried once, the datapath first. */
+    private static Model model(Converter converter, String module, Generation generation) {
+        String datapath = generation == Generation.STEPS ? null : Datapath.unsupported(converter);
+        if (generation != Generation.STEPS && datapath == null) {
+            return new Model(Datapath.systemVerilog(converter, module), null);
         }
-        return Steps.find(converter).systemVerilog(converter, module);
+        if (generation == Generation.DATAPATH) {
+            return new Model(null, "no datapath: " + datapath);
+        }
+        Steps.Found steps = Steps.model(converter);
+        if (steps.why() == null) {
+            return new Model(steps.steps().systemVerilog(converter, module), null);
+        }
+        return new Model(null, (datapath == null ? "" : "no datapath: " + datapath + "; ") + "no steps: " + steps.why());
     }
 
     static String hex(int width, long value) {

@@ -52,17 +52,27 @@ record Steps(Order order, List<List<long[]>> runs) {
         }
     }
 
-    /** Why the case has no steps model, or null. */
-    static String unsupported(Converter converter) {
+    /** A case's steps model, or why it has none: exactly one of the two is null. */
+    record Found(Steps steps, String why) {
+    }
+
+    /** The case's steps model, found and (for a wide source) checked once, or why it has none. */
+    static Found model(Converter converter) {
         if (converter.operands().laneBits() != 0) {
-            return "the case takes a lane (random bits or a scale) beside each value";
+            return new Found(null, "the case takes a lane (random bits or a scale) beside each value");
         }
         if (Order.of(converter.source()) == null) {
-            return "a " + converter.source().format().width() + "-bit " + converter.source().layout().tableName()
-                    + " source has no order of magnitudes";
+            return new Found(null, "a " + converter.source().format().width() + "-bit " + converter.source().layout().tableName()
+                    + " source has no order of magnitudes");
         }
         Steps steps = find(converter);
-        return steps == null ? "its results change at more than " + LIMIT + " inputs" : steps.check(converter);
+        String why = steps == null ? "its results change at more than " + LIMIT + " inputs" : steps.check(converter);
+        return why == null ? new Found(steps, null) : new Found(null, why);
+    }
+
+    /** Why the case has no steps model, or null. */
+    static String unsupported(Converter converter) {
+        return model(converter).why();
     }
 
     /** The case's runs, or null when there are more than LIMIT. */
@@ -168,8 +178,8 @@ record Steps(Order order, List<List<long[]>> runs) {
             long x = random.nextLong() & src.format().mask();
             // half the checks near a step, where a misplaced one would show
             if (k % 2 == 1) {
-                List<long[]> list = runs.get(random.nextInt(runs.size()));
-                int half = runs.indexOf(list);
+                int half = random.nextInt(runs.size());
+                List<long[]> list = runs.get(half);
                 long[] run = list.get(random.nextInt(list.size()));
                 long ordinal = run[0] + random.nextLong(-2, 3);
                 if (Long.compareUnsigned(ordinal, first(order, half)) < 0 || Long.compareUnsigned(ordinal, last(src, order, half)) > 0) {

@@ -1,7 +1,7 @@
 package convcert.suite;
 
 import convcert.cli.CaseOptions;
-import convcert.cli.GenerationConverter;
+import convcert.cli.GenerationOption;
 import convcert.cli.ProfileOptions;
 import convcert.common.UsageException;
 import convcert.reference.Case;
@@ -9,7 +9,6 @@ import convcert.reference.Converter;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.reference.Values;
-import convcert.rtl.ReferenceModel;
 import convcert.suite.model.ExitCode;
 import convcert.suite.prove.Miter;
 import convcert.suite.prove.Proof;
@@ -72,10 +71,8 @@ public final class ProveCommand implements Callable<Integer> {
             + "counterexample go (default: reports/prove/<the case's path>).")
     Path out;
 
-    @Option(names = "--generation", defaultValue = "auto", paramLabel = "G", converter = GenerationConverter.class,
-            description = "The reference model's generation: auto (the datapath where the case has one, else its steps), "
-                    + "datapath or steps (default: ${DEFAULT-VALUE}).")
-    ReferenceModel.Generation generation;
+    @Mixin
+    GenerationOption generation;
 
     @Option(names = "--smt", split = ",", paramLabel = "SOLVER", description = "An SMT solver that must also agree, on the "
             + "miter in SMT-LIB as Yosys writes it before bit-blasting: cvc5 (default: none; Yosys' SAT and ABC decide).")
@@ -106,7 +103,7 @@ public final class ProveCommand implements Callable<Integer> {
                 throw new UsageException("--smt " + solver + ": not one of " + String.join(", ", Settings.SOLVERS));
             }
         }
-        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, new Settings(generation, anyNaN, smt, timeout));
+        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, new Settings(generation.generation, anyNaN, smt, timeout));
         PrintWriter o = spec.commandLine().getOut();
         o.println("case     " + c.describe() + " (profile " + reference.tables().profile() + ")");
         o.println("design   " + top + " (" + String.join(" ", rtl.stream().map(Path::toString).toList()) + ")");
