@@ -2,7 +2,6 @@ package convcert.reference;
 
 import convcert.spec.HybridRule;
 import convcert.spec.Lane;
-import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 
@@ -28,9 +27,10 @@ public final class Converter {
     private final boolean propagating;
     /** An unsigned P3109 destination whose negative values are below its range (decision p3109-unsigned-negative). */
     private final boolean belowRange;
+    /** What a negative value does in a floating destination without a sign; null where it has one. */
+    private final NegativeRule negativeRule;
     private final boolean integral;
     private final boolean integerDestination;
-    private final boolean unsignedDestination;
     private final boolean directedToInfinity;
     private final boolean flushSubnormals;
     private final HybridRule hybrid;
@@ -57,11 +57,10 @@ public final class Converter {
         this.mode = spec.rounding();
         this.saturating = spec.saturation() == Saturation.SAT;
         this.propagating = spec.saturation() == Saturation.PROPAGATE;
-        this.belowRange = dst.layout() == Layout.P3109_UNSIGNED
-                && semantics.get(Semantics.P3109_UNSIGNED_NEGATIVE) == Semantics.P3109UnsignedNegative.BELOW_RANGE;
+        this.negativeRule = NegativeRule.of(dst, semantics);
+        this.belowRange = negativeRule == NegativeRule.BELOW_RANGE;
         this.integral = spec.conversion().integral();
         this.integerDestination = dst.isInteger();
-        this.unsignedDestination = !dst.isInteger() && !dst.format().isSigned();
         this.directedToInfinity = !saturating && semantics.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY
                 && (mode == Rounding.RZ || mode == Rounding.RD || mode == Rounding.RU);
         this.flushSubnormals = semantics.get(Semantics.SUBNORMAL_RESULTS) == Semantics.SubnormalResults.FLUSH;
@@ -266,21 +265,20 @@ public final class Converter {
             if (t != null) t.note("clamped to " + (d.negative ? "-" : "") + "224 first (decision e4m3fnuz-clamp=clamp-224)");
             d.set(Decoded.Kind.FINITE, d.negative, 7, 5, 0); // 224 = 7 x 2^5
         }
-        if (unsignedDestination && d.negative && (d.kind == Decoded.Kind.FINITE || d.kind == Decoded.Kind.INFINITE)) {
-            if (belowRange) { // rounded as a signed value; a nonzero result lies below the range
-                return d.kind == Decoded.Kind.FINITE ? toFloat(true, d.significand, d.exponent, bits, t) : results.infinite(true, t);
+        if (negativeRule != null && d.negative && (d.kind == Decoded.Kind.FINITE || d.kind == Decoded.Kind.INFINITE)) {
+            if (t != null && negativeRule != NegativeRule.BELOW_RANGE) t.note(negativeRule.note(dst, semantics));
+            switch (negativeRule) {
+                case BELOW_RANGE -> { // a nonzero result lies below the range
+                    return d.kind == Decoded.Kind.FINITE ? toFloat(true, d.significand, d.exponent, bits, t) : results.infinite(true, t);
+                }
+                case ZERO -> {
+                    return dst.zero(false);
+                }
+                case NAN -> {
+                    return results.generatedNan(false, 1L << 63);
+                }
+                case ABSOLUTE -> d.negative = false;
             }
-            if (dst.layout() == Layout.P3109_UNSIGNED) {
-                if (t != null) t.note(dst.format().name() + " has no sign: 0 (decision p3109-unsigned-negative=zero)");
-                return dst.zero(false);
-            }
-            boolean absolute = semantics.get(Semantics.UNSIGNED_NEGATIVE) == Semantics.UnsignedNegative.ABSOLUTE;
-            if (t != null) t.note(dst.format().name() + " has no sign: " + (absolute ? "the magnitude is converted" : "NaN")
-                    + " (decision unsigned-negative=" + Semantics.optionName(semantics.get(Semantics.UNSIGNED_NEGATIVE)) + ")");
-            if (!absolute) {
-                return results.generatedNan(false, 1L << 63);
-            }
-            d.negative = false;
         }
         if (d.kind == Decoded.Kind.FINITE) {
             return integerDestination ? integers.toInteger(d.negative, d.significand, d.exponent, t)

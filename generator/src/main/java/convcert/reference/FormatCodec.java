@@ -54,7 +54,7 @@ public final class FormatCodec {
         this.bias = format.bias();
         int top; // the grid spans binades minExponent..top
         switch (layout) {
-            case IEEE, IEEE_FN, P3109_SIGNED, P3109_UNSIGNED -> {
+            case IEEE, IEEE_FN, IEEE_FNU, P3109_SIGNED, P3109_UNSIGNED -> {
                 minExponent = 1 - bias;
                 top = (int) (format.maxFinite() >>> mantissaBits) - bias;
                 rows = null;
@@ -228,7 +228,7 @@ public final class FormatCodec {
         bits &= mask;
         return switch (layout) {
             case IEEE, IEEE_FN, P3109_SIGNED -> (bits & signBit) != 0 ? -(bits & ~signBit) : bits;
-            case EXPONENT, P3109_UNSIGNED -> bits;
+            case EXPONENT, P3109_UNSIGNED, IEEE_FNU -> bits;
             case TAPERED -> ranks()[(int) bits];
             default -> format.isSigned() && (bits & signBit) != 0 ? bits - (mask + 1) : bits;
         };
@@ -249,7 +249,7 @@ public final class FormatCodec {
     Unpacked unpack(long bits, Unpacked u) {
         return switch (layout) {
             case IEEE, IEEE_FN -> unpackIeee(bits & mask, u);
-            case P3109_SIGNED, P3109_UNSIGNED -> unpackP3109(bits & mask, u);
+            case P3109_SIGNED, P3109_UNSIGNED, IEEE_FNU -> unpackOneNan(bits & mask, u);
             case EXPONENT -> (bits & mask) == exponentFieldMax ? u.set(Decoded.Kind.NAN, false, 0, 0, 1L << 63)
                     : u.set(Decoded.Kind.FINITE, false, 1, (int) (bits & mask) - bias, 0);
             case TAPERED -> u.set(decodeTable[(int) (bits & mask)]);
@@ -288,8 +288,11 @@ public final class FormatCodec {
         return u.set(Decoded.Kind.FINITE, negative, m | (1L << mantissaBits), e - bias - mantissaBits, 0);
     }
 
-    /** P3109: the one NaN, the extended domain's infinities, and every other code a number (0 the one zero). */
-    private Unpacked unpackP3109(long bits, Unpacked u) {
+    /**
+     * P3109 and ieee-fnu: the one NaN, the extended domain's infinities, and every other code a number
+     * (0 the one zero).
+     */
+    private Unpacked unpackOneNan(long bits, Unpacked u) {
         if (bits == format.nan()) {
             return u.set(Decoded.Kind.NAN, false, 0, 0, 1L << 63);
         }

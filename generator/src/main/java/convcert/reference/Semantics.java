@@ -106,6 +106,16 @@ public final class Semantics {
             P3109UnsignedNegative.class, t -> ProfileNeeds.has(t, Layout.P3109_UNSIGNED));
 
     /**
+     * A negative value converted to an ieee-fnu format (NVIDIA UE5M3), which has no sign: 0, the nearest
+     * value of the format (what saturating to the finite range gives); NaN (LLVM APFloat's and ml_dtypes'
+     * reading of unsigned formats); or its magnitude converted (CUDA's E8M0 conversion).
+     */
+    public enum FnuNegative { ZERO, NAN, ABSOLUTE }
+
+    public static final Switch<FnuNegative> FNU_NEGATIVE = declare("fnu-negative", FnuNegative.class,
+            t -> ProfileNeeds.has(t, Layout.IEEE_FNU));
+
+    /**
      * The most negative value of a fixed-point element (OCP MX INT8): -max, symmetric (Microsoft's
      * microxcaling, the MX paper's reference code, clamps to +-127/64 and never makes 0x80), or the two's
      * complement minimum -2^(width-1), which gfloat decodes 0x80 as (-2.0) and a converter may reach.

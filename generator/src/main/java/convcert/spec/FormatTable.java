@@ -17,7 +17,7 @@ final class FormatTable {
             Layout layout = Layout.parse(row.required("layout"));
             if (layout == null) {
                 throw row.error("layout", "unknown layout '" + row.text("layout")
-                        + "' (known: ieee ieee-fn p3109-signed p3109-unsigned exponent tapered fixed int uint)");
+                        + "' (known: ieee ieee-fn ieee-fnu p3109-signed p3109-unsigned exponent tapered fixed int uint)");
             }
             int width = row.integer("width");
             if (width < 4 || width > 64 || (width > 8 && width != 16 && width != 32 && width != 64)) {
@@ -73,7 +73,7 @@ final class FormatTable {
                 if (layout == Layout.IEEE && inf == null) {
                     throw row.error("inf", "an ieee layout has an infinity");
                 }
-                if ((layout == Layout.IEEE_FN || layout == Layout.EXPONENT) && inf != null) {
+                if ((layout == Layout.IEEE_FN || layout == Layout.IEEE_FNU || layout == Layout.EXPONENT) && inf != null) {
                     throw row.error("inf", "an " + layout.tableName() + " layout has no infinity; leave blank");
                 }
                 long mask = width == 64 ? -1L : (1L << width) - 1;
@@ -106,14 +106,14 @@ final class FormatTable {
                 if (layout.p3109()) {
                     checkP3109Specials(row, format);
                 }
-                if (layout == Layout.EXPONENT) {
+                if (layout == Layout.EXPONENT || layout == Layout.IEEE_FNU) {
                     if (nan == null || nan != mask || max != mask - 1) {
-                        throw row.error(nan == null || nan != mask ? "nan" : "max_finite", "an exponent layout's NaN is "
+                        throw row.error(nan == null || nan != mask ? "nan" : "max_finite", "an " + layout.tableName() + " layout's NaN is "
                                 + "all ones (" + format.hex(mask) + ") and its largest value the code below ("
                                 + format.hex(mask - 1) + ")");
                     }
                     if (format.negativeZero()) {
-                        throw row.error("negative_zero", "an exponent layout has no zero: no");
+                        throw row.error("negative_zero", "an " + layout.tableName() + " layout has no sign: no");
                     }
                 }
             }

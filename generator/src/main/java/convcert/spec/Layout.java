@@ -7,6 +7,11 @@ public enum Layout {
     /** Finite-only IEEE-like layout (OCP E4M3): only the all-ones exponent with the all-ones mantissa is NaN. */
     IEEE_FN("ieee-fn"),
     /**
+     * Unsigned finite-only IEEE-like layout (NVIDIA UE5M3): exponent and mantissa fields over the whole
+     * width, subnormals, one zero (0), no infinity, the one NaN all ones.
+     */
+    IEEE_FNU("ieee-fnu"),
+    /**
      * An unsigned power of two (OCP MX E8M0 scale): the whole width is a biased exponent, all ones is
      * NaN; no sign, no zero, no subnormals, no mantissa.
      */
@@ -55,7 +60,7 @@ public enum Layout {
 
     /** Whether a sign bit sits above the fields (floating layouts; integers are two's complement or not). */
     public boolean hasSignBit() {
-        return this != EXPONENT && this != UINT && this != P3109_UNSIGNED;
+        return this != EXPONENT && this != UINT && this != P3109_UNSIGNED && this != IEEE_FNU;
     }
 
     public static Layout parse(String name) {

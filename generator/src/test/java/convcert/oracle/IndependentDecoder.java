@@ -15,7 +15,7 @@ public final class IndependentDecoder {
 
     public static int width(String format) {
         return switch (format) {
-            case "hifloat8", "fp8_e4m3fn", "fp8_e5m2", "int8", "uint8" -> 8;
+            case "hifloat8", "fp8_e4m3fn", "fp8_e5m2", "ue5m3", "int8", "uint8" -> 8;
             case "half", "bfloat16", "int16", "uint16" -> 16;
             case "float", "int32", "uint32" -> 32;
             case "double", "int64", "uint64" -> 64;
@@ -36,6 +36,7 @@ public final class IndependentDecoder {
             case "fp8_e5m2" -> ieee(bits, 5, 2, 15, true);
             case "fp8_e4m3fn" -> ieee(bits, 4, 3, 7, false);
             case "hifloat8" -> hifloat8((int) bits & 0xFF);
+            case "ue5m3" -> ue5m3((int) bits & 0xFF);
             default -> integer(format, bits);
         };
     }
@@ -67,6 +68,17 @@ public final class IndependentDecoder {
         BigInteger significand = BigInteger.valueOf(exponent == 0 ? mantissa : mantissa | (1L << m));
         int scale = (int) (exponent == 0 ? 1 - bias : exponent - bias) - m;
         return Value.finite(negative, pow2(significand, scale));
+    }
+
+    /** NVIDIA UE5M3 (PTX ISA alternate formats): no sign, E5 biased by 15, M3, subnormals, no infinity, NaN only 0xFF. */
+    private static Value ue5m3(int b) {
+        if (b == 0xFF) {
+            return new Value(Value.Kind.NAN, false, BigDecimal.ZERO);
+        }
+        int exponent = b >>> 3;
+        int mantissa = b & 7;
+        BigInteger significand = BigInteger.valueOf(exponent == 0 ? mantissa : 8 + mantissa);
+        return Value.finite(false, pow2(significand, Math.max(exponent, 1) - 15 - 3));
     }
 
     /** research formats.md 1.3, decoding rules 1-5. */
