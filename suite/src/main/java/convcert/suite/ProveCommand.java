@@ -81,6 +81,11 @@ public final class ProveCommand implements Callable<Integer> {
     @Option(names = "--timeout-s", defaultValue = "600", paramLabel = "S", description = "Each engine's limit (default: ${DEFAULT-VALUE}).")
     long timeout;
 
+    @Option(names = "--counterexamples", defaultValue = "" + Settings.COUNTEREXAMPLES, paramLabel = "N", description = "How many "
+            + "counterexamples a refutation seeks, each after the first one more SAT run (default: ${DEFAULT-VALUE}: enough "
+            + "to tell apart the faults one input leaves open).")
+    int counterexamples;
+
     @Spec
     CommandSpec spec;
 
@@ -98,12 +103,16 @@ public final class ProveCommand implements Callable<Integer> {
         String path = reference.id(c, "").path();
         Path folder = out != null ? out : Path.of("reports", "prove").resolve(path);
         boolean anyNaN = reference.semantics().get(Semantics.NAN_COMPARISON) == Semantics.NanComparison.ANY;
+        if (counterexamples < 1) {
+            throw new UsageException("--counterexamples " + counterexamples + ": at least 1");
+        }
         for (String solver : smt) {
             if (!Settings.SOLVERS.contains(solver)) {
                 throw new UsageException("--smt " + solver + ": not one of " + String.join(", ", Settings.SOLVERS));
             }
         }
-        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, new Settings(generation.generation, anyNaN, smt, timeout));
+        Settings settings = new Settings(generation.generation, anyNaN, smt, timeout, counterexamples);
+        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, settings);
         PrintWriter o = spec.commandLine().getOut();
         o.println("case     " + c.describe() + " (profile " + reference.tables().profile() + ")");
         o.println("design   " + top + " (" + String.join(" ", rtl.stream().map(Path::toString).toList()) + ")");

@@ -29,9 +29,6 @@ import java.util.Map;
  */
 public final class Prover {
 
-    /** Counterexamples sought after a refutation: enough to tell apart the faults one input leaves open. */
-    static final int COUNTEREXAMPLES = 8;
-
     private Prover() {
     }
 
@@ -48,7 +45,7 @@ public final class Prover {
                 proof = new Proof(Proof.Verdict.UNDECIDED, proof.engines(), proof.counterexamples());
             } else {
                 List<Proof.Counterexample> found = new ArrayList<>(proof.counterexamples());
-                while (found.size() < COUNTEREXAMPLES) {
+                while (found.size() < settings.counterexamples()) {
                     Files.writeString(folder.resolve("miter-more.sv"), miter.systemVerilog(converter, anyNaN,
                             found.stream().map(Proof.Counterexample::input).toList()));
                     Proof.Counterexample next = Engines.another(folder, design, defines, "miter-more.sv", converter, timeoutSeconds);

@@ -11,8 +11,14 @@ import java.util.List;
  * @param smtSolvers     SMT solvers that must agree beside Yosys' SAT and ABC, each on the miter as Yosys
  *                       writes it in SMT-LIB before bit-blasting: a word-level view of the same netlist
  * @param timeoutSeconds each engine's limit
+ * @param counterexamples how many counterexamples a refutation seeks (at least 1): each after the first is one
+ *                        more SAT run, with the inputs before excluded from the miter
  */
-public record Settings(ReferenceModel.Generation generation, boolean anyNaN, List<String> smtSolvers, long timeoutSeconds) {
+public record Settings(ReferenceModel.Generation generation, boolean anyNaN, List<String> smtSolvers, long timeoutSeconds,
+                       int counterexamples) {
+
+    /** Enough counterexamples to tell apart the faults one input leaves open (faults.csv's diagnosis). */
+    public static final int COUNTEREXAMPLES = 8;
 
     /**
      * The SMT solvers prove runs: cvc5 reads Yosys' SMT-LIB and decides the example RTL's 64-bit cases in about 20 s.

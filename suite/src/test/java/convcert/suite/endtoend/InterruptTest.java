@@ -33,7 +33,7 @@ class InterruptTest {
                 for line in iter(sys.stdin.buffer.readline, b""):
                     w = line.split()
                     if w[0] == b"QUIT": break
-                    n = int(w[-1]); sys.stdin.buffer.read(4 * n); time.sleep(0.4)
+                    n = int(w[-1]); sys.stdin.buffer.read(4 * n); time.sleep(1.0)
                     sys.stdout.buffer.write(b"OK %d\\n" % n + bytes(2 * n)); sys.stdout.flush()
                 """);
         Path out = temp.resolve("out");

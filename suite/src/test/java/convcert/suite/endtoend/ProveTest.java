@@ -97,8 +97,8 @@ class ProveTest {
                 "--out", temp.resolve("i").toString());
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("PROVEN: equal to the reference for all 2^64 inputs (both engines)"), r.out());
-        Fixtures.Run saturating = Fixtures.run("", "prove", "--from", "int64", "--to", "half", "--rounding", "rn",
-                "--rtl", RTL.resolve("int64_to_half.sv").toString(), "--top", "int64_to_half", "--out", temp.resolve("s").toString());
+        Fixtures.Run saturating = Fixtures.run("", "prove", "--from", "int64", "--to", "half", "--rounding", "rn", "--counterexamples",
+                "1", "--rtl", RTL.resolve("int64_to_half.sv").toString(), "--top", "int64_to_half", "--out", temp.resolve("s").toString());
         assertEquals(1, saturating.exit(), "at power-on CTRL the case saturates, which the design does not: " + saturating.out());
     }
 
@@ -124,7 +124,7 @@ class ProveTest {
         Path out = temp.resolve("z");
         Fixtures.Run r = Fixtures.run("", "prove", "--from", "float", "--to", "hifloat8", "--rounding", "rna", "--saturation", "nosat",
                 "--ctrl", "60=0,48=1", "--rtl", RTL.resolve("float_to_hif8.sv").toString(), "--top", "float_to_hif8",
-                "--set", "saturating=0", "--define", "PLANTED_SIGNED_ZERO", "--out", out.toString());
+                "--set", "saturating=0", "--define", "PLANTED_SIGNED_ZERO", "--counterexamples", "1", "--out", out.toString());
         assertEquals(1, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("REFUTED: the design differs from the reference (both engines)"), r.out());
         assertTrue(r.out().contains("expected 0x00 (0.0), actual 0x80 (nan)"), r.out());
@@ -136,6 +136,7 @@ class ProveTest {
      * (about 25 s); an unknown solver is a usage error.
      */
     @Test
+    @Tag("extended") // a third engine beside the two every proof runs
     void anSmtSolverIsAThirdEngineThatMustAgree() {
         assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
         assumeTrue(installed("cvc5"), "cvc5 is not installed (apt-get install cvc5; .ci/run installs it)");
@@ -164,6 +165,7 @@ class ProveTest {
      * convcert model, proven equal to its datapath model (prove's default for these cases) by both engines.
      */
     @ParameterizedTest(name = "{1}->{2} {3}")
+    @Tag("extended") // ReferenceModelTest checks both generations against the reference in every tier
     @CsvSource({"ieee754, float, fp8_e4m3fn, rn", "ieee754, half, fp8_e4m3fn, rna"})
     void theStepsModelIsProvenEqualToTheDatapathModel(String profile, String from, String to, String rounding) {
         assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
@@ -235,5 +237,9 @@ class ProveTest {
                 RTL.resolve("convert_unit.sv").toString(), "--top", "convert_unit", "--set", "dst=x");
         assertEquals(2, port.exit());
         assertTrue(port.err().contains("--set 'dst=x': the value is not a number"), port.err());
+        Fixtures.Run none = Fixtures.run("", "prove", "--from", "float", "--to", "half", "--rounding", "rn", "--rtl",
+                RTL.resolve("convert_unit.sv").toString(), "--top", "convert_unit", "--counterexamples", "0");
+        assertEquals(2, none.exit());
+        assertTrue(none.err().contains("--counterexamples 0: at least 1"), none.err());
     }
 }

@@ -32,12 +32,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The generated RTL models (convcert model, ReferenceModel) against the reference: every case of every profile
- * that has a model, simulated under Verilator in one build, on every input of an 8- or 16-bit source and on
- * the ci set's inputs of a 32- or 64-bit one; each result bit for bit, NaNs included. Skipped, and said so,
- * without verilator.
+ * The generated RTL models (convcert model, ReferenceModel) against the reference, simulated under Verilator
+ * in one build, on every input of an 8- or 16-bit source and on the ci set's inputs of a 32- or 64-bit one;
+ * each result bit for bit, NaNs included. The extended tier simulates every datapath model of every profile
+ * and one steps model per pair of formats; the others one datapath model per destination and rounding mode
+ * and one steps model per destination, in each profile. Skipped, and said so, without verilator.
  */
-@Tag("slow") // one Verilator build of about 900 models: about 3 minutes on 2 cores
+@Tag("slow")
 class ReferenceModelTest {
 
     @TempDir
@@ -46,7 +47,18 @@ class ReferenceModelTest {
     record Model(String name, Converter converter, long[] inputs) { }
 
     @Test
+    @Tag("extended") // one Verilator build of about 900 models: about 3 minutes on 2 cores
     void everyModelGivesTheReferencesResults() throws Exception {
+        simulate(true, 600);
+    }
+
+    @Test
+    void aModelOfEachDestinationAndModeGivesTheReferencesResults() throws Exception {
+        simulate(false, 100);
+    }
+
+    /** every: each datapath model (else one per destination and mode); at least: how many models it must find. */
+    private void simulate(boolean every, int atLeast) throws Exception {
         assumeTrue(RtlTest.verilator(), "verilator is not installed (apt-get install verilator; .ci/run installs it)");
         List<Model> models = new ArrayList<>();
         Set<String> pairs = new HashSet<>();
@@ -67,7 +79,9 @@ class ReferenceModelTest {
                             // checks every one's runs on every input, so that the build stays within minutes
                             boolean steps = ReferenceModel.unsupported(converter, ReferenceModel.Generation.DATAPATH) != null;
                             String from = c.from().width() == 16 ? "16-bit" : c.from().name();
-                            if (steps && !pairs.add(dir.getFileName() + " " + from + " " + c.to().name())) {
+                            String profile = dir.getFileName().toString();
+                            if (steps && !pairs.add(profile + " " + (every ? from : "") + "->" + c.to().name())
+                                    || !steps && !every && !pairs.add(profile + " ->" + c.to().name() + " " + mode)) {
                                 continue;
                             }
                             String name = "m" + models.size();
@@ -79,7 +93,7 @@ class ReferenceModelTest {
                 }
             }
         }
-        assertTrue(models.size() > 600, "models: " + models.size());
+        assertTrue(models.size() > atLeast, "models: " + models.size());
         sv.append("module check_top (input logic [63:0] in [").append(models.size()).append("], output logic [63:0] out [")
                 .append(models.size()).append("]);\n");
         for (int k = 0; k < models.size(); k++) {
