@@ -9,36 +9,34 @@ import numpy as np
 # Bytes per element of the formats convcert's profiles name (the width column of formats.csv, rounded up).
 WIDTHS = {
     "float": 4, "half": 2, "bfloat16": 2, "double": 8, "hifloat8": 1, "fp8_e4m3fn": 1, "fp8_e5m2": 1,
-    "fp8_e4m3fnuz": 1, "fp8_e5m2fnuz": 1, "fp6_e2m3": 1, "fp6_e3m2": 1, "fp4_e2m1": 1, "e8m0": 1,
+    "fp8_e4m3fnuz": 1, "fp8_e5m2fnuz": 1, "fp6_e2m3": 1, "fp6_e3m2": 1, "fp4_e2m1": 1, "e8m0": 1, "ue5m3": 1,
     "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
 }
 # Every alias in spec-tables' formats.csv and blocks.csv (all profiles) to the name convcert sends in its batches,
 # so a device may declare "e5m2" or "bf16"; PythonDeviceTest holds it to the tables. P3109's generated family
 # names (p3109_k8p3se for binary8p3se) follow one rule instead.
 ALIASES = {
-    "__HIP_E4M3": "fp8_e4m3fn", "__HIP_E4M3_FNUZ": "fp8_e4m3fnuz", "__HIP_E5M2": "fp8_e5m2",
-    "__HIP_E5M2_FNUZ": "fp8_e5m2fnuz", "__half": "half", "__hip_fp8_e4m3": "fp8_e4m3fn",
-    "__hip_fp8_e4m3_fnuz": "fp8_e4m3fnuz", "__hip_fp8_e5m2": "fp8_e5m2", "__hip_fp8_e5m2_fnuz": "fp8_e5m2fnuz",
-    "__nv_bfloat16": "bfloat16", "__nv_fp4_e2m1": "fp4_e2m1", "__nv_fp4x2_e2m1": "fp4x2_e2m1",
-    "__nv_fp6_e2m3": "fp6_e2m3", "__nv_fp6_e3m2": "fp6_e3m2", "__nv_fp8_e4m3": "fp8_e4m3fn",
-    "__nv_fp8_e5m2": "fp8_e5m2", "__nv_fp8_e8m0": "e8m0", "bf16": "bfloat16", "bfloat16_t": "bfloat16",
-    "binary16": "half", "binary32": "float", "binary64": "double", "char": "int8", "d": "double", "e2m1": "fp4_e2m1",
-    "e2m3": "fp6_e2m3", "e3m2": "fp6_e3m2", "e4m3": "fp8_e4m3fn", "e4m3fn": "fp8_e4m3fn", "e4m3fnuz": "fp8_e4m3fnuz",
-    "e5m2": "fp8_e5m2", "e5m2fnuz": "fp8_e5m2fnuz", "e8m0fnu": "e8m0", "f16": "half", "f32": "float",
-    "f64": "double", "float16": "half", "float32": "float", "float4_e2m1fn": "fp4_e2m1", "float64": "double",
-    "float6_e2m3fn": "fp6_e2m3", "float6_e3m2fn": "fp6_e3m2", "float8_e4m3fn": "fp8_e4m3fn",
-    "float8_e4m3fnuz": "fp8_e4m3fnuz", "float8_e5m2": "fp8_e5m2", "float8_e5m2fnuz": "fp8_e5m2fnuz",
-    "float8_e8m0fnu": "e8m0", "fp16": "half", "fp32": "float", "fp4x2": "fp4x2_e2m1", "fp64": "double",
-    "fp8_e4m3fn_t": "fp8_e4m3fn", "fp8_e5m2_t": "fp8_e5m2", "h": "half", "hif8": "hifloat8",
-    "hifloat8_t": "hifloat8", "i16": "int16", "i32": "int32", "i64": "int64", "i8": "int8", "int": "int32",
+    "__HIP_E4M3": "fp8_e4m3fn", "__HIP_E4M3_FNUZ": "fp8_e4m3fnuz", "__HIP_E5M2": "fp8_e5m2", "__HIP_E5M2_FNUZ":
+    "fp8_e5m2fnuz", "__half": "half", "__hip_fp8_e4m3": "fp8_e4m3fn", "__hip_fp8_e4m3_fnuz": "fp8_e4m3fnuz",
+    "__hip_fp8_e5m2": "fp8_e5m2", "__hip_fp8_e5m2_fnuz": "fp8_e5m2fnuz", "__nv_bfloat16": "bfloat16", "__nv_fp4_e2m1":
+    "fp4_e2m1", "__nv_fp4x2_e2m1": "fp4x2_e2m1", "__nv_fp6_e2m3": "fp6_e2m3", "__nv_fp6_e3m2": "fp6_e3m2",
+    "__nv_fp8_e4m3": "fp8_e4m3fn", "__nv_fp8_e5m2": "fp8_e5m2", "__nv_fp8_e8m0": "e8m0", "__nv_fp8_ue5m3": "ue5m3",
+    "bf16": "bfloat16", "bfloat16_t": "bfloat16", "binary16": "half", "binary32": "float", "binary64": "double", "char":
+    "int8", "d": "double", "e2m1": "fp4_e2m1", "e2m3": "fp6_e2m3", "e3m2": "fp6_e3m2", "e4m3": "fp8_e4m3fn", "e4m3fn":
+    "fp8_e4m3fn", "e4m3fnuz": "fp8_e4m3fnuz", "e5m2": "fp8_e5m2", "e5m2fnuz": "fp8_e5m2fnuz", "e5m3fnu": "ue5m3",
+    "e8m0fnu": "e8m0", "f16": "half", "f32": "float", "f64": "double", "float16": "half", "float32": "float",
+    "float4_e2m1fn": "fp4_e2m1", "float64": "double", "float6_e2m3fn": "fp6_e2m3", "float6_e3m2fn": "fp6_e3m2",
+    "float8_e4m3fn": "fp8_e4m3fn", "float8_e4m3fnuz": "fp8_e4m3fnuz", "float8_e5m2": "fp8_e5m2", "float8_e5m2fnuz":
+    "fp8_e5m2fnuz", "float8_e5m3fnu": "ue5m3", "float8_e8m0fnu": "e8m0", "fp16": "half", "fp32": "float", "fp4x2":
+    "fp4x2_e2m1", "fp64": "double", "fp8_e4m3fn_t": "fp8_e4m3fn", "fp8_e5m2_t": "fp8_e5m2", "h": "half", "hif8":
+    "hifloat8", "hifloat8_t": "hifloat8", "i16": "int16", "i32": "int32", "i64": "int64", "i8": "int8", "int": "int32",
     "int16_t": "int16", "int32_t": "int32", "int64_t": "int64", "int8_mx": "mx_int8", "int8_t": "int8", "l": "int64",
-    "ll": "int64", "long": "int64", "lu": "uint64", "mxfp4": "mxfp4_e2m1", "mxfp6": "mxfp6_e3m2",
-    "mxfp8": "mxfp8_e4m3", "mxint8_element": "mx_int8", "nvfp4_e2m1": "nvfp4", "nxfp4": "mxfp4_e2m1_bs16",
-    "nxfp8_e4m3": "mxfp8_e4m3_bs16", "ofp8_e4m3": "fp8_e4m3fn", "ofp8_e5m2": "fp8_e5m2", "s": "float",
-    "scale": "e8m0", "short": "int16", "single": "float", "u16": "uint16", "u32": "uint32", "u64": "uint64",
-    "u8": "uint8", "uchar": "uint8", "uint": "uint32", "uint16_t": "uint16", "uint32_t": "uint32",
-    "uint64_t": "uint64", "uint8_t": "uint8", "ull": "uint64", "ulong": "uint64", "unsigned": "uint32",
-    "ushort": "uint16", "w": "int32", "wu": "uint32",
+    "ll": "int64", "long": "int64", "lu": "uint64", "mxfp4": "mxfp4_e2m1", "mxfp6": "mxfp6_e3m2", "mxfp8": "mxfp8_e4m3",
+    "mxint8_element": "mx_int8", "nvfp4_e2m1": "nvfp4", "nxfp4": "mxfp4_e2m1_bs16", "nxfp8_e4m3": "mxfp8_e4m3_bs16",
+    "ofp8_e4m3": "fp8_e4m3fn", "ofp8_e5m2": "fp8_e5m2", "s": "float", "scale": "e8m0", "short": "int16", "single":
+    "float", "u16": "uint16", "u32": "uint32", "u64": "uint64", "u8": "uint8", "uchar": "uint8", "uint": "uint32",
+    "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64", "uint8_t": "uint8", "ull": "uint64", "ulong":
+    "uint64", "unsigned": "uint32", "ushort": "uint16", "w": "int32", "wu": "uint32",
 }
 _P3109 = re.compile(r"p3109_k(\d+)p(\d+)([a-z]*)$")
 
