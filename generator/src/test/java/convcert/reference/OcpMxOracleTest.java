@@ -204,6 +204,19 @@ class OcpMxOracleTest {
         assertTrue(Float.isNaN(Float.intBitsToFloat((int) back.apply(0xFF))));
     }
 
+    /** cuda's __nv_cvt_e8m0_to_bf16raw: every power of two 2^-127..2^127 is a bfloat16, the top half of its float. */
+    @Test
+    void e8m0CodesAreExactInBfloat16() {
+        Reference cuda = TestProfile.reference("cuda");
+        Converter toBf16 = cuda.converter(cuda.resolve("e8m0", "bfloat16", "rn", "nosat", cuda.ctrl("")));
+        for (int code = 0; code < 0xFF; code++) {
+            int expected = Float.floatToRawIntBits(pow2(code - 127).floatValue()) >>> 16;
+            assertEquals(Integer.toHexString(expected), Long.toHexString(toBf16.apply(code)), "code " + code);
+        }
+        long nan = toBf16.apply(0xFF);
+        assertTrue((nan & 0x7F80) == 0x7F80 && (nan & 0x7F) != 0, "0xFF gives a NaN: 0x" + Long.toHexString(nan));
+    }
+
     @Test
     void theOtherReadingOfNanIsSelectable() {
         Reference zero = new Reference(MX.tables(), Semantics.of(MX.tables(), java.util.Map.of("finite-nan", "zero")));
