@@ -288,10 +288,7 @@ public final class FormatCodec {
         return u.set(Decoded.Kind.FINITE, negative, m | (1L << mantissaBits), e - bias - mantissaBits, 0);
     }
 
-    /**
-     * P3109 and ieee-fnu: the one NaN, the extended domain's infinities, and every other code a number
-     * (0 the one zero).
-     */
+    /** P3109 and ieee-fnu: the one NaN, the extended domain's infinities, every other code a number (0 the one zero). */
     private Unpacked unpackOneNan(long bits, Unpacked u) {
         if (bits == format.nan()) {
             return u.set(Decoded.Kind.NAN, false, 0, 0, 1L << 63);

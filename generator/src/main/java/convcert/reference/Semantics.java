@@ -105,11 +105,7 @@ public final class Semantics {
     public static final Switch<P3109UnsignedNegative> P3109_UNSIGNED_NEGATIVE = declare("p3109-unsigned-negative",
             P3109UnsignedNegative.class, t -> ProfileNeeds.has(t, Layout.P3109_UNSIGNED));
 
-    /**
-     * A negative value converted to an ieee-fnu format (NVIDIA UE5M3), which has no sign: 0, the nearest
-     * value of the format (what saturating to the finite range gives); NaN (LLVM APFloat's and ml_dtypes'
-     * reading of unsigned formats); or its magnitude converted (CUDA's E8M0 conversion).
-     */
+    /** A negative value into an ieee-fnu format (UE5M3): 0 (saturated to its range), NaN, or its magnitude's result. */
     public enum FnuNegative { ZERO, NAN, ABSOLUTE }
 
     public static final Switch<FnuNegative> FNU_NEGATIVE = declare("fnu-negative", FnuNegative.class,
@@ -222,11 +218,7 @@ public final class Semantics {
     public static final Switch<BlockScaleSign> BLOCK_SCALE_SIGN = declare("block-scale-sign", BlockScaleSign.class,
             ProfileNeeds::twoLevelBlocks);
 
-    /**
-     * Which nibble of a byte holds the first of two packed elements of up to 4 bits (blocks.csv storage
-     * packed): the low one (CUDA's __nv_fp4x2_storage_t, PyTorch's float4_e2m1fn_x2), or the high one
-     * (the other order libraries offer). It changes no value, only the bytes of vectors and the protocol.
-     */
+    /** The nibble of the first of two packed elements: low (CUDA's fp4x2, PyTorch's float4_e2m1fn_x2) or high; bytes only. */
     public enum NibbleOrder { LOW_FIRST, HIGH_FIRST }
 
     public static final Switch<NibbleOrder> NIBBLE_ORDER = declare("nibble-order", NibbleOrder.class,
@@ -243,10 +235,7 @@ public final class Semantics {
     public static final Switch<UnderflowFlag> UNDERFLOW_FLAG = declare("underflow-flag", UnderflowFlag.class,
             SpecTables::hasFlags);
 
-    /**
-     * When a finite value raises overflow: its rounding to the precision with an unbounded exponent
-     * exceeds the largest finite value (IEEE 754 7.4), or the value itself does (x86 F16C's vcvtps2ph).
-     */
+    /** Overflow: the rounding with an unbounded exponent exceeds the largest value (IEEE 754 7.4), or the value does (F16C). */
     public enum OverflowFlag { AFTER_ROUNDING, BEFORE_ROUNDING }
 
     public static final Switch<OverflowFlag> OVERFLOW_FLAG = declare("overflow-flag", OverflowFlag.class,

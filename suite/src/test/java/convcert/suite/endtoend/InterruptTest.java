@@ -3,6 +3,7 @@ package convcert.suite.endtoend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -25,6 +26,9 @@ class InterruptTest {
     @ParameterizedTest(name = "SIG{0}")
     @CsvSource({"INT, 130", "TERM, 143"})
     void anInterruptedRunWritesPartialReports(String signal, int exit, @TempDir Path temp) throws Exception {
+        // a shell starts a background job with SIGINT ignored, and a JVM that inherits that never sees Ctrl-C
+        assumeFalse(signal.equals("INT") && ignoresSigint(), "SIGINT is ignored here (a background job), as it"
+                + " will be in the CLI this test starts: start the build in the foreground to test it");
         Path device = temp.resolve("slow.py");
         Files.writeString(device, """
                 import sys, time
@@ -33,7 +37,7 @@ class InterruptTest {
                 for line in iter(sys.stdin.buffer.readline, b""):
                     w = line.split()
                     if w[0] == b"QUIT": break
-                    n = int(w[-1]); sys.stdin.buffer.read(4 * n); time.sleep(1.0)
+                    n = int(w[-1]); sys.stdin.buffer.read(4 * n); time.sleep(0.4)
                     sys.stdout.buffer.write(b"OK %d\\n" % n + bytes(2 * n)); sys.stdout.flush()
                 """);
         Path out = temp.resolve("out");
@@ -74,6 +78,13 @@ class InterruptTest {
         String xml = Fixtures.junitXml(out);
         assertTrue(xml.contains("(partial: interrupted)") && xml.contains("type=\"not_run\""), xml.substring(0, 300));
         assertTrue(countResults(out) >= planned, "an Allure result per case, the unfinished ones broken");
+    }
+
+    /** Whether this process ignores SIGINT (/proc/self/status, SigIgn: bit 1 of the mask is signal 2). */
+    static boolean ignoresSigint() throws java.io.IOException {
+        Path status = Path.of("/proc/self/status");
+        return Files.isReadable(status) && Files.readAllLines(status).stream().filter(l -> l.startsWith("SigIgn:"))
+                .anyMatch(l -> (Long.parseLong(l.substring(7).strip(), 16) & 2) != 0);
     }
 
     /** Ctrl-C of generate --check while it regenerates: its temporary set is removed, the writers' threads still running. */
