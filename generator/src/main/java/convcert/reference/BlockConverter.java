@@ -24,6 +24,14 @@ import java.util.List;
  */
 public final class BlockConverter {
 
+    /**
+     * The decisions a block's values read, beside its element conversion's: a block recipe's choices
+     * (nibble-order is how packed elements are stored, not what they are).
+     */
+    public static final List<Semantics.Switch<?>> RECIPE = List.of(Semantics.MX_SCALE, Semantics.MX_NAN,
+            Semantics.MX_INFINITY, Semantics.TENSOR_SCALE_ARITHMETIC, Semantics.BLOCK_SCALE_ROUNDING,
+            Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN);
+
     private final BlockFormat block;
     private final Rounding mode;
     private final boolean toBlock;

@@ -34,16 +34,23 @@ final class BlockRunner {
         this.firstMismatches = firstMismatches;
     }
 
+    /** Wrong blocks kept per case for the diagnosis. */
+    static final int DIAGNOSED = 1 << 12;
+
+    /** A case's result, with the outputs of its first wrong blocks (block index -> outputs) for the diagnosis. */
+    record Outcome(CaseResult result, Map<Integer, long[]> wrong) {
+    }
+
     /** expected holds the reference's outputs for inputs, blocks of them. */
-    CaseResult run(AdapterInstance adapter, CaseKey key, BlockConverter reference, long[] inputs, long[] expected,
+    Outcome run(AdapterInstance adapter, CaseKey key, BlockConverter reference, long[] inputs, long[] expected,
                    int blocks) {
         long start = System.nanoTime();
         if (!adapter.applies(key)) {
-            return CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter");
+            return new Outcome(CaseResult.without(key, Status.NOT_APPLICABLE, "not implemented by the adapter"), Map.of());
         }
         if (!(adapter.declaring() instanceof BlockOperations)) {
-            return CaseResult.without(key, Status.ERROR, "the adapter lists " + key.name()
-                    + " among its capabilities but does not implement BlockOperations");
+            return new Outcome(CaseResult.without(key, Status.ERROR, "the adapter lists " + key.name()
+                    + " among its capabilities but does not implement BlockOperations"), Map.of());
         }
         int in = reference.inputsPerBlock();
         int out = reference.outputsPerBlock();
@@ -51,6 +58,7 @@ final class BlockRunner {
         List<FirstMismatch> first = new ArrayList<>();
         Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
         List<String> rules = List.of();
+        Map<Integer, long[]> wrongBlocks = new LinkedHashMap<>();
         for (int done = 0; done < blocks; ) {
             int n = Math.min(BLOCK_BATCH, blocks - done);
             long[] batch = Arrays.copyOfRange(inputs, done * in, (done + n) * in);
@@ -60,8 +68,8 @@ final class BlockRunner {
                 adapter.call(a -> ((BlockOperations) a).convertBlocks(key, batch, actual, n), () -> n + " blocks");
             } catch (AdapterException e) {
                 adapter.recover();
-                return new CaseResult(key, Status.ADAPTER_ERROR, done, mismatches, first, rules, kinds,
-                        e.getMessage() + " (after " + done + " blocks)", ValueRunner.millis(start));
+                return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, done, mismatches, first, rules, kinds,
+                        e.getMessage() + " (after " + done + " blocks)", ValueRunner.millis(start)), Map.of());
             }
             for (int b = 0; b < n; b++) {
                 int e = (done + b) * out;
@@ -83,6 +91,9 @@ final class BlockRunner {
                 }
                 if (wrongValues > 0) {
                     mismatches++;
+                    if (wrongBlocks.size() < DIAGNOSED) {
+                        wrongBlocks.put(done + b, Arrays.copyOfRange(actual, b * out, (b + 1) * out));
+                    }
                     if (first.size() < firstMismatches) {
                         first.add(new FirstMismatch.Block(done + b, wrong, wrongValues - wrong.size(),
                                 inputsInHex(reference, batch, b * in)));
@@ -95,18 +106,18 @@ final class BlockRunner {
             done += n;
         }
         if (blocks == 0) {
-            return CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify");
+            return new Outcome(CaseResult.without(key, Status.ERROR, "the case has no vectors: nothing to certify"), Map.of());
         }
         try { // a batch of none: the adapter shows nothing of this case is still pending
             adapter.call(a -> ((BlockOperations) a).convertBlocks(key, new long[0], new long[0], 0),
                     () -> "the batch of 0 after the case");
         } catch (AdapterException e) {
             adapter.recover();
-            return new CaseResult(key, Status.ADAPTER_ERROR, blocks, mismatches, first, rules, kinds,
-                    e.getMessage() + " (after all " + blocks + " blocks)", ValueRunner.millis(start));
+            return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, blocks, mismatches, first, rules, kinds,
+                    e.getMessage() + " (after all " + blocks + " blocks)", ValueRunner.millis(start)), Map.of());
         }
-        return new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, blocks, mismatches, first, rules, kinds,
-                null, ValueRunner.millis(start));
+        return new Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, blocks, mismatches, first,
+                rules, kinds, null, ValueRunner.millis(start)), wrongBlocks);
     }
 
     private static List<String> inputsInHex(BlockConverter c, long[] in, int offset) {

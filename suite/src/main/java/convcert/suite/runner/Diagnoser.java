@@ -4,6 +4,7 @@ import convcert.common.Home;
 import convcert.faults.Fault;
 import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
+import convcert.reference.BlockConverter;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
 import convcert.reference.Flags;
@@ -14,13 +15,12 @@ import convcert.suite.model.Diagnosis;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * What a failing case's implementation probably does wrong: every fault of the catalogue that applies
@@ -132,14 +132,9 @@ final class Diagnoser {
         Diagnosis.Hypothesis best = null;
         long bestScore = 0;
         Map<Diagnosis.Hypothesis, FaultModel.FlagsImplementation> hypotheses = new LinkedHashMap<>();
-        for (Map<String, String> reading : otherFlagReadings()) {
-            Map<String, String> choices = new LinkedHashMap<>(reference.semantics().choices());
-            choices.putAll(reading);
-            Reference other = new Reference(reference.tables(), Semantics.of(reference.tables(), choices));
-            String id = reading.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                    .collect(Collectors.joining(" "));
-            hypotheses.put(new Diagnosis.Hypothesis(id, "the flags this reading of decisions.csv raises", 0, 0),
-                    other.converter(converter.spec()).flags()::of);
+        for (Map<String, String> reading : Readings.other(reference, FLAG_DECISIONS)) {
+            hypotheses.put(new Diagnosis.Hypothesis(Readings.name(reading), "the flags this reading of decisions.csv raises",
+                    0, 0), Readings.under(reference, reading).converter(converter.spec()).flags()::of);
         }
         for (Fault f : catalogue) { // the flag decisions are tried above, alone and together
             FaultModel.FlagsImplementation lane = f.mechanism().equals("flags") ? model.flags(f, converter.spec()) : null;
@@ -169,28 +164,71 @@ final class Diagnoser {
                 passesOf);
     }
 
-    /** Every non-empty set of flag decisions, each at an option other than the profile's. */
-    private List<Map<String, String>> otherFlagReadings() {
-        List<Map<String, String>> readings = new ArrayList<>();
-        readings.add(Map.of());
-        for (Semantics.Switch<?> s : FLAG_DECISIONS) {
-            String chosen = reference.semantics().choices().get(s.id());
-            if (chosen == null) {
-                continue;
-            }
-            List<Map<String, String>> more = new ArrayList<>();
-            for (Map<String, String> r : readings) {
-                for (String option : s.optionNames()) {
-                    if (!option.equals(chosen)) {
-                        Map<String, String> m = new LinkedHashMap<>(r);
-                        m.put(s.id(), option);
-                        more.add(m);
-                    }
-                }
-            }
-            readings.addAll(more);
+    /** Passing blocks a block diagnosis reads: the first this many. */
+    private static final int PASS_BLOCKS = 1 << 14;
+
+    /**
+     * A failing block case (wrong: block index -> the implementation's outputs of that block): the other
+     * readings of the decisions a block conversion reads (its recipe: {@link BlockConverter#RECIPE}) are the
+     * hypotheses. One that gives every wrong block exactly and changes no passing block names the recipe the
+     * implementation follows; null when none explains any block. The fault catalogue holds value faults and
+     * is not tried on blocks.
+     */
+    Diagnosis explainBlocks(BlockConverter c, long[] inputs, long[] expected, int blocks, Map<Integer, long[]> wrong,
+                            long mismatches) {
+        if (wrong.isEmpty()) {
+            return null;
         }
-        return readings.stream().filter(r -> !r.isEmpty()).sorted(Comparator.comparingInt(Map::size)).toList();
+        List<Integer> passes = IntStream.range(0, blocks).filter(b -> !wrong.containsKey(b))
+                .limit(PASS_BLOCKS).boxed().toList();
+        int in = c.inputsPerBlock();
+        int out = c.outputsPerBlock();
+        long[] result = new long[out];
+        List<Diagnosis.Hypothesis> full = new ArrayList<>();
+        Diagnosis.Hypothesis best = null;
+        long bestScore = 0;
+        int simplest = Integer.MAX_VALUE;
+        for (Map<String, String> reading : Readings.other(reference, BlockConverter.RECIPE)) {
+            if (reading.size() > simplest) {
+                break; // a reading with fewer changes explains the case
+            }
+            BlockConverter h = Readings.under(reference, reading).blockConverter(c.block(), c.mode(), c.toBlock());
+            long explained = 0;
+            for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
+                h.apply(inputs, w.getKey() * in, result, 0, 1);
+                explained += sameBlock(h, result, 0, w.getValue(), 0) ? 1 : 0;
+            }
+            long broken = 0;
+            for (int b : passes) {
+                h.apply(inputs, b * in, result, 0, 1);
+                broken += sameBlock(c, expected, b * out, result, 0) ? 0 : 1;
+            }
+            Diagnosis.Hypothesis hypothesis = new Diagnosis.Hypothesis(Readings.name(reading),
+                    "the blocks this reading of decisions.csv gives", explained, broken);
+            if (explained == wrong.size() && broken == 0) {
+                full.add(hypothesis);
+                simplest = reading.size();
+            } else if (explained - broken > bestScore) {
+                bestScore = explained - broken;
+                best = hypothesis;
+            }
+        }
+        long passesOf = blocks - mismatches;
+        if (!full.isEmpty()) {
+            return new Diagnosis(wrong.size(), passes.size(), true, full, List.of(), mismatches, passesOf);
+        }
+        return best == null ? null : new Diagnosis(wrong.size(), passes.size(), false, List.of(best), List.of(),
+                mismatches, passesOf);
+    }
+
+    /** Whether a block's outputs got equal want's as judge judges them (no elements under a NaN scale). */
+    private boolean sameBlock(BlockConverter judge, long[] want, int w, long[] got, int g) {
+        for (int i = 0; i < judge.outputsPerBlock(); i++) {
+            if (judge.compared(want, w, i) && !comparison.same(judge.outputCodec(i), want[w + i], got[g + i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Mismatching inputs per binade of the source ("2^e"; "0", "inf", "NaN"), in value order. */

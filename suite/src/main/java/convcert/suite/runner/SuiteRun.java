@@ -217,10 +217,7 @@ public final class SuiteRun implements AutoCloseable {
         try {
             r = switch (p) {
                 case Planned.Values v -> values(v, progress);
-                case Planned.Blocks b -> {
-                    long[][] vectors = b.vectors().get();
-                    yield blocks.run(own, b.key(), b.reference(), vectors[0], vectors[1], (int) b.count());
-                }
+                case Planned.Blocks b -> blocks(b);
                 case Planned.Memory m -> memory.run(own, m.key(), m.operation(), m.vectors().get());
                 case Planned.Refused x -> CaseResult.without(x.key(), Status.ERROR, x.why());
             };
@@ -264,6 +261,17 @@ public final class SuiteRun implements AutoCloseable {
         }
         return r.diagnosed(diagnoser == null ? null : diagnoser.explain(v.reference(), v.whole(), o.wrong(),
                 o.result().mismatches(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrong()));
+    }
+
+    /** A block case; a failing one is diagnosed by the other readings of its recipe's decisions. */
+    private CaseResult blocks(Planned.Blocks b) {
+        long[][] vectors = b.vectors().get();
+        BlockRunner.Outcome o = blocks.run(own, b.key(), b.reference(), vectors[0], vectors[1], (int) b.count());
+        if (o.result().status() != Status.FAIL || diagnoser == null) {
+            return o.result();
+        }
+        return o.result().diagnosed(diagnoser.explainBlocks(b.reference(), vectors[0], vectors[1], (int) b.count(),
+                o.wrong(), o.result().mismatches()), Map.of());
     }
 
     /** A failing case with a live waiver is WAIVED; with an expired one it stays FAIL, saying so. */

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * MX block conversions through the suite: a device of its own (plain Python, OCP MX 6.3 as written)
  * speaking the BLOCKS batch, the scale rule selectable by decision, recordings replayed, and the
- * elements of a NaN-scale block left unjudged.
+ * elements of a NaN-scale block left unjudged; a failing device's scale rule named by the diagnosis.
  */
 class MxBlockTest {
 
@@ -102,6 +102,10 @@ class MxBlockTest {
         String first = c.get("firstMismatches").get(0).asText();
         assertTrue(first.startsWith("block ") && first.contains("scale: expected"), first);
         assertTrue(c.get("rules").toString().contains("mx-scale=floor"), c.get("rules").toString());
+        JsonNode d = c.get("diagnosisData");
+        assertTrue(d.get("complete").asBoolean(), c.toString());
+        assertEquals("mx-scale=ceil", d.get("faults").get(0).get("fault").asText(), d.toString());
+        assertEquals(c.get("mismatches").asLong(), d.get("faults").get(0).get("explains").asLong(), d.toString());
         r = Fixtures.certify(dir.resolve("ceil"), "--profile", "ocp-mx", "--vectors", vectors.toString(),
                 "--decision", "mx-scale=ceil", "--only", "float->mxfp4*/rn-*", "--adapter", "process:cmd=python3 " + dev);
         assertEquals(0, r.exit(), r.out() + r.err());

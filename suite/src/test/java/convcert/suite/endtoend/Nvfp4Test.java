@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * NVFP4 through the suite: suite/devices/nvfp4-python (numpy binary32, written from the recipes'
  * sources) speaks the BLOCKS batch with the tensor's largest magnitude before every block. Its
  * TransformerEngine recipe passes under the cuda profile's defaults; its torchao recipe fails there and
- * passes under the decisions that describe torchao; a failure names the recipe's steps.
+ * passes under the decisions that describe torchao; a failure names the recipe's steps, and its diagnosis the
+ * decisions that describe the device.
  */
 class Nvfp4Test {
 
@@ -60,11 +61,22 @@ class Nvfp4Test {
         assertEquals("FAIL", quantize.get("status").asText());
         String rules = quantize.get("rules").toString();
         assertTrue(rules.contains("tensor-scale-arithmetic=reciprocal") && rules.contains("block scale S"), rules);
+        // the diagnosis finds the recipe: each direction's simplest reading that gives every block the device gave
+        assertEquals("tensor-scale-arithmetic=divide block-scale-minimum=smallest-normal", recipe(quantize));
+        assertEquals("tensor-scale-arithmetic=divide block-scale-sign=signed",
+                recipe(Fixtures.find(Fixtures.report(shared.resolve("torchao")), "nvfp4->float/rn-block")));
         r = Fixtures.certify(shared.resolve("torchao-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=divide", "--decision",
                 "block-scale-minimum=smallest-normal", "--decision", "block-scale-sign=signed", "--adapter", torchao);
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("2 cases"), r.out());
+    }
+
+    /** The reading of decisions.csv that a complete diagnosis names; fails on any other diagnosis. */
+    static String recipe(JsonNode c) {
+        JsonNode d = c.get("diagnosisData");
+        assertTrue(d != null && d.get("complete").asBoolean() && d.get("faults").size() == 1, c.toString());
+        return d.get("faults").get(0).get("fault").asText();
     }
 
     @Test
@@ -73,8 +85,9 @@ class Nvfp4Test {
         Fixtures.Run r = Fixtures.certify(shared.resolve("vllm"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--adapter", vllm);
         assertEquals(1, r.exit(), r.out() + r.err());
-        assertEquals("FAIL", Fixtures.find(Fixtures.report(shared.resolve("vllm")), "float->nvfp4/rn-block")
-                .get("status").asText());
+        JsonNode quantize = Fixtures.find(Fixtures.report(shared.resolve("vllm")), "float->nvfp4/rn-block");
+        assertEquals("FAIL", quantize.get("status").asText());
+        assertEquals("tensor-scale-arithmetic=reciprocal-amax", recipe(quantize));
         for (String[] decisions : new String[][] {{"tensor-scale-arithmetic=reciprocal"}, {"tensor-scale-arithmetic=divide"},
             {"tensor-scale-arithmetic=reciprocal-amax"}}) {
             r = Fixtures.certify(shared.resolve("vllm-" + decisions[0].replace('=', '-')), "--profile", "cuda", "--vectors",
