@@ -5,10 +5,12 @@ import convcert.spec.Format;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spi.CaseId;
+import convcert.spi.CaseKind;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The conversion between a block of values and a block-scaled format (OCP MX v1.0 section 6.3):
@@ -30,7 +32,7 @@ public final class BlockConverter {
      */
     public static final List<Semantics.Switch<?>> RECIPE = List.of(Semantics.MX_SCALE, Semantics.MX_NAN,
             Semantics.MX_INFINITY, Semantics.TENSOR_SCALE_ARITHMETIC, Semantics.BLOCK_SCALE_ROUNDING,
-            Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN);
+            Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN, Semantics.SCALE_PADDING);
 
     private final BlockFormat block;
     private final Rounding mode;
@@ -44,6 +46,9 @@ public final class BlockConverter {
     private final int largestScale;
     private final Decoded largestElement;
     private final TwoLevelRecipe recipe;
+    private final TensorQuantizer tensor;
+    private final List<Format> inputs; // made once: a tensor's run to tens of thousands
+    private final List<Format> outputs;
 
     BlockConverter(Reference reference, BlockFormat block, Rounding mode, boolean toBlock) {
         this.block = block;
@@ -61,6 +66,10 @@ public final class BlockConverter {
         this.largestScale = scale == null ? 0 : scale.decode(block.scale().maxFinite()).exponent();
         this.largestElement = element.decode(block.element().maxFinite());
         this.recipe = block.twoLevel() ? new TwoLevelRecipe(reference, block, this.mode) : null;
+        this.inputs = block.inputs(toBlock);
+        this.outputs = block.outputs(toBlock);
+        this.tensor = block.tensor() == null ? null
+                : new TensorQuantizer(reference.blockConverter(block.tensor().block(), mode, toBlock), block.tensor(), semantics);
     }
 
     public BlockFormat block() {
@@ -88,30 +97,30 @@ public final class BlockConverter {
     public CaseId.Block id(String profile) {
         String from = toBlock ? block.value().name() : block.name();
         String to = toBlock ? block.name() : block.value().name();
-        return new CaseId.Block(profile, from, to, mode.suffix());
+        return new CaseId.Block(profile, from, to, mode.suffix(), tensor == null ? CaseKind.BLOCK : CaseKind.TENSOR);
     }
 
     public int inputsPerBlock() {
-        return block.inputs(toBlock).size();
+        return inputs.size();
     }
 
     public int outputsPerBlock() {
-        return block.outputs(toBlock).size();
+        return outputs.size();
     }
 
     /** The format of input i of a block. */
     public Format inputFormat(int i) {
-        return block.inputs(toBlock).get(i);
+        return inputs.get(i);
     }
 
     /** The format of output i of a block. */
     public Format outputFormat(int i) {
-        return block.outputs(toBlock).get(i);
+        return outputs.get(i);
     }
 
     /** The codec of output i of a block. */
     public FormatCodec outputCodec(int i) {
-        return toBlock ? (i == 0 && scale != null ? scale : element) : value;
+        return toBlock ? (i < block.scales() ? scale : element) : value;
     }
 
     /** Converts blocks: in[inOffset..) holds blocks x inputsPerBlock values, out receives blocks x outputsPerBlock. */
@@ -119,7 +128,9 @@ public final class BlockConverter {
         for (int b = 0; b < blocks; b++) {
             int i = inOffset + b * inputsPerBlock();
             int o = outOffset + b * outputsPerBlock();
-            if (recipe != null && toBlock) {
+            if (tensor != null) {
+                tensor.apply(in, i, out, o);
+            } else if (recipe != null && toBlock) {
                 recipe.quantize(in, i, out, o, null);
             } else if (recipe != null) {
                 recipe.dequantize(in, i, out, o);
@@ -136,11 +147,33 @@ public final class BlockConverter {
      * nothing), nor their expected zeros. expected holds the block's outputs from offset.
      */
     public boolean compared(long[] expected, int offset, int i) {
-        return !toBlock || scale == null || i == 0 || !isNanScale(expected[offset]);
+        if (tensor != null) {
+            return tensor.compared(expected, offset, i);
+        }
+        return !toBlock || scale == null || i == 0 || !nanScale(expected[offset]);
     }
 
-    private boolean isNanScale(long code) {
+    /** Whether a scale code is NaN. */
+    boolean nanScale(long code) {
         return scale.decode(code).kind() == Decoded.Kind.NAN;
+    }
+
+    /** Output i of a block in words: "scale", "element 3", "value 3"; a tensor's names its row and column. */
+    public String part(int i) {
+        if (tensor != null) {
+            return tensor.part(i);
+        }
+        return !toBlock ? "value " + i : scale != null && i == 0 ? "scale" : "element " + (i - (scale != null ? 1 : 0));
+    }
+
+    /** The inputs output i depends on: every input of a block, the inputs of its own block in a tensor. */
+    public List<Integer> inputsOf(int i) {
+        return tensor != null ? tensor.inputsOf(i) : IntStream.range(0, inputsPerBlock()).boxed().toList();
+    }
+
+    /** How the block (or, in a tensor, the block of output i) converts: the scale's derivation and each output. */
+    public List<String> explain(long[] in, int offset, int i) {
+        return tensor != null ? tensor.explain(in, offset, i) : explain(in, offset);
     }
 
     /** The shared scale's exponent for a block, or null for a NaN scale; notes collects why when not null. */

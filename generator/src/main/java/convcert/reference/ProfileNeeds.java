@@ -22,6 +22,11 @@ final class ProfileNeeds {
         return t.blocks().values().stream().anyMatch(b -> b.scaled());
     }
 
+    /** A tensor whose scale layout has padding slots (tensors.csv). */
+    static boolean paddedScales(SpecTables t) {
+        return t.blocks().values().stream().anyMatch(b -> b.tensor() != null && b.tensor().scales() > b.tensor().blocks());
+    }
+
     static boolean twoLevelBlocks(SpecTables t) {
         return t.blocks().values().stream().anyMatch(b -> b.twoLevel());
     }

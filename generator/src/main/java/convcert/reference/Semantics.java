@@ -53,8 +53,7 @@ public final class Semantics {
     /** Non-saturating overflow under ro. */
     public enum OddOverflow { LARGEST_FINITE, INFINITY }
 
-    public static final Switch<OddOverflow> ODD_OVERFLOW = declare("odd-overflow", OddOverflow.class,
-            t -> ProfileNeeds.offers(t, Rounding.RO));
+    public static final Switch<OddOverflow> ODD_OVERFLOW = declare("odd-overflow", OddOverflow.class, t -> ProfileNeeds.offers(t, Rounding.RO));
 
     /** The NaN a conversion produces. */
     public enum NanEncoding { PRESERVE, CANONICAL }
@@ -74,8 +73,7 @@ public final class Semantics {
     /** Subnormal floating results. */
     public enum SubnormalResults { KEEP, FLUSH }
 
-    public static final Switch<SubnormalResults> SUBNORMAL_RESULTS = declare("subnormal-results", SubnormalResults.class,
-            null);
+    public static final Switch<SubnormalResults> SUBNORMAL_RESULTS = declare("subnormal-results", SubnormalResults.class, null);
 
     /** How certification compares NaN results: the suite's rule (convcert.suite.runner.Comparison); results do not change. */
     public enum NanComparison { ANY, EXACT }
@@ -224,6 +222,11 @@ public final class Semantics {
     public static final Switch<NibbleOrder> NIBBLE_ORDER = declare("nibble-order", NibbleOrder.class,
             t -> t.blocks().values().stream().anyMatch(b -> b.packed()));
 
+    /** A tensor's swizzled scale layout's padding slots: the zero code (torchao's to_blocked), or any value (not judged). */
+    public enum ScalePadding { ZERO, ANY }
+
+    public static final Switch<ScalePadding> SCALE_PADDING = declare("scale-padding", ScalePadding.class, ProfileNeeds::paddedScales);
+
     /** When a result is tiny, for the underflow flag: rounded to the precision with an unbounded exponent, or before. */
     public enum Tininess { AFTER_ROUNDING, BEFORE_ROUNDING }
 
@@ -232,14 +235,12 @@ public final class Semantics {
     /** Whether a tiny result raises underflow only when it is also inexact (IEEE 754's default) or always. */
     public enum UnderflowFlag { WHEN_INEXACT, WHEN_TINY }
 
-    public static final Switch<UnderflowFlag> UNDERFLOW_FLAG = declare("underflow-flag", UnderflowFlag.class,
-            SpecTables::hasFlags);
+    public static final Switch<UnderflowFlag> UNDERFLOW_FLAG = declare("underflow-flag", UnderflowFlag.class, SpecTables::hasFlags);
 
     /** Overflow: the rounding with an unbounded exponent exceeds the largest value (IEEE 754 7.4), or the value does (F16C). */
     public enum OverflowFlag { AFTER_ROUNDING, BEFORE_ROUNDING }
 
-    public static final Switch<OverflowFlag> OVERFLOW_FLAG = declare("overflow-flag", OverflowFlag.class,
-            SpecTables::hasFlags);
+    public static final Switch<OverflowFlag> OVERFLOW_FLAG = declare("overflow-flag", OverflowFlag.class, SpecTables::hasFlags);
 
     /**
      * The flags an infinite input raises converted to a floating format without infinity (OCP E4M3:
@@ -293,8 +294,7 @@ public final class Semantics {
      */
     public enum E5m2SignalingNan { IEEE, QUIET }
 
-    public static final Switch<E5m2SignalingNan> E5M2_SIGNALING_NAN = declare("e5m2-signaling-nan", E5m2SignalingNan.class,
-            t -> false);
+    public static final Switch<E5m2SignalingNan> E5M2_SIGNALING_NAN = declare("e5m2-signaling-nan", E5m2SignalingNan.class, t -> false);
 
     /**
      * Conversions to E4M3FNUZ (AMD's, max 240): as the API converts (none), or with the value first

@@ -13,10 +13,29 @@ import java.util.Set;
  * is a power of two. tensorScale: the format of the tensor's largest magnitude, the input a two-level
  * recipe derives its per-tensor scale from (null: one level). packed: elements of up to 4 bits are
  * stored two per byte, the first in the low nibble; otherwise every value takes bytes of its own.
+ * tensor: for a row of tensors.csv, the whole tensor the case converts at once, in blocks of this
+ * format's size (null for a row of blocks.csv).
  */
 public record BlockFormat(String name, List<String> aliases, Format element, Format scale, Format tensorScale, int size,
                           Format value, Set<Rounding> modes, boolean packed, String description, String source,
-                          Location location) {
+                          Location location, TensorShape tensor) {
+
+    /** A row of blocks.csv. */
+    public BlockFormat(String name, List<String> aliases, Format element, Format scale, Format tensorScale, int size,
+                       Format value, Set<Rounding> modes, boolean packed, String description, String source,
+                       Location location) {
+        this(name, aliases, element, scale, tensorScale, size, value, modes, packed, description, source, location, null);
+    }
+
+    /** Scales on the block side: one (a scaled block), none (a packed vector), or a tensor's stored layout. */
+    public int scales() {
+        return tensor != null ? tensor.scales() : scaled() ? 1 : 0;
+    }
+
+    /** Elements on the block side: size, or a tensor's values. */
+    public int elements() {
+        return tensor != null ? tensor.values() : size;
+    }
 
     public boolean scaled() {
         return scale != null;
@@ -37,21 +56,19 @@ public record BlockFormat(String name, List<String> aliases, Format element, For
         if (twoLevel()) {
             formats.add(tensorScale);
         }
-        formats.addAll(toBlock ? Collections.nCopies(size, value) : blockSide());
+        formats.addAll(toBlock ? Collections.nCopies(elements(), value) : blockSide());
         return List.copyOf(formats);
     }
 
     /** The formats of a block's outputs: the scale and size elements, or size values. */
     public List<Format> outputs(boolean toBlock) {
-        return toBlock ? blockSide() : Collections.nCopies(size, value);
+        return toBlock ? blockSide() : Collections.nCopies(elements(), value);
     }
 
     private List<Format> blockSide() {
         List<Format> formats = new ArrayList<>();
-        if (scaled()) {
-            formats.add(scale);
-        }
-        formats.addAll(Collections.nCopies(size, element));
+        formats.addAll(Collections.nCopies(scales(), scale));
+        formats.addAll(Collections.nCopies(elements(), element));
         return formats;
     }
 

@@ -27,7 +27,7 @@ public final class SpecTables {
     /** The core tables, in load order; their bytes (with profile.csv's and the extensions') make up {@link #digest()}. */
     public static final List<String> FILES = List.of("formats.csv", "families.csv", "tapered.csv", "rounding.csv",
             "hybrid-rounding.csv", "saturation-groups.csv", "saturation.csv", "ctrl.csv", "conversions.csv",
-            "decisions.csv", "examples.csv", "blocks.csv", "flags.csv", "document.csv");
+            "decisions.csv", "examples.csv", "blocks.csv", "tensors.csv", "flags.csv", "document.csv");
 
     /** What a profile holds: profile.csv lists each table with its part (core, or an extension). */
     public static final String PROFILE_FILE = "profile.csv";
@@ -81,8 +81,9 @@ public final class SpecTables {
                 castNames.keySet());
         this.decisions = DecisionTable.load(read("decisions.csv", "id", "question", "options", "default", "reason",
                 "source"));
-        this.blocks = BlockTable.load(readOptional("blocks.csv", BlockTable.COLUMNS.toArray(String[]::new)),
-                this::findFormat, castNames.keySet());
+        this.blocks = TensorTable.load(readOptional("tensors.csv", TensorTable.COLUMNS.toArray(String[]::new)),
+                BlockTable.load(readOptional("blocks.csv", BlockTable.COLUMNS.toArray(String[]::new)), this::findFormat,
+                        castNames.keySet()), this::findFormat);
         this.flags = FlagTable.load(readOptional("flags.csv", "flag", "name", "source"));
         this.examples = ExampleTable.load(read("examples.csv", "id", "table", "from", "to", "input", "rounding", "form",
                 "ctrl", "expected", "status", "document_says", "note"), formats, conversions, ctrlBits);
@@ -109,7 +110,7 @@ public final class SpecTables {
 
     /** Core tables a profile may leave out when it has nothing to say. */
     public static final List<String> OPTIONAL_FILES = List.of("document.csv", "families.csv", "tapered.csv", "hybrid-rounding.csv", "ctrl.csv",
-            "blocks.csv", "flags.csv");
+            "blocks.csv", "tensors.csv", "flags.csv");
 
     /** A table profile.csv declares, or an empty one (an optional table the profile does not have). */
     private CsvTable readOptional(String name, String... columns) {
@@ -251,7 +252,7 @@ public final class SpecTables {
         return examples.values();
     }
 
-    /** The block-scaled formats of blocks.csv (OCP MX), by name; empty for most profiles. */
+    /** The block-scaled formats of blocks.csv (OCP MX), then the tensors of tensors.csv, by name; empty for most profiles. */
     public Map<String, BlockFormat> blocks() {
         return blocks;
     }

@@ -2,9 +2,11 @@ package convcert.vectors;
 
 import convcert.reference.BlockConverter;
 import convcert.spec.Format;
+import convcert.spec.TensorShape;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * How one side of a block case is stored (.bin files, the process protocol, recordings): the format
@@ -22,6 +24,17 @@ public record BlockLayout(List<Format> formats, boolean packed, boolean highFirs
             formats[i] = inputs ? c.inputFormat(i) : c.outputFormat(i);
         }
         return new BlockLayout(List.of(formats), c.block().packed(), c.highNibbleFirst());
+    }
+
+    /**
+     * The process protocol's batch line (suite/ADAPTERS.md) up to its count: "BLOCKS FROM TO ROUNDING ", or
+     * for a tensor case "TENSORS FROM TO ROUNDING ROWS COLUMNS ALONG LAYOUT ", the shape a device lays out.
+     */
+    public static String batchLine(BlockConverter c) {
+        TensorShape t = c.block().tensor();
+        String pair = c.pairName().replace("->", " ") + " " + c.mode().suffix() + " ";
+        return t == null ? "BLOCKS " + pair : "TENSORS " + pair + t.rows() + " " + t.columns() + " "
+                + t.along().name().toLowerCase(Locale.ROOT) + " " + t.layout().word() + " ";
     }
 
     /** The same layout with the given nibble order (stored files keep the order they were generated in). */

@@ -7,7 +7,6 @@ import convcert.spec.BlockFormat;
 import convcert.spec.Format;
 import convcert.spec.Rounding;
 import convcert.spi.CaseId;
-import convcert.spi.CaseKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,16 +18,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The cases of a profile's block-scaled formats (blocks.csv) as golden vectors: per block format,
- * values -> block in each of its modes and block -> values, one vector per block. Layouts
+ * The cases of a profile's block-scaled formats (blocks.csv) and tensors (tensors.csv) as golden vectors: per
+ * block format, values -> block in each of its modes and block -> values, one vector per block (a tensor's
+ * block is the whole tensor). Layouts
  * (vectors/README.md, "Blocks"): CSV with a block per row (values in block order, space-separated
  * hex); .bin with each value in its format's bytes, block after block; .memh with a block per line,
  * value 0 in the lowest digits.
  */
 public final class BlockVectorFiles implements ExtensionCases {
-
-    /** The state every block case has in case names: float->mxfp4_e2m1/rn-block. */
-    public static final String STATE = CaseKind.BLOCK.state();
 
     private final Reference reference;
 
@@ -72,8 +69,10 @@ public final class BlockVectorFiles implements ExtensionCases {
         String profile = reference.tables().profile();
         List<Manifest.Entry> entries = new ArrayList<>();
         for (BlockConverter c : cases(reference)) {
-            BlockCoverage coverage = new BlockCoverage(reference, c.block(), level, seed);
-            BlockCoverage.Blocks inputs = c.toBlock() ? coverage.toBlock() : coverage.fromBlock();
+            BlockCoverage.Blocks inputs = c.block().tensor() != null
+                    ? TensorCoverage.of(reference, c.block(), c.toBlock(), level, seed)
+                    : c.toBlock() ? new BlockCoverage(reference, c.block(), level, seed).toBlock()
+                    : new BlockCoverage(reference, c.block(), level, seed).fromBlock();
             long[] expected = new long[inputs.count() * c.outputsPerBlock()];
             c.apply(inputs.values(), 0, expected, 0, inputs.count());
             CaseId.Block id = c.id(profile);
@@ -95,7 +94,7 @@ public final class BlockVectorFiles implements ExtensionCases {
                     files.put(suffix, new Manifest.FileRef(name + suffix, digests.get(suffix)));
                 }
             }
-            entries.add(new Manifest.Entry(name, profile, id.from(), id.to(), id.rounding(), STATE,
+            entries.add(new Manifest.Entry(name, profile, id.from(), id.to(), id.rounding(), id.kind().state(),
                     c.toBlock() ? "sat" : "nosat", "-", "-", Map.of(), reference.tables().digest(),
                     reference.semantics().choices(), level.label(), seed, inputs.count(), inputs.counts(), files, List.of(), null, null));
         }

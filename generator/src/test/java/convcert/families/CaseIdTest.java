@@ -14,7 +14,6 @@ import convcert.spi.CaseKey;
 import convcert.spi.CaseKind;
 import convcert.spi.CtrlState;
 import convcert.spi.MemoryCase;
-import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,11 +36,12 @@ class CaseIdTest {
     @Test
     void theStateWordNamesTheKind() {
         assertEquals(CaseKind.BLOCK, CaseKind.of("block"));
+        assertEquals(CaseKind.TENSOR, CaseKind.of("tensor"));
         assertEquals(CaseKind.MEMORY, CaseKind.of("memory"));
         for (String state : new String[] {"nosat", "sat", "wrap", "propagate", "sat-keepnan", "x3"}) {
             assertEquals(CaseKind.CONVERSION, CaseKind.of(state), state);
         }
-        assertEquals("block", BlockVectorFiles.STATE);
+        assertTrue(CaseKind.TENSOR.ofBlocks() && CaseKind.BLOCK.ofBlocks() && !CaseKind.MEMORY.ofBlocks());
     }
 
     @Test
@@ -97,6 +97,7 @@ class CaseIdTest {
                 kinds.merge(e.kind(), 1, Integer::sum);
             }
             assertEquals(profile.equals("ocp-mx"), kinds.containsKey(CaseKind.BLOCK), profile + " blocks");
+            assertEquals(profile.equals("ocp-mx"), kinds.containsKey(CaseKind.TENSOR), profile + " tensors");
             assertEquals(profile.equals("opencl"), kinds.containsKey(CaseKind.MEMORY), profile + " memory cases");
         }
     }

@@ -30,7 +30,8 @@ public sealed interface CaseId permits CaseId.Conversion, CaseId.Block, CaseId.M
     static CaseId of(CaseKey key) {
         switch (CaseKind.of(key.state())) {
             case BLOCK:
-                return new Block(key.profile(), key.from(), key.to(), key.rounding());
+            case TENSOR:
+                return new Block(key.profile(), key.from(), key.to(), key.rounding(), CaseKind.of(key.state()));
             case MEMORY:
                 return new Memory(key.profile(), Memory.operation(key));
             default:
@@ -66,22 +67,26 @@ public sealed interface CaseId permits CaseId.Conversion, CaseId.Block, CaseId.M
         }
     }
 
-    /** A block case: values to blocks (FROM the value format, TO the block format) or back; state "block". */
-    record Block(String profile, String from, String to, String rounding) implements CaseId {
+    /**
+     * A block case: values to blocks (FROM the value format, TO the block format) or back, state "block"; or
+     * a whole tensor of blocks (TO a row of tensors.csv), state "tensor".
+     */
+    record Block(String profile, String from, String to, String rounding, CaseKind kind) implements CaseId {
+
+        public Block {
+            if (!kind.ofBlocks()) {
+                throw new IllegalArgumentException("a block case is of kind block or tensor, not " + kind);
+            }
+        }
 
         @Override
         public CaseKey key() {
-            return new CaseKey(profile, from, to, rounding, CaseKind.BLOCK.state(), "-", Map.of());
+            return new CaseKey(profile, from, to, rounding, kind.state(), "-", Map.of());
         }
 
         @Override
         public String path() {
-            return profile + "/" + from + "-" + to + "/" + rounding + "-" + CaseKind.BLOCK.state();
-        }
-
-        @Override
-        public CaseKind kind() {
-            return CaseKind.BLOCK;
+            return profile + "/" + from + "-" + to + "/" + rounding + "-" + kind.state();
         }
     }
 

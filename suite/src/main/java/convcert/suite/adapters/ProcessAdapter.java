@@ -312,21 +312,21 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
         });
     }
 
-    /** BLOCKS batch (suite/ADAPTERS.md): count blocks, each value in its format's bytes. */
+    /** BLOCKS batch (suite/ADAPTERS.md): count blocks, each value in its format's bytes; TENSORS: whole tensors so. */
     @Override
     public void convertBlocks(CaseKey c, long[] inputs, long[] outputs, int count) throws AdapterException {
         if (host) {
             throw new AdapterException("the native ABI (convcert_dut.h) converts values, not blocks");
         }
         ensureRunning();
+        BlockConverter block = BlockVectorFiles.converter(SuiteContext.referenceOf(context), c.from(), c.to(), c.rounding());
+        String header = BlockLayout.batchLine(block) + count + "\n";
         if (count == 0) {
-            settle(c, "BLOCKS " + c.from() + " " + c.to() + " " + c.rounding() + " 0\n");
+            settle(c, header);
             return;
         }
-        BlockConverter block = BlockVectorFiles.converter(SuiteContext.referenceOf(context), c.from(), c.to(), c.rounding());
         BlockLayout in = BlockLayout.of(block, true);
         BlockLayout out = BlockLayout.of(block, false);
-        String header = "BLOCKS " + c.from() + " " + c.to() + " " + c.rounding() + " " + count + "\n";
         lastCase = c.name();
         piped(() -> System.arraycopy(out.unpack(device.exchange(header, in.pack(inputs, count), count, count * out.bytes(),
                 "blocks")), 0, outputs, 0, count * out.values()));

@@ -17,14 +17,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs a case of a block-scaled format (OCP MX): the vectors are blocks, a block with any wrong value is
- * one mismatch, and each wrong value counts in the kinds. Elements under a NaN scale mean nothing and
- * are not judged.
+ * Runs a case of a block-scaled format (OCP MX): the vectors are blocks (or whole tensors), a block with any
+ * wrong value is one mismatch, and each wrong value counts in the kinds. Elements under a NaN scale mean
+ * nothing and are not judged. A first mismatch shows the inputs of the first wrong value's block.
  */
 final class BlockRunner {
 
-    /** Blocks per adapter call. */
+    /** Blocks per adapter call, and values: a tensor case's blocks are whole tensors. */
     static final int BLOCK_BATCH = 2048;
+    static final int BATCH_VALUES = 1 << 20;
 
     private final Comparison comparison;
     private final int firstMismatches;
@@ -59,8 +60,9 @@ final class BlockRunner {
         Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
         List<String> rules = List.of();
         Map<Integer, long[]> wrongBlocks = new LinkedHashMap<>();
+        int batchBlocks = Math.max(1, Math.min(BLOCK_BATCH, BATCH_VALUES / Math.max(in, out))); // a tensor is a block
         for (int done = 0; done < blocks; ) {
-            int n = Math.min(BLOCK_BATCH, blocks - done);
+            int n = Math.min(batchBlocks, blocks - done);
             long[] batch = Arrays.copyOfRange(inputs, done * in, (done + n) * in);
             long[] actual = new long[n * out];
             Arrays.fill(actual, ValueRunner.POISON);
@@ -75,6 +77,7 @@ final class BlockRunner {
                 int e = (done + b) * out;
                 List<FirstMismatch.BlockValue> wrong = new ArrayList<>();
                 int wrongValues = 0;
+                int firstWrong = -1;
                 for (int i = 0; i < out; i++) {
                     long want = expected[e + i];
                     long got = actual[b * out + i];
@@ -84,9 +87,10 @@ final class BlockRunner {
                     }
                     MismatchKind kind = MismatchClassifier.classify(codec, want, got);
                     kinds.merge(kind, 1L, Long::sum);
+                    firstWrong = firstWrong < 0 ? i : firstWrong;
                     if (wrongValues++ < FirstMismatch.Block.SHOWN) {
-                        String part = reference.toBlock() ? (i == 0 ? "scale" : "element " + (i - 1)) : "value " + i;
-                        wrong.add(new FirstMismatch.BlockValue(part, Shown.of(codec, want), Shown.of(codec, got), kind));
+                        wrong.add(new FirstMismatch.BlockValue(reference.part(i), Shown.of(codec, want), Shown.of(codec, got),
+                                kind));
                     }
                 }
                 if (wrongValues > 0) {
@@ -96,10 +100,10 @@ final class BlockRunner {
                     }
                     if (first.size() < firstMismatches) {
                         first.add(new FirstMismatch.Block(done + b, wrong, wrongValues - wrong.size(),
-                                inputsInHex(reference, batch, b * in)));
+                                inputsInHex(reference, batch, b * in, firstWrong)));
                     }
                     if (rules.isEmpty()) {
-                        rules = reference.explain(batch, b * in);
+                        rules = reference.explain(batch, b * in, firstWrong);
                     }
                 }
             }
@@ -120,11 +124,8 @@ final class BlockRunner {
                 rules, kinds, null, ValueRunner.millis(start)), wrongBlocks);
     }
 
-    private static List<String> inputsInHex(BlockConverter c, long[] in, int offset) {
-        List<String> hex = new ArrayList<>();
-        for (int i = 0; i < c.inputsPerBlock(); i++) {
-            hex.add(c.inputFormat(i).hex(in[offset + i]));
-        }
-        return hex;
+    /** The inputs the first wrong output depends on: the block's, or in a tensor its own block's. */
+    private static List<String> inputsInHex(BlockConverter c, long[] in, int offset, int firstWrong) {
+        return c.inputsOf(firstWrong).stream().map(i -> c.inputFormat(i).hex(in[offset + i])).toList();
     }
 }

@@ -155,7 +155,7 @@ public final class VectorStore {
     }
 
     public static boolean isBlock(Manifest.Entry e) {
-        return e.kind() == CaseKind.BLOCK;
+        return e.kind().ofBlocks();
     }
 
     /** A block case: its block format and mode known, files of count whole blocks, SHA-256 as recorded. */

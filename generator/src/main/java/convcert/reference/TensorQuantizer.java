@@ -1,0 +1,170 @@
+package convcert.reference;
+
+import convcert.spec.TensorShape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A whole tensor through its block format (a row of tensors.csv): every block of the tensor gathered from
+ * its positions, a last partial block padded with zeros (+0 values, or +0 elements), converted as one
+ * block of blocks.csv, and its scale put in the layout's slot. Quantizing gives the stored scale layout
+ * then the elements, row-major; dequantizing takes the same and gives the values. Padding slots of a
+ * swizzled layout hold the zero code, judged or not by decision scale-padding.
+ */
+final class TensorQuantizer {
+
+    private final TensorShape shape;
+    private final BlockConverter block;
+    private final boolean toBlock;
+    private final boolean judgePadding;
+    private final int[] slotOf; // per value: the slot of its block's scale
+    private final boolean[] padding; // per slot: no block's scale
+
+    TensorQuantizer(BlockConverter block, TensorShape shape, Semantics semantics) {
+        this.shape = shape;
+        this.block = block;
+        this.toBlock = block.toBlock();
+        this.judgePadding = semantics.get(Semantics.SCALE_PADDING) == Semantics.ScalePadding.ZERO;
+        this.slotOf = new int[shape.values()];
+        this.padding = new boolean[shape.scales()];
+        Arrays.fill(padding, true);
+        for (int o = 0; o < shape.outer(); o++) {
+            for (int i = 0; i < shape.inner(); i++) {
+                int slot = shape.scaleSlot(o, i);
+                padding[slot] = false;
+                for (int j = 0; j < size(); j++) {
+                    int p = shape.position(o, i, j);
+                    if (p >= 0) {
+                        slotOf[p] = slot;
+                    }
+                }
+            }
+        }
+    }
+
+    private int size() {
+        return shape.block().size();
+    }
+
+    /** One tensor: in[inOffset..) its inputs, out[outOffset..) its outputs. */
+    void apply(long[] in, int inOffset, long[] out, int outOffset) {
+        int scales = shape.scales();
+        long[] one = new long[1 + size()];
+        long[] result = new long[1 + size()];
+        if (toBlock) {
+            Arrays.fill(out, outOffset, outOffset + scales, 0);
+        }
+        for (int o = 0; o < shape.outer(); o++) {
+            for (int i = 0; i < shape.inner(); i++) {
+                int slot = shape.scaleSlot(o, i);
+                gather(in, inOffset, o, i, one);
+                block.apply(one, 0, result, 0, 1);
+                if (toBlock) {
+                    out[outOffset + slot] = result[0];
+                }
+                for (int j = 0; j < size(); j++) {
+                    int p = shape.position(o, i, j);
+                    if (p >= 0) {
+                        out[outOffset + (toBlock ? scales : 0) + p] = result[(toBlock ? 1 : 0) + j];
+                    }
+                }
+            }
+        }
+    }
+
+    /** Block (o, i)'s inputs as blocks.csv lays them out: its values, or its scale then its elements. */
+    private void gather(long[] in, int inOffset, int o, int i, long[] one) {
+        int first = toBlock ? 0 : 1;
+        if (!toBlock) {
+            one[0] = in[inOffset + shape.scaleSlot(o, i)];
+        }
+        for (int j = 0; j < size(); j++) {
+            int p = shape.position(o, i, j);
+            one[first + j] = p < 0 ? 0 : in[inOffset + (toBlock ? 0 : shape.scales()) + p];
+        }
+    }
+
+    /** Whether output i is judged: not a padding slot (unless scale-padding=zero), nor an element under a NaN scale. */
+    boolean compared(long[] expected, int offset, int i) {
+        if (!toBlock) {
+            return true;
+        }
+        int scales = shape.scales();
+        return i < scales ? !padding[i] || judgePadding : !block.nanScale(expected[offset + slotOf[i - scales]]);
+    }
+
+    /** Output i in words: "scale of row 3, block 1 (slot 49)", "scale padding (slot 7)", "element [3, 40]". */
+    String part(int i) {
+        int scales = toBlock ? shape.scales() : 0;
+        if (i < scales) {
+            int[] block = blockAt(i);
+            return block == null ? "scale padding (slot " + i + ")" : "scale of " + (shape.along() == TensorShape.Along.ROW
+                    ? "row " : "column ") + block[0] + ", block " + block[1] + " (slot " + i + ")";
+        }
+        int p = i - scales;
+        return (toBlock ? "element" : "value") + " [" + p / shape.columns() + ", " + p % shape.columns() + "]";
+    }
+
+    /** The grid position (o, i) of the block whose scale lies in slot, or null for padding. */
+    private int[] blockAt(int slot) {
+        for (int o = 0; o < shape.outer(); o++) {
+            for (int i = 0; i < shape.inner(); i++) {
+                if (shape.scaleSlot(o, i) == slot) {
+                    return new int[] {o, i};
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The grid position of the block output i belongs to, or null for a padding slot. */
+    private int[] blockOf(int i) {
+        int scales = toBlock ? shape.scales() : 0;
+        if (i < scales) {
+            return blockAt(i);
+        }
+        int p = i - scales;
+        int r = p / shape.columns();
+        int c = p % shape.columns();
+        return shape.along() == TensorShape.Along.ROW ? new int[] {r, c / size()} : new int[] {c, r / size()};
+    }
+
+    /** The inputs of the block output i belongs to (indices into one tensor's inputs); none for padding. */
+    List<Integer> inputsOf(int i) {
+        int[] b = blockOf(i);
+        List<Integer> inputs = new ArrayList<>();
+        if (b == null) {
+            return inputs;
+        }
+        if (!toBlock) {
+            inputs.add(shape.scaleSlot(b[0], b[1]));
+        }
+        for (int j = 0; j < size(); j++) {
+            int p = shape.position(b[0], b[1], j);
+            if (p >= 0) {
+                inputs.add((toBlock ? 0 : shape.scales()) + p);
+            }
+        }
+        return inputs;
+    }
+
+    /** How the tensor converts, and the block of output i in detail. */
+    List<String> explain(long[] in, int offset, int i) {
+        List<String> lines = new ArrayList<>();
+        lines.add(shape.rows() + " x " + shape.columns() + " values in blocks of " + size() + " along each "
+                + (shape.along() == TensorShape.Along.ROW ? "row" : "column") + " (" + shape.block().name()
+                + ", a partial block padded with zeros), scales in layout " + shape.layout().word() + " ("
+                + shape.scales() + " slots; padding holds the zero code, decision scale-padding="
+                + (judgePadding ? "zero" : "any") + ")");
+        int[] b = blockOf(i);
+        if (b != null) {
+            long[] one = new long[1 + size()];
+            gather(in, offset, b[0], b[1], one);
+            lines.add("block " + b[1] + " of " + (shape.along() == TensorShape.Along.ROW ? "row " : "column ") + b[0]
+                    + ":");
+            lines.addAll(block.explain(one, 0));
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,142 @@
+package convcert.suite.endtoend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Whole tensors through the suite (tensors.csv): an MXFP4 tensor quantizer in plain Python, speaking the
+ * TENSORS batch, passes every MXFP4 tensor case (a partial block at each row's end, cuBLAS's swizzled
+ * scale layout); a quantizer that writes its scales row-major where the swizzled layout is asked for fails
+ * naming the scale's row and block; one that leaves NaN codes in the layout's padding fails under
+ * scale-padding=zero, and the diagnosis names the reading it follows, as it names the ceiling scale rule.
+ */
+class TensorTest {
+
+    @TempDir
+    static Path shared;
+
+    static Path vectors;
+
+    @BeforeAll
+    static void generate() {
+        vectors = shared.resolve("vectors");
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "ocp-mx", "--format", "bin", "--out",
+                vectors.toString()).exit());
+    }
+
+    /** The quantizer; flaw: "" (none), "plain" (scales row-major whatever the layout), "nan-padding", "ceil". */
+    static String device(String flaw) throws IOException {
+        Path dev = shared.resolve("tensor-" + (flaw.isEmpty() ? "ok" : flaw) + ".py");
+        Files.writeString(dev, """
+                import math, struct, sys
+                FLAW = "%s"
+                VALUES = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+                def element(x):
+                    sign = 8 if math.copysign(1.0, x) < 0 else 0
+                    a = min(abs(x), 6.0)
+                    return sign | min(range(8), key=lambda c: (abs(a - VALUES[c]), c & 1))
+                def block(xs):
+                    if any(math.isnan(x) or math.isinf(x) for x in xs):
+                        return 0xFF, [0] * len(xs)
+                    amax = max(abs(x) for x in xs)
+                    if amax == 0:
+                        s = -127
+                    else:
+                        m, e = math.frexp(amax)
+                        s = (e if FLAW == "ceil" and m != 0.5 else e - 1) - 2
+                    s = max(s, -127)
+                    return s + 127, [element(math.ldexp(x, -s)) for x in xs]
+                def up(n, m):
+                    return (n + m - 1) // m * m
+                def tensor(xs, rows, cols, along, layout):
+                    outer, axis = (rows, cols) if along == "row" else (cols, rows)
+                    inner = (axis + 31) // 32
+                    swizzled = layout == "swizzled-128x4" and FLAW != "plain"
+                    slots = up(outer, 128) * up(inner, 4) if layout == "swizzled-128x4" else outer * inner
+                    scales = [0xFF if FLAW == "nan-padding" else 0] * slots
+                    elements = [0] * (rows * cols)
+                    for o in range(outer):
+                        for i in range(inner):
+                            at = [(o * cols + k if along == "row" else k * cols + o) for k in range(i * 32, min(axis, i * 32 + 32))]
+                            s, es = block([xs[p] for p in at])
+                            if swizzled:
+                                slot = ((o // 128) * (up(inner, 4) // 4) + i // 4) * 512 + (o %% 32) * 16 + (o // 32 %% 4) * 4 + i %% 4
+                            else:
+                                slot = o * inner + i if along == "row" else i * outer + o
+                            scales[slot] = s
+                            for p, e in zip(at, es):
+                                elements[p] = e
+                    packed = bytes(elements[k] | elements[k + 1] << 4 for k in range(0, len(elements), 2))
+                    return bytes(scales) + packed
+                sys.stdin.buffer.readline()
+                caps = "".join("CAP float mxfp4_e2m1_%%s %%s tensor\\n" %% (t, m) for t in ("t3x66", "t130x64_sw") for m in ("rn",))
+                sys.stdout.write(caps + "READY\\n"); sys.stdout.flush()
+                for line in iter(sys.stdin.buffer.readline, b""):
+                    w = line.decode().split()
+                    if w[0] == "QUIT": break
+                    n = int(w[-1])
+                    if w[0] != "TENSORS":
+                        sys.stdout.write("ERR not implemented\\n"); sys.stdout.flush(); continue
+                    rows, cols, along, layout = int(w[4]), int(w[5]), w[6], w[7]
+                    reply = bytearray()
+                    for _ in range(n):
+                        xs = struct.unpack("<%%df" %% (rows * cols), sys.stdin.buffer.read(4 * rows * cols))
+                        reply += tensor(xs, rows, cols, along, layout)
+                    sys.stdout.buffer.write(b"OK %%d\\n" %% n + bytes(reply)); sys.stdout.flush()
+                """.formatted(flaw));
+        return "process:cmd=python3 " + dev;
+    }
+
+    static JsonNode certified(String name, int exit, String... args) throws IOException {
+        Path out = shared.resolve(name);
+        java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("--profile", "ocp-mx", "--vectors",
+                vectors.toString(), "--only", "float->mxfp4_e2m1_t*/rn-tensor"));
+        all.addAll(java.util.List.of(args));
+        Fixtures.Run r = Fixtures.certify(out, all.toArray(String[]::new));
+        assertEquals(exit, r.exit(), r.out() + r.err());
+        return Fixtures.report(out);
+    }
+
+    @Test
+    void aTensorQuantizerPassesEveryShapeAndLayout() throws IOException {
+        JsonNode report = certified("ok", 0, "--adapter", device(""));
+        assertEquals("PASS", Fixtures.find(report, "float->mxfp4_e2m1_t3x66/rn-tensor").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "float->mxfp4_e2m1_t130x64_sw/rn-tensor").get("status").asText());
+    }
+
+    @Test
+    void scalesStoredRowMajorWhereTheSwizzledLayoutIsAskedForFail() throws IOException {
+        JsonNode report = certified("plain", 1, "--adapter", device("plain"));
+        assertEquals("PASS", Fixtures.find(report, "float->mxfp4_e2m1_t3x66/rn-tensor").get("status").asText());
+        JsonNode c = Fixtures.find(report, "float->mxfp4_e2m1_t130x64_sw/rn-tensor");
+        assertEquals("FAIL", c.get("status").asText());
+        String first = c.get("firstMismatches").get(0).asText();
+        assertTrue(first.contains("scale of row ") && first.contains("(slot "), first);
+        assertTrue(c.get("rules").toString().contains("swizzled-128x4"), c.get("rules").toString());
+    }
+
+    @Test
+    void nanCodesInTheLayoutsPaddingFailUnderScalePaddingZeroAndTheDiagnosisSaysAny() throws IOException {
+        JsonNode report = certified("nan-padding", 1, "--adapter", device("nan-padding"));
+        JsonNode c = Fixtures.find(report, "float->mxfp4_e2m1_t130x64_sw/rn-tensor");
+        assertEquals("FAIL", c.get("status").asText());
+        assertTrue(c.get("firstMismatches").get(0).asText().contains("scale padding (slot "), c.toString());
+        assertEquals("scale-padding=any", Nvfp4Test.recipe(c));
+        certified("nan-padding-any", 0, "--decision", "scale-padding=any", "--adapter", device("nan-padding"));
+    }
+
+    @Test
+    void theCeilingScaleRuleIsNamedByTheDiagnosisOfATensor() throws IOException {
+        JsonNode report = certified("ceil", 1, "--adapter", device("ceil"));
+        assertEquals("mx-scale=ceil", Nvfp4Test.recipe(Fixtures.find(report, "float->mxfp4_e2m1_t3x66/rn-tensor")));
+        assertEquals("mx-scale=ceil", Nvfp4Test.recipe(Fixtures.find(report, "float->mxfp4_e2m1_t130x64_sw/rn-tensor")));
+    }
+}
