@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * PyTorch's casts recorded on a CPU and an H200 (reports/devices/pytorch): replaying the recordings gives
  * the committed verdicts case by case, its float64 casts are diagnosed as rounding through float32, its
- * float8_e8m0fnu cast rounds some float subnormals the wrong way, and torchao's NVFP4 steps give other
- * bits on the GPU than on the CPU.
+ * float8_e8m0fnu cast rounds some float subnormals the wrong way, torchao's NVFP4 steps give other
+ * bits on the GPU than on the CPU, and certification under the defaults finds each NVFP4 quantizer's recipe.
  */
 class PytorchRecordingsTest {
 
@@ -86,6 +86,35 @@ class PytorchRecordingsTest {
                             List.of("name", "status", "vectors", "mismatches"));
                 }
             }
+        }));
+    }
+
+    /**
+     * The recipe found by certification: replayed under the cuda profile's defaults (TransformerEngine's
+     * recipe), each recorded NVFP4 quantizer fails, and the diagnosis names, per direction, the one reading
+     * of the recipe's decisions that gives every block it recorded, which are the decisions the tests
+     * above pass it under.
+     */
+    @TestFactory
+    Stream<DynamicTest> theDiagnosisFindsEachRecordedQuantizersRecipe() {
+        String[][] recipes = {
+            {"nvfp4-cpu", "tensor-scale-arithmetic=divide block-scale-minimum=smallest-normal",
+                "tensor-scale-arithmetic=divide block-scale-sign=signed"},
+            {"nvfp4-cuda", "tensor-scale-arithmetic=divide-constant-reciprocal block-scale-minimum=smallest-normal",
+                "tensor-scale-arithmetic=divide-constant-reciprocal block-scale-sign=signed"},
+            {"nvfp4-vllm-cpu", "tensor-scale-arithmetic=reciprocal-amax",
+                "tensor-scale-arithmetic=reciprocal-amax block-scale-sign=signed"},
+            {"nvfp4-vllm-cuda", "tensor-scale-arithmetic=reciprocal-amax",
+                "tensor-scale-arithmetic=reciprocal-amax block-scale-sign=signed"},
+        };
+        return Stream.of(recipes).map(recipe -> DynamicTest.dynamicTest(recipe[0], () -> {
+            Path out = temp.resolve("found-" + recipe[0]);
+            Fixtures.Run r = Fixtures.certify(out, "--profile", "cuda", "--level", "ci", "--only", "*nvfp4*",
+                    "--adapter", "replay:dir=" + PYTORCH.resolve("recording-" + recipe[0]));
+            assertEquals(1, r.exit(), r.out() + r.err());
+            JsonNode report = Fixtures.report(out);
+            assertEquals(recipe[1], Nvfp4Test.recipe(Fixtures.find(report, "float->nvfp4/rn-block")));
+            assertEquals(recipe[2], Nvfp4Test.recipe(Fixtures.find(report, "nvfp4->float/rn-block")));
         }));
     }
 
