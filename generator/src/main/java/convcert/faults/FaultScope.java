@@ -19,6 +19,9 @@ final class FaultScope {
 
     /** The applies words: modes, states and kinds of conversion, each category a disjunction. */
     boolean applies(Fault f, Case c) {
+        if (f.mechanism().equals("block")) { // a quantizer's fault: block and tensor cases only (BlockFaults)
+            return false;
+        }
         Conversion conv = c.conversion();
         List<String> words = f.applies();
         if (!f.modes().isEmpty() && !f.modes().contains(c.rounding())) {

@@ -241,15 +241,44 @@ public final class BlockConverter {
             return;
         }
         Integer s = sharedScale(in, offset, notes);
-        if (s == null) {
-            out[outOffset] = block.scale().nan();
+        quantizeUnder(s == null ? block.scale().nan() : s + block.scale().bias(), in, offset, out, outOffset);
+    }
+
+    /**
+     * A one-level block's outputs under a given scale code: the code, then each value divided by the scale
+     * and converted as an element (zeros under the NaN code). The shared scale is value -> block's own
+     * choice; a fault model gives another here.
+     */
+    public void quantizeUnder(long scaleCode, long[] in, int offset, long[] out, int outOffset) {
+        out[outOffset] = scaleCode;
+        if (nanScale(scaleCode)) {
             Arrays.fill(out, outOffset + 1, outOffset + 1 + block.size(), 0);
             return;
         }
-        out[outOffset] = s + block.scale().bias();
+        int s = (int) scaleCode - block.scale().bias();
         for (int i = 0; i < block.size(); i++) {
             out[outOffset + 1 + i] = elements.applyScaled(in[offset + i], -s);
         }
+    }
+
+    /** The scale code value -> block gives a one-level block. */
+    public long scaleOf(long[] in, int offset) {
+        long[] out = new long[outputsPerBlock()];
+        quantize(in, offset, out, 0, null);
+        return out[0];
+    }
+
+    /** The block of blocks.csv a case converts: its own, or a tensor's. */
+    public BlockConverter blocks() {
+        return tensor == null ? this : tensor.block();
+    }
+
+    /**
+     * One vector of this case (a block, or a tensor) with each of its blocks converted by perBlock instead: a
+     * fault model's conversion, placed as the case places its blocks.
+     */
+    public BlockFunction withBlocks(BlockFunction perBlock) {
+        return tensor == null ? perBlock : tensor.with(perBlock)::apply;
     }
 
     private void dequantize(long[] in, int offset, long[] out, int outOffset) {

@@ -18,13 +18,22 @@ final class TensorQuantizer {
     private final BlockConverter block;
     private final boolean toBlock;
     private final boolean judgePadding;
+    private final Semantics semantics;
     private final int[] slotOf; // per value: the slot of its block's scale
     private final boolean[] padding; // per slot: no block's scale
 
+    private final BlockFunction perBlock; // the block's own conversion, or a fault model's
+
     TensorQuantizer(BlockConverter block, TensorShape shape, Semantics semantics) {
+        this(block, shape, semantics, (in, i, out, o) -> block.apply(in, i, out, o, 1));
+    }
+
+    private TensorQuantizer(BlockConverter block, TensorShape shape, Semantics semantics, BlockFunction perBlock) {
+        this.perBlock = perBlock;
         this.shape = shape;
         this.block = block;
         this.toBlock = block.toBlock();
+        this.semantics = semantics;
         this.judgePadding = semantics.get(Semantics.SCALE_PADDING) == Semantics.ScalePadding.ZERO;
         this.slotOf = new int[shape.values()];
         this.padding = new boolean[shape.scales()];
@@ -43,6 +52,15 @@ final class TensorQuantizer {
         }
     }
 
+    /** The same tensor with each block converted by another function. */
+    TensorQuantizer with(BlockFunction other) {
+        return new TensorQuantizer(block, shape, semantics, other);
+    }
+
+    BlockConverter block() {
+        return block;
+    }
+
     private int size() {
         return shape.block().size();
     }
@@ -59,7 +77,7 @@ final class TensorQuantizer {
             for (int i = 0; i < shape.inner(); i++) {
                 int slot = shape.scaleSlot(o, i);
                 gather(in, inOffset, o, i, one);
-                block.apply(one, 0, result, 0, 1);
+                perBlock.apply(one, 0, result, 0);
                 if (toBlock) {
                     out[outOffset + slot] = result[0];
                 }

@@ -61,7 +61,7 @@ public final class ScoreCommand implements Callable<Integer> {
         VectorStore store = VectorStore.open(folder);
         String name = reference.tables().profile();
         List<Manifest.Entry> entries = store.cases().stream().filter(e -> e.profile().equals(name)
-                && e.kind() == CaseKind.CONVERSION).toList(); // the faults are of conversions
+                && e.kind() != CaseKind.MEMORY).toList(); // the faults are of conversions, blocks and tensors
         store.verify(entries, reference, e -> true);
         List<Fault> catalogue = FaultCatalogue.load(faults != null ? faults : Home.faults());
         FaultScore score = FaultScoring.score(reference, store, entries, catalogue);

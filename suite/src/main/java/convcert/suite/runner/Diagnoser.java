@@ -2,9 +2,11 @@ package convcert.suite.runner;
 
 import convcert.common.Home;
 import convcert.faults.Fault;
+import convcert.faults.BlockFaults;
 import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
 import convcert.reference.BlockConverter;
+import convcert.reference.BlockFunction;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
 import convcert.reference.Flags;
@@ -171,8 +173,8 @@ final class Diagnoser {
      * A failing block case (wrong: block index -> the implementation's outputs of that block): the other
      * readings of the decisions a block conversion reads (its recipe: {@link BlockConverter#RECIPE}) are the
      * hypotheses. One that gives every wrong block exactly and changes no passing block names the recipe the
-     * implementation follows; null when none explains any block. The fault catalogue holds value faults and
-     * is not tried on blocks.
+     * implementation follows; so are the catalogue's quantizer faults (mechanism block: a layout written wrong,
+     * a maximum taken wrong). Null when none explains any block.
      */
     Diagnosis explainBlocks(BlockConverter c, long[] inputs, long[] expected, int blocks, Map<Integer, long[]> wrong,
                             long mismatches) {
@@ -181,44 +183,64 @@ final class Diagnoser {
         }
         List<Integer> passes = IntStream.range(0, blocks).filter(b -> !wrong.containsKey(b))
                 .limit(PASS_BLOCKS).boxed().toList();
-        int in = c.inputsPerBlock();
-        int out = c.outputsPerBlock();
-        long[] result = new long[out];
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
-        Diagnosis.Hypothesis best = null;
-        long bestScore = 0;
+        Diagnosis.Hypothesis[] best = {null};
         int simplest = Integer.MAX_VALUE;
         for (Map<String, String> reading : Readings.other(reference, BlockConverter.RECIPE)) {
             if (reading.size() > simplest) {
                 break; // a reading with fewer changes explains the case
             }
             BlockConverter h = Readings.under(reference, reading).blockConverter(c.block(), c.mode(), c.toBlock());
-            long explained = 0;
-            for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
-                h.apply(inputs, w.getKey() * in, result, 0, 1);
-                explained += sameBlock(h, result, 0, w.getValue(), 0) ? 1 : 0;
-            }
-            long broken = 0;
-            for (int b : passes) {
-                h.apply(inputs, b * in, result, 0, 1);
-                broken += sameBlock(c, expected, b * out, result, 0) ? 0 : 1;
-            }
-            Diagnosis.Hypothesis hypothesis = new Diagnosis.Hypothesis(Readings.name(reading),
-                    "the blocks this reading of decisions.csv gives", explained, broken);
-            if (explained == wrong.size() && broken == 0) {
-                full.add(hypothesis);
+            if (tryBlocks(new Diagnosis.Hypothesis(Readings.name(reading), "the blocks this reading of decisions.csv gives",
+                    0, 0), (x, i, y, o) -> h.apply(x, i, y, o, 1), h, c, inputs, expected, wrong, passes, full, best)) {
                 simplest = reading.size();
-            } else if (explained - broken > bestScore) {
-                bestScore = explained - broken;
-                best = hypothesis;
+            }
+        }
+        for (Fault f : catalogue) { // a quantizer's bugs (mechanism block): layouts, the maximum
+            BlockFunction w = BlockFaults.of(f, c);
+            if (w != null) {
+                tryBlocks(new Diagnosis.Hypothesis(f.id(), f.description(), 0, 0), w, c, c, inputs, expected, wrong, passes,
+                        full, best);
             }
         }
         long passesOf = blocks - mismatches;
         if (!full.isEmpty()) {
             return new Diagnosis(wrong.size(), passes.size(), true, full, List.of(), mismatches, passesOf);
         }
-        return best == null ? null : new Diagnosis(wrong.size(), passes.size(), false, List.of(best), List.of(),
+        return best[0] == null ? null : new Diagnosis(wrong.size(), passes.size(), false, List.of(best[0]), List.of(),
                 mismatches, passesOf);
+    }
+
+    /**
+     * One hypothesis on a block case: how many wrong blocks it gives exactly (judged as judge judges its own
+     * outputs) and how many passing blocks it changes; added to full when it explains all and changes none,
+     * else kept in best[0] when it is the best partial one so far. Whether it explains the case.
+     */
+    private boolean tryBlocks(Diagnosis.Hypothesis named, BlockFunction h, BlockConverter judge, BlockConverter c,
+                              long[] inputs, long[] expected, Map<Integer, long[]> wrong, List<Integer> passes,
+                              List<Diagnosis.Hypothesis> full, Diagnosis.Hypothesis[] best) {
+        int in = c.inputsPerBlock();
+        int out = c.outputsPerBlock();
+        long[] result = new long[out];
+        long explained = 0;
+        for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
+            h.apply(inputs, w.getKey() * in, result, 0);
+            explained += sameBlock(judge, result, 0, w.getValue(), 0) ? 1 : 0;
+        }
+        long broken = 0;
+        for (int b : passes) {
+            h.apply(inputs, b * in, result, 0);
+            broken += sameBlock(c, expected, b * out, result, 0) ? 0 : 1;
+        }
+        Diagnosis.Hypothesis hypothesis = new Diagnosis.Hypothesis(named.fault(), named.description(), explained, broken);
+        if (explained == wrong.size() && broken == 0) {
+            full.add(hypothesis);
+            return true;
+        }
+        if (explained - broken > 0 && (best[0] == null || explained - broken > best[0].explains() - best[0].changes())) {
+            best[0] = hypothesis;
+        }
+        return false;
     }
 
     /** Whether a block's outputs got equal want's as judge judges them (no elements under a NaN scale). */

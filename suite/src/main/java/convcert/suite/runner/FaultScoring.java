@@ -1,8 +1,12 @@
 package convcert.suite.runner;
 
 import convcert.common.WorkingDirectory;
+import convcert.faults.BlockFaults;
 import convcert.faults.Fault;
 import convcert.faults.FaultModel;
+import convcert.families.CaseKeys;
+import convcert.reference.BlockConverter;
+import convcert.reference.BlockFunction;
 import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.Flags;
@@ -10,6 +14,7 @@ import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.suite.model.FaultScore;
+import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,7 +23,8 @@ import java.util.Map;
 
 /**
  * The fault score of a vector set: every applicable fault of the catalogue (faults.csv) run over every case's
- * inputs; a fault is caught when some output differs from the expected value, judged by the run's Comparison.
+ * inputs (a conversion's faults over conversion cases, a quantizer's, mechanism block, over block and tensor
+ * cases); a fault is caught when some output differs from the expected value, judged by the run's Comparison.
  */
 public final class FaultScoring {
 
@@ -37,6 +43,23 @@ public final class FaultScoring {
             int tried = 0;
             boolean admitted = false;
             for (Manifest.Entry e : entries) {
+                if (f.mechanism().equals("block") || e.kind().ofBlocks()) { // a quantizer's fault on a block or tensor case
+                    BlockConverter b = e.kind().ofBlocks() ? BlockVectorFiles.converter(reference, e.from(), e.to(), e.rounding())
+                            : null;
+                    BlockFunction wrong = b == null ? null : BlockFaults.of(f, b);
+                    admitted |= b != null && f.mechanism().equals("block") && b.toBlock();
+                    if (wrong == null) {
+                        continue;
+                    }
+                    tried++;
+                    long[][] io = files.computeIfAbsent(e.name(), n -> new long[][] {store.readBlocks(e, true, b),
+                        store.readBlocks(e, false, b)});
+                    if (blocksDiffer(wrong, b, io, e.count(), comparison)) {
+                        by.add(CaseKeys.ofBlock(reference.tables().profile(), b).name());
+                        break;
+                    }
+                    continue;
+                }
                 Conversion c = reference.conversion(e.from(), e.to());
                 List<Manifest.Variant> variants = VectorStore.variants(e);
                 for (int i = 0; i < (f.mechanism().equals("control") ? variants.size() : 1); i++) {
@@ -85,6 +108,22 @@ public final class FaultScoring {
         for (int k = 0; k < io[0].length; k++) {
             if (wrong.of(io[0][k], io[1][k]) != right.of(io[0][k], io[1][k])) {
                 return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a faulty quantizer's blocks (or tensors) differ from the expected ones anywhere, as certification judges. */
+    private static boolean blocksDiffer(BlockFunction wrong, BlockConverter c, long[][] io, int count, Comparison comparison) {
+        int in = c.inputsPerBlock();
+        int out = c.outputsPerBlock();
+        long[] result = new long[out];
+        for (int b = 0; b < count; b++) {
+            wrong.apply(io[0], b * in, result, 0);
+            for (int i = 0; i < out; i++) {
+                if (c.compared(io[1], b * out, i) && !comparison.same(c.outputCodec(i), io[1][b * out + i], result[i])) {
+                    return true;
+                }
             }
         }
         return false;

@@ -1,0 +1,102 @@
+package convcert.faults;
+
+import convcert.reference.BlockConverter;
+import convcert.reference.BlockFunction;
+import convcert.spec.TensorShape;
+import java.util.Arrays;
+
+/**
+ * The faults of mechanism block (faults.csv): a quantizer's plausible bugs in finding a block's scale and
+ * in laying a tensor out, as a faulty conversion of one vector of a value -> block or value -> tensor case
+ * (a block, or a whole tensor). Block-level faults act on every block, in place in a tensor; layout faults
+ * on a tensor's stored scales. Only one-level scaled blocks (OCP MX): NVFP4's two-level recipe has its
+ * decisions.
+ */
+public final class BlockFaults {
+
+    private BlockFaults() {
+    }
+
+    /** The faulty conversion of one vector of the case, or null where the fault cannot apply to it. */
+    public static BlockFunction of(Fault f, BlockConverter c) {
+        BlockConverter blocks = c.blocks();
+        if (!f.mechanism().equals("block") || !c.toBlock() || !blocks.block().scaled() || blocks.block().twoLevel()) {
+            return null;
+        }
+        TensorShape t = c.block().tensor();
+        if (f.applies().contains("tensor") && t == null) {
+            return null;
+        }
+        int size = blocks.block().size();
+        return switch (f.parameter()) {
+            case "signed-maximum" -> c.withBlocks((in, i, out, o) -> { // max(x), not max(|x|): the negatives drop out
+                long[] proxy = Arrays.copyOfRange(in, i, i + size);
+                long sign = 1L << (blocks.block().value().width() - 1);
+                for (int j = 0; j < size; j++) {
+                    proxy[j] = (proxy[j] & sign) != 0 ? 0 : proxy[j];
+                }
+                blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
+            });
+            case "maximum-skips-last" -> c.withBlocks((in, i, out, o) -> {
+                long[] proxy = Arrays.copyOfRange(in, i, i + size);
+                proxy[size - 1] = 0;
+                blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
+            });
+            case "scales-row-major" -> t.layout() != TensorShape.ScaleLayout.SWIZZLED_128X4 ? null
+                    : relaid(c, t, (o, i) -> o * t.inner() + i);
+            case "swizzle-row-order" -> t.layout() != TensorShape.ScaleLayout.SWIZZLED_128X4 ? null
+                    : relaid(c, t, (o, i) -> t.scaleSlot(o, i) / 512 * 512 + (o % 32) * 4 + (o / 32 % 4) * 128 + i % 4);
+            case "partial-block-reads-on" -> t.along() != TensorShape.Along.ROW || t.columns() % size == 0 || t.rows() < 2
+                    ? null : readsOn(c, t, blocks, size);
+            default -> throw new IllegalArgumentException("fault " + f.id() + ": unknown block parameter " + f.parameter());
+        };
+    }
+
+    private interface Slot {
+        int of(int o, int i);
+    }
+
+    /** The right tensor with its scales stored at other slots (the rest zero). */
+    private static BlockFunction relaid(BlockConverter c, TensorShape t, Slot wrong) {
+        return (in, i, out, o) -> {
+            long[] right = new long[c.outputsPerBlock()];
+            c.apply(in, i, right, 0, 1);
+            System.arraycopy(right, t.scales(), out, o + t.scales(), t.values());
+            Arrays.fill(out, o, o + t.scales(), 0);
+            for (int r = 0; r < t.outer(); r++) {
+                for (int k = 0; k < t.inner(); k++) {
+                    out[o + wrong.of(r, k)] = right[t.scaleSlot(r, k)];
+                }
+            }
+        };
+    }
+
+    /**
+     * The right tensor but for each row's partial last block, whose maximum also takes the values that follow
+     * it in memory, the next row's first ones (zeros past the tensor), as a kernel reading whole blocks does.
+     */
+    private static BlockFunction readsOn(BlockConverter c, TensorShape t, BlockConverter blocks, int size) {
+        return (in, i, out, o) -> {
+            c.apply(in, i, out, o, 1);
+            int last = t.inner() - 1;
+            long[] proxy = new long[size];
+            long[] own = new long[size];
+            long[] result = new long[1 + size];
+            for (int r = 0; r < t.outer(); r++) {
+                int start = r * t.columns() + last * size;
+                for (int j = 0; j < size; j++) {
+                    proxy[j] = start + j < t.values() ? in[i + start + j] : 0;
+                    own[j] = t.position(r, last, j) < 0 ? 0 : proxy[j];
+                }
+                blocks.quantizeUnder(blocks.scaleOf(proxy, 0), own, 0, result, 0);
+                out[o + t.scaleSlot(r, last)] = result[0];
+                for (int j = 0; j < size; j++) {
+                    int p = t.position(r, last, j);
+                    if (p >= 0) {
+                        out[o + t.scales() + p] = result[1 + j];
+                    }
+                }
+            }
+        };
+    }
+}
