@@ -87,7 +87,10 @@ final class BlockRunner {
                     }
                     MismatchKind kind = MismatchClassifier.classify(codec, want, got);
                     kinds.merge(kind, 1L, Long::sum);
-                    firstWrong = firstWrong < 0 ? i : firstWrong;
+                    // the value whose block the report shows: the first wrong one that has a block (not a layout's padding)
+                    boolean shown = mismatches < firstMismatches || rules.isEmpty();
+                    firstWrong = firstWrong < 0 || shown && reference.inputsOf(firstWrong).isEmpty()
+                            && !reference.inputsOf(i).isEmpty() ? i : firstWrong;
                     if (wrongValues++ < FirstMismatch.Block.SHOWN) {
                         wrong.add(new FirstMismatch.BlockValue(reference.part(i), Shown.of(codec, want), Shown.of(codec, got),
                                 kind));
