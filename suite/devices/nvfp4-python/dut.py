@@ -9,6 +9,9 @@ E4M3 and E2M1 round to nearest even from their value lists. Blocks (suite/ADAPTE
 README "Two-level blocks"): float -> nvfp4 takes the tensor's largest magnitude A and 16 floats and
 gives the E4M3 scale and 16 E2M1 codes, two per byte, the first in the low nibble (the high one with
 --nibbles high-first); nvfp4 -> float takes A, the scale and the packed elements and gives 16 floats.
+Whole tensors (the TENSORS batch, tensors.csv): the quantizer finds A itself (torch.amax for torchao and
+vLLM, an fmaxf reduction that leaves NaN out for TransformerEngine) and gives it, the scales in their
+layout, then the elements.
 
     ./convcert certify --profile cuda --only '*nvfp4*' --adapter 'process:cmd=python3 suite/devices/nvfp4-python/dut.py'
     ./convcert certify --profile cuda --only '*nvfp4*' --decision tensor-scale-arithmetic=divide \\
@@ -106,10 +109,72 @@ def dequantize(amax, scale, elements):
         return np.array([(-1 if c & 8 else 1) * E2M1[c & 7] for c in elements], dtype=f32) * factor
 
 
+def pack(codes):
+    return bytes(a << 4 | b if HIGH_FIRST else a | b << 4 for a, b in zip(codes[0::2], codes[1::2]))
+
+
+def unpack(raw):
+    return [c for b in raw for c in ((b >> 4, b & 0xF) if HIGH_FIRST else (b & 0xF, b >> 4))]
+
+
+def layout(rows, cols, swizzled):
+    """The slot of each block's scale (blocks of SIZE along each row) and the number of slots: row-major, or
+    cuBLAS's 128x4 tiles (cuBLASLt's block scaling factors layout)."""
+    inner = (cols + SIZE - 1) // SIZE
+    if not swizzled:
+        return {(o, i): o * inner + i for o in range(rows) for i in range(inner)}, rows * inner
+    up = lambda n, m: (n + m - 1) // m * m
+    slots = {(o, i): ((o // 128) * (up(inner, 4) // 4) + i // 4) * 512 + (o % 32) * 16 + (o // 32 % 4) * 4 + i % 4
+             for o in range(rows) for i in range(inner)}
+    return slots, up(rows, 128) * up(inner, 4)
+
+
+def tensor_amax(x):
+    """The per-tensor amax: torch.amax (torchao, vLLM) propagates NaN; an fmaxf reduction (TransformerEngine)
+    leaves it out."""
+    with np.errstate(all="ignore"):
+        a = np.abs(x)
+        return f32(np.max(a)) if TORCHAO or VLLM else f32(np.max(np.where(np.isnan(a), f32(0), a)))
+
+
+def tensors(w, n):
+    """TENSORS batch: whole tensors of blocks along rows, A first on the block side."""
+    rows, cols, swizzled = int(w[4]), int(w[5]), w[7] == b"swizzled-128x4"
+    slots, count = layout(rows, cols, swizzled)
+    reply = bytearray()
+    for _ in range(n):
+        if w[1] == b"float":
+            x = np.frombuffer(sys.stdin.buffer.read(4 * rows * cols), dtype="<f4").reshape(rows, cols)
+            amax = tensor_amax(x)
+            scales, codes = [0] * count, np.zeros((rows, cols), dtype=int)
+            for (o, i), slot in slots.items():
+                block = np.zeros(SIZE, dtype=f32)
+                part = x[o, i * SIZE:(i + 1) * SIZE]
+                block[:len(part)] = part
+                out = quantize(amax, block)
+                scales[slot] = out[0]
+                codes[o, i * SIZE:(i + 1) * SIZE] = out[1:1 + len(part)]
+            reply += np.array([amax], dtype="<f4").tobytes() + bytes(scales) + pack(list(codes.flatten()))
+        else:
+            raw = sys.stdin.buffer.read(4 + count + rows * cols // 2)
+            amax = np.frombuffer(raw[:4], dtype="<f4")[0]
+            codes = np.array(unpack(raw[4 + count:])).reshape(rows, cols)
+            values = np.zeros((rows, cols), dtype=f32)
+            for (o, i), slot in slots.items():
+                block = list(codes[o, i * SIZE:(i + 1) * SIZE])
+                values[o, i * SIZE:(i + 1) * SIZE] = dequantize(amax, raw[4 + slot], block + [0] * (SIZE - len(block)))[:len(block)]
+            reply += values.astype("<f4").tobytes()
+    return reply
+
+
+TENSORS = ["nvfp4_t5x40", "nvfp4_t130x64_sw"]  # the cuda profile's tensors.csv
+
+
 def main():
     recipe = RECIPE
     sys.stdin.buffer.readline()
-    sys.stdout.write(f"CAP float {NAME} rn block\nCAP {NAME} float rn block\nREADY\n")
+    caps = "".join(f"CAP float {t} rn tensor\nCAP {t} float rn tensor\n" for t in TENSORS)
+    sys.stdout.write(f"CAP float {NAME} rn block\nCAP {NAME} float rn block\n{caps}READY\n")
     sys.stdout.flush()
     print("nvfp4 device: recipe " + recipe, file=sys.stderr)
     for line in iter(sys.stdin.buffer.readline, b""):
@@ -117,6 +182,10 @@ def main():
         if w[0] == b"QUIT":
             break
         n = int(w[-1])
+        if w[0] == b"TENSORS":
+            sys.stdout.buffer.write(b"OK %d\n" % n + bytes(tensors(w, n)))
+            sys.stdout.flush()
+            continue
         if w[0] != b"BLOCKS":
             sys.stdout.write("ERR not implemented\n")
             sys.stdout.flush()

@@ -61,8 +61,13 @@ public final class TablesCommand {
                         OpenClVectors.cases(memory).size(), memory.types().all().size());
             }
             if (!t.blocks().isEmpty()) {
-                out.printf("  blocks       %d block formats (%s), each to and from %s%n", t.blocks().size(),
-                        String.join(" ", t.blocks().keySet()), t.blocks().values().iterator().next().value().name());
+                List<String> blocks = t.blocks().values().stream().filter(b -> b.tensor() == null).map(b -> b.name()).toList();
+                List<String> tensors = t.blocks().values().stream().filter(b -> b.tensor() != null).map(b -> b.name()).toList();
+                out.printf("  blocks       %d block formats (%s), each to and from %s%n", blocks.size(), String.join(" ", blocks),
+                        t.blocks().values().iterator().next().value().name());
+                if (!tensors.isEmpty()) {
+                    out.printf("  tensors      %d whole tensors of them (%s)%n", tensors.size(), String.join(" ", tensors));
+                }
             }
             t.documents().forEach(d -> out.printf("  document     %s%n", d));
             out.printf("  digest       sha256:%s%n", t.digest());

@@ -32,7 +32,7 @@ public final class BlockConverter {
      */
     public static final List<Semantics.Switch<?>> RECIPE = List.of(Semantics.MX_SCALE, Semantics.MX_NAN,
             Semantics.MX_INFINITY, Semantics.TENSOR_SCALE_ARITHMETIC, Semantics.BLOCK_SCALE_ROUNDING,
-            Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN, Semantics.SCALE_PADDING);
+            Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN, Semantics.SCALE_PADDING, Semantics.TENSOR_AMAX_NAN);
 
     private final BlockFormat block;
     private final Rounding mode;
@@ -120,7 +120,8 @@ public final class BlockConverter {
 
     /** The codec of output i of a block. */
     public FormatCodec outputCodec(int i) {
-        return toBlock ? (i < block.scales() ? scale : element) : value;
+        int lead = outputs.size() - block.scales() - block.elements(); // a two-level tensor's A
+        return !toBlock || i < lead ? value : i < lead + block.scales() ? scale : element;
     }
 
     /** Converts blocks: in[inOffset..) holds blocks x inputsPerBlock values, out receives blocks x outputsPerBlock. */

@@ -27,6 +27,10 @@ final class ProfileNeeds {
         return t.blocks().values().stream().anyMatch(b -> b.tensor() != null && b.tensor().scales() > b.tensor().blocks());
     }
 
+    static boolean twoLevelTensors(SpecTables t) {
+        return t.blocks().values().stream().anyMatch(b -> b.tensor() != null && b.twoLevel());
+    }
+
     static boolean twoLevelBlocks(SpecTables t) {
         return t.blocks().values().stream().anyMatch(b -> b.twoLevel());
     }

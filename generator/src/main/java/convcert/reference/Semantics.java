@@ -106,8 +106,7 @@ public final class Semantics {
     /** A negative value into an ieee-fnu format (UE5M3): 0 (saturated to its range), NaN, or its magnitude's result. */
     public enum FnuNegative { ZERO, NAN, ABSOLUTE }
 
-    public static final Switch<FnuNegative> FNU_NEGATIVE = declare("fnu-negative", FnuNegative.class,
-            t -> ProfileNeeds.has(t, Layout.IEEE_FNU));
+    public static final Switch<FnuNegative> FNU_NEGATIVE = declare("fnu-negative", FnuNegative.class, t -> ProfileNeeds.has(t, Layout.IEEE_FNU));
 
     /**
      * The most negative value of a fixed-point element (OCP MX INT8): -max, symmetric (Microsoft's
@@ -116,14 +115,12 @@ public final class Semantics {
      */
     public enum FixedMinimum { SYMMETRIC, TWOS_COMPLEMENT }
 
-    public static final Switch<FixedMinimum> FIXED_MINIMUM = declare("fixed-minimum", FixedMinimum.class,
-            t -> ProfileNeeds.has(t, Layout.FIXED));
+    public static final Switch<FixedMinimum> FIXED_MINIMUM = declare("fixed-minimum", FixedMinimum.class, t -> ProfileNeeds.has(t, Layout.FIXED));
 
     /** A zero converted to an exponent-only format (OCP E8M0), which has no zero: its smallest value, or NaN. */
     public enum ExponentZero { SMALLEST, NAN }
 
-    public static final Switch<ExponentZero> EXPONENT_ZERO = declare("exponent-zero", ExponentZero.class,
-            t -> ProfileNeeds.has(t, Layout.EXPONENT));
+    public static final Switch<ExponentZero> EXPONENT_ZERO = declare("exponent-zero", ExponentZero.class, t -> ProfileNeeds.has(t, Layout.EXPONENT));
 
     /**
      * How a block's shared scale follows from its largest magnitude amax: floor(log2 amax) - emax of the
@@ -159,10 +156,9 @@ public final class Semantics {
     }
 
     /**
-     * An infinite input under saturation: the largest finite value of its sign (what every profile but
-     * rocm reads), or left alone, converted as without saturation (HIP's __HIP_SATFINITE clamps finite
-     * values only: infinity, or NaN where the format has none). Optional: a profile without the row
-     * keeps the first option.
+     * An infinite input under saturation: the largest finite value of its sign (what every profile but rocm reads), or
+     * left alone, converted as without saturation (HIP's __HIP_SATFINITE clamps finite values only: infinity, or NaN
+     * where the format has none). Optional: a profile without the row keeps the first option.
      */
     public enum SatInfinity { LARGEST_FINITE, PROPAGATE }
 
@@ -213,8 +209,7 @@ public final class Semantics {
     /** A block scale code with its sign bit set, dequantized: the sign ignored (cuBLAS's UE4M3), or applied. */
     public enum BlockScaleSign { IGNORE, SIGNED }
 
-    public static final Switch<BlockScaleSign> BLOCK_SCALE_SIGN = declare("block-scale-sign", BlockScaleSign.class,
-            ProfileNeeds::twoLevelBlocks);
+    public static final Switch<BlockScaleSign> BLOCK_SCALE_SIGN = declare("block-scale-sign", BlockScaleSign.class, ProfileNeeds::twoLevelBlocks);
 
     /** The nibble of the first of two packed elements: low (CUDA's fp4x2, PyTorch's float4_e2m1fn_x2) or high; bytes only. */
     public enum NibbleOrder { LOW_FIRST, HIGH_FIRST }
@@ -226,6 +221,11 @@ public final class Semantics {
     public enum ScalePadding { ZERO, ANY }
 
     public static final Switch<ScalePadding> SCALE_PADDING = declare("scale-padding", ScalePadding.class, ProfileNeeds::paddedScales);
+
+    /** A NaN in a two-level tensor, for its amax A: left out (a NaN is its block's, by mx-nan), or A is NaN (torch.amax). */
+    public enum TensorAmaxNan { IGNORE, PROPAGATE }
+
+    public static final Switch<TensorAmaxNan> TENSOR_AMAX_NAN = declare("tensor-amax-nan", TensorAmaxNan.class, ProfileNeeds::twoLevelTensors);
 
     /** When a result is tiny, for the underflow flag: rounded to the precision with an unbounded exponent, or before. */
     public enum Tininess { AFTER_ROUNDING, BEFORE_ROUNDING }

@@ -11,17 +11,21 @@ import java.util.List;
  * block of blocks.csv, and its scale put in the layout's slot. Quantizing gives the stored scale layout
  * then the elements, row-major; dequantizing takes the same and gives the values. Padding slots of a
  * swizzled layout hold the zero code, judged or not by decision scale-padding.
+ *
+ * <p>Under a two-level block (NVFP4) the tensor's largest magnitude A leads the block side: the quantizer
+ * finds it (the largest magnitude of the tensor's values; a NaN by decision tensor-amax-nan) and gives it
+ * first; dequantizing takes it first. Every block converts under it.
  */
 final class TensorQuantizer {
 
     private final TensorShape shape;
     private final BlockConverter block;
     private final boolean toBlock;
+    private final int lead; // 1: A leads the block side (two-level)
     private final boolean judgePadding;
     private final Semantics semantics;
     private final int[] slotOf; // per value: the slot of its block's scale
     private final boolean[] padding; // per slot: no block's scale
-
     private final BlockFunction perBlock; // the block's own conversion, or a fault model's
 
     TensorQuantizer(BlockConverter block, TensorShape shape, Semantics semantics) {
@@ -33,6 +37,7 @@ final class TensorQuantizer {
         this.shape = shape;
         this.block = block;
         this.toBlock = block.toBlock();
+        this.lead = shape.block().twoLevel() ? 1 : 0;
         this.semantics = semantics;
         this.judgePadding = semantics.get(Semantics.SCALE_PADDING) == Semantics.ScalePadding.ZERO;
         this.slotOf = new int[shape.values()];
@@ -65,62 +70,95 @@ final class TensorQuantizer {
         return shape.block().size();
     }
 
+    /** Where the scales start on the block side (after A), and the elements. */
+    private int scalesAt() {
+        return lead;
+    }
+
+    private int elementsAt() {
+        return lead + shape.scales();
+    }
+
     /** One tensor: in[inOffset..) its inputs, out[outOffset..) its outputs. */
     void apply(long[] in, int inOffset, long[] out, int outOffset) {
-        int scales = shape.scales();
-        long[] one = new long[1 + size()];
-        long[] result = new long[1 + size()];
+        long[] one = new long[block.inputsPerBlock()];
+        long[] result = new long[block.outputsPerBlock()];
         if (toBlock) {
-            Arrays.fill(out, outOffset, outOffset + scales, 0);
+            Arrays.fill(out, outOffset, outOffset + elementsAt(), 0);
+            if (lead > 0) {
+                out[outOffset] = largestMagnitude(in, inOffset);
+            }
         }
+        long amax = lead == 0 ? 0 : toBlock ? out[outOffset] : in[inOffset];
         for (int o = 0; o < shape.outer(); o++) {
             for (int i = 0; i < shape.inner(); i++) {
-                int slot = shape.scaleSlot(o, i);
-                gather(in, inOffset, o, i, one);
+                gather(in, inOffset, amax, o, i, one);
                 perBlock.apply(one, 0, result, 0);
                 if (toBlock) {
-                    out[outOffset + slot] = result[0];
+                    out[outOffset + scalesAt() + shape.scaleSlot(o, i)] = result[0];
                 }
                 for (int j = 0; j < size(); j++) {
                     int p = shape.position(o, i, j);
                     if (p >= 0) {
-                        out[outOffset + (toBlock ? scales : 0) + p] = result[(toBlock ? 1 : 0) + j];
+                        out[outOffset + (toBlock ? elementsAt() : 0) + p] = result[(toBlock ? 1 : 0) + j];
                     }
                 }
             }
         }
     }
 
-    /** Block (o, i)'s inputs as blocks.csv lays them out: its values, or its scale then its elements. */
-    private void gather(long[] in, int inOffset, int o, int i, long[] one) {
-        int first = toBlock ? 0 : 1;
+    /**
+     * A: the binary32 largest magnitude of the tensor's values that are not NaN (+0 for none); a NaN makes it
+     * the quiet NaN under tensor-amax-nan=propagate.
+     */
+    private long largestMagnitude(long[] in, int inOffset) {
+        boolean propagate = semantics.get(Semantics.TENSOR_AMAX_NAN) == Semantics.TensorAmaxNan.PROPAGATE;
+        float a = 0f;
+        for (int p = 0; p < shape.values(); p++) {
+            float x = Float.intBitsToFloat((int) in[inOffset + p]);
+            if (Float.isNaN(x) && propagate) {
+                return 0x7FC00000L;
+            }
+            a = Float.isNaN(x) ? a : Math.max(a, Math.abs(x));
+        }
+        return Float.floatToRawIntBits(a) & 0xFFFFFFFFL;
+    }
+
+    /** Block (o, i)'s inputs as blocks.csv lays them out: [A,] its values, or [A,] its scale then its elements. */
+    private void gather(long[] in, int inOffset, long amax, int o, int i, long[] one) {
+        if (lead > 0) {
+            one[0] = amax;
+        }
+        int first = lead + (toBlock ? 0 : 1);
         if (!toBlock) {
-            one[0] = in[inOffset + shape.scaleSlot(o, i)];
+            one[lead] = in[inOffset + scalesAt() + shape.scaleSlot(o, i)];
         }
         for (int j = 0; j < size(); j++) {
             int p = shape.position(o, i, j);
-            one[first + j] = p < 0 ? 0 : in[inOffset + (toBlock ? 0 : shape.scales()) + p];
+            one[first + j] = p < 0 ? 0 : in[inOffset + (toBlock ? 0 : elementsAt()) + p];
         }
     }
 
     /** Whether output i is judged: not a padding slot (unless scale-padding=zero), nor an element under a NaN scale. */
     boolean compared(long[] expected, int offset, int i) {
-        if (!toBlock) {
+        if (!toBlock || i < scalesAt()) {
             return true;
         }
-        int scales = shape.scales();
-        return i < scales ? !padding[i] || judgePadding : !block.nanScale(expected[offset + slotOf[i - scales]]);
+        return i < elementsAt() ? !padding[i - scalesAt()] || judgePadding
+                : !block.nanScale(expected[offset + scalesAt() + slotOf[i - elementsAt()]]);
     }
 
     /** Output i in words: "scale of row 3, block 1 (slot 49)", "scale padding (slot 7)", "element [3, 40]". */
     String part(int i) {
-        int scales = toBlock ? shape.scales() : 0;
-        if (i < scales) {
-            int[] block = blockAt(i);
-            return block == null ? "scale padding (slot " + i + ")" : "scale of " + (shape.along() == TensorShape.Along.ROW
-                    ? "row " : "column ") + block[0] + ", block " + block[1] + " (slot " + i + ")";
+        if (toBlock && i < scalesAt()) {
+            return "tensor amax A";
         }
-        int p = i - scales;
+        if (toBlock && i < elementsAt()) {
+            int[] b = blockAt(i - scalesAt());
+            return b == null ? "scale padding (slot " + (i - scalesAt()) + ")" : "scale of " + (shape.along()
+                    == TensorShape.Along.ROW ? "row " : "column ") + b[0] + ", block " + b[1] + " (slot " + (i - scalesAt()) + ")";
+        }
+        int p = i - (toBlock ? elementsAt() : 0);
         return (toBlock ? "element" : "value") + " [" + p / shape.columns() + ", " + p % shape.columns() + "]";
     }
 
@@ -136,19 +174,21 @@ final class TensorQuantizer {
         return null;
     }
 
-    /** The grid position of the block output i belongs to, or null for a padding slot. */
+    /** The grid position of the block output i belongs to, or null for A and a padding slot. */
     private int[] blockOf(int i) {
-        int scales = toBlock ? shape.scales() : 0;
-        if (i < scales) {
-            return blockAt(i);
+        if (toBlock && i < scalesAt()) {
+            return null;
         }
-        int p = i - scales;
+        if (toBlock && i < elementsAt()) {
+            return blockAt(i - scalesAt());
+        }
+        int p = i - (toBlock ? elementsAt() : 0);
         int r = p / shape.columns();
         int c = p % shape.columns();
         return shape.along() == TensorShape.Along.ROW ? new int[] {r, c / size()} : new int[] {c, r / size()};
     }
 
-    /** The inputs of the block output i belongs to (indices into one tensor's inputs); none for padding. */
+    /** The inputs of the block output i belongs to (indices into one tensor's inputs); none for A and padding. */
     List<Integer> inputsOf(int i) {
         int[] b = blockOf(i);
         List<Integer> inputs = new ArrayList<>();
@@ -156,12 +196,13 @@ final class TensorQuantizer {
             return inputs;
         }
         if (!toBlock) {
-            inputs.add(shape.scaleSlot(b[0], b[1]));
+            inputs.addAll(lead > 0 ? List.of(0) : List.of());
+            inputs.add(scalesAt() + shape.scaleSlot(b[0], b[1]));
         }
         for (int j = 0; j < size(); j++) {
             int p = shape.position(b[0], b[1], j);
             if (p >= 0) {
-                inputs.add((toBlock ? 0 : shape.scales()) + p);
+                inputs.add((toBlock ? 0 : elementsAt()) + p);
             }
         }
         return inputs;
@@ -174,13 +215,14 @@ final class TensorQuantizer {
                 + (shape.along() == TensorShape.Along.ROW ? "row" : "column") + " (" + shape.block().name()
                 + ", a partial block padded with zeros), scales in layout " + shape.layout().word() + " ("
                 + shape.scales() + " slots; padding holds the zero code, decision scale-padding="
-                + (judgePadding ? "zero" : "any") + ")");
+                + (judgePadding ? "zero" : "any") + ")" + (lead == 0 ? "" : "; the tensor's amax A, "
+                + Float.intBitsToFloat((int) (toBlock ? largestMagnitude(in, offset) : in[offset]))
+                + ", leads the block side"));
         int[] b = blockOf(i);
         if (b != null) {
-            long[] one = new long[1 + size()];
-            gather(in, offset, b[0], b[1], one);
-            lines.add("block " + b[1] + " of " + (shape.along() == TensorShape.Along.ROW ? "row " : "column ") + b[0]
-                    + ":");
+            long[] one = new long[block.inputsPerBlock()];
+            gather(in, offset, toBlock ? (lead == 0 ? 0 : largestMagnitude(in, offset)) : in[offset], b[0], b[1], one);
+            lines.add("block " + b[1] + " of " + (shape.along() == TensorShape.Along.ROW ? "row " : "column ") + b[0] + ":");
             lines.addAll(block.explain(one, 0));
         }
         return lines;

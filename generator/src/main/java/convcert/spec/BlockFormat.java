@@ -53,16 +53,21 @@ public record BlockFormat(String name, List<String> aliases, Format element, For
      */
     public List<Format> inputs(boolean toBlock) {
         List<Format> formats = new ArrayList<>();
-        if (twoLevel()) {
+        if (twoLevel() && (tensor == null || !toBlock)) { // a tensor's quantizer finds A itself
             formats.add(tensorScale);
         }
         formats.addAll(toBlock ? Collections.nCopies(elements(), value) : blockSide());
         return List.copyOf(formats);
     }
 
-    /** The formats of a block's outputs: the scale and size elements, or size values. */
+    /** The formats of a block's outputs: the scale and size elements (a two-level tensor's A first), or size values. */
     public List<Format> outputs(boolean toBlock) {
-        return toBlock ? blockSide() : Collections.nCopies(elements(), value);
+        List<Format> formats = new ArrayList<>();
+        if (twoLevel() && tensor != null && toBlock) { // and gives the A it found
+            formats.add(tensorScale);
+        }
+        formats.addAll(toBlock ? blockSide() : Collections.nCopies(elements(), value));
+        return List.copyOf(formats);
     }
 
     private List<Format> blockSide() {

@@ -38,9 +38,8 @@ final class TensorTable {
             if (block == null) {
                 throw row.error("block", "unknown block format '" + row.text("block") + "' (blocks.csv)");
             }
-            if (!block.scaled() || block.twoLevel()) {
-                throw row.error("block", block.name() + " is not a one-level scaled block (a shared E8M0-like scale): "
-                        + "only those are quantized as whole tensors");
+            if (!block.scaled()) {
+                throw row.error("block", block.name() + " has no scale: a tensor of it is its values, each on its own");
             }
             int rows = row.integer("rows");
             int columns = row.integer("columns");
@@ -70,7 +69,7 @@ final class TensorTable {
                 throw row.error("layout", "expected plain or swizzled-128x4, got '" + row.text("layout") + "'");
             }
             TensorShape shape = new TensorShape(block, rows, columns, along, layout);
-            all.put(name, new BlockFormat(name, row.words("aliases"), block.element(), block.scale(), null, block.size(),
+            all.put(name, new BlockFormat(name, row.words("aliases"), block.element(), block.scale(), block.tensorScale(), block.size(),
                     block.value(), block.modes(), packed, row.required("description"), row.required("source"),
                     row.location(), shape));
         }

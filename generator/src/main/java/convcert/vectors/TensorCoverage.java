@@ -1,5 +1,7 @@
 package convcert.vectors;
 
+import convcert.reference.Decoded;
+import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.spec.BlockFormat;
 import convcert.spec.TensorShape;
@@ -10,7 +12,10 @@ import convcert.spec.TensorShape;
  * taking the next blocks of that list, so that every block's tag meets every position: the first and the
  * last block of a row or column, the partial block at the edge (which takes the first values of its
  * coverage block), and each slot of the scale layout. Dequantizing tensors hold the coverage's scales in
- * their slots (padding slots zero) and its elements at their positions.
+ * their slots (padding slots zero) and its elements at their positions. A two-level block's coverage
+ * carries the tensor's A before each block: quantizing tensors drop it (the quantizer finds A), dequantizing
+ * ones take their first block's. Every other quantizing tensor has its NaN and infinite values made +0: a
+ * single one decides a tensor's A (tensor-amax-nan), and a finite A is what tells the recipes apart.
  */
 final class TensorCoverage {
 
@@ -31,10 +36,12 @@ final class TensorCoverage {
         BlockCoverage coverage = new BlockCoverage(reference, shape.block(), level, seed);
         BlockCoverage.Blocks blocks = toBlock ? coverage.toBlock() : coverage.fromBlock();
         int size = shape.block().size();
-        int first = toBlock ? 0 : 1; // a dequantized block starts with its scale
-        int scales = toBlock ? 0 : shape.scales();
+        int lead = tensor.twoLevel() ? 1 : 0; // a two-level block starts with the tensor's A
+        int first = lead + (toBlock ? 0 : 1); // a dequantized block with its scale
+        int scales = toBlock ? 0 : lead + shape.scales(); // a dequantized tensor starts with A and its scales
         int perTensor = scales + shape.values();
         int count = tensors(level);
+        FormatCodec value = reference.codec(tensor.value());
         long[] values = new long[count * perTensor];
         String[] tags = new String[count];
         int next = 0;
@@ -44,7 +51,10 @@ final class TensorCoverage {
                 for (int i = 0; i < shape.inner(); i++) {
                     int from = (next++ % blocks.count()) * blocks.perBlock();
                     if (!toBlock) {
-                        values[base + shape.scaleSlot(o, i)] = blocks.values()[from];
+                        values[base + lead + shape.scaleSlot(o, i)] = blocks.values()[from + lead];
+                        if (lead > 0 && o == 0 && i == 0) {
+                            values[base] = blocks.values()[from]; // A: its first block's
+                        }
                     }
                     for (int j = 0; j < size; j++) {
                         int p = shape.position(o, i, j);
@@ -54,7 +64,13 @@ final class TensorCoverage {
                     }
                 }
             }
-            tags[t] = "tensor";
+            if (toBlock && t % 2 == 1) { // every other tensor finite: a NaN or infinity anywhere decides a tensor's A
+                for (int p = base; p < base + perTensor; p++) {
+                    Decoded.Kind kind = value.decode(values[p]).kind();
+                    values[p] = kind == Decoded.Kind.NAN || kind == Decoded.Kind.INFINITE ? 0 : values[p];
+                }
+            }
+            tags[t] = toBlock && t % 2 == 1 ? "finite tensor" : "tensor";
         }
         return new BlockCoverage.Blocks(values, tags, perTensor);
     }

@@ -34,33 +34,53 @@ class TensorQuantizerTest {
         return v;
     }
 
-    @Test
-    void everyTensorOfOcpMxConvertsAsItsBlocksDoAlone() {
+    /** A two-level tensor's A: the largest magnitude of its values that are not NaN, in binary32. */
+    static long amax(long[] in) {
+        float a = 0f;
+        for (long x : in) {
+            float v = Float.intBitsToFloat((int) x);
+            if (!Float.isNaN(v) && Math.abs(v) > a) {
+                a = Math.abs(v);
+            }
+        }
+        return Float.floatToRawIntBits(a) & 0xFFFFFFFFL;
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"ocp-mx", "cuda"})
+    void everyTensorConvertsAsItsBlocksDoAlone(String profile) {
+        Reference reference = TestProfile.reference(profile);
         SplittableRandom random = new SplittableRandom(20261205);
         int checked = 0;
-        for (BlockFormat f : MX.tables().blocks().values()) {
+        for (BlockFormat f : reference.tables().blocks().values()) {
             TensorShape t = f.tensor();
             if (t == null) {
                 continue;
             }
             for (Rounding mode : f.modes()) {
-                BlockConverter tensor = MX.blockConverter(f, mode, true);
-                BlockConverter block = MX.blockConverter(t.block(), mode, true);
+                BlockConverter tensor = reference.blockConverter(f, mode, true);
+                BlockConverter block = reference.blockConverter(t.block(), mode, true);
                 long[] in = values(t.values(), random);
-                long[] out = new long[tensor.outputsPerBlock()];
-                tensor.apply(in, 0, out, 0, 1);
+                long[] all = new long[tensor.outputsPerBlock()];
+                tensor.apply(in, 0, all, 0, 1);
+                int lead = f.twoLevel() ? 1 : 0; // A first, then the layout as for one level
+                if (lead > 0) {
+                    assertEquals(amax(in), all[0], f.name() + " A");
+                }
+                long[] out = java.util.Arrays.copyOfRange(all, lead, all.length);
                 int size = t.block().size();
                 boolean alongRow = t.along() == TensorShape.Along.ROW;
                 int axis = alongRow ? t.columns() : t.rows();
                 boolean[] used = new boolean[t.scales()];
                 for (int o = 0; o < t.outer(); o++) {
                     for (int i = 0; i * size < axis; i++) {
-                        long[] values = new long[size]; // +0 past the edge
+                        long[] values = new long[lead + size]; // [A,] then +0 past the edge
+                        values[0] = lead > 0 ? all[0] : values[0];
                         int[] at = new int[size];
                         for (int j = 0; j < size; j++) {
                             int a = i * size + j;
                             at[j] = a >= axis ? -1 : alongRow ? o * t.columns() + a : a * t.columns() + o;
-                            values[j] = at[j] < 0 ? 0 : in[at[j]];
+                            values[lead + j] = at[j] < 0 ? 0 : in[at[j]];
                         }
                         long[] expected = new long[1 + size];
                         block.apply(values, 0, expected, 0, 1);
@@ -80,7 +100,7 @@ class TensorQuantizerTest {
                 checked++;
             }
         }
-        assertTrue(checked >= 10, "tensor cases checked: " + checked);
+        assertTrue(checked >= (profile.equals("cuda") ? 2 : 10), "tensor cases checked: " + checked);
     }
 
     @Test

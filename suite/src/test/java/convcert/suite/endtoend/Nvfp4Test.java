@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * NVFP4 through the suite: suite/devices/nvfp4-python (numpy binary32, written from the recipes'
  * sources) speaks the BLOCKS batch with the tensor's largest magnitude before every block. Its
- * TransformerEngine recipe passes under the cuda profile's defaults; its torchao recipe fails there and
+ * TransformerEngine recipe passes under the cuda profile's defaults, blocks and whole tensors (tensors.csv,
+ * the TENSORS batch); its torchao recipe fails there and
  * passes under the decisions that describe torchao; a failure names the recipe's steps, and its diagnosis the
  * decisions that describe the device.
  */
@@ -49,6 +50,9 @@ class Nvfp4Test {
         JsonNode report = Fixtures.report(shared.resolve("te"));
         assertEquals("PASS", Fixtures.find(report, "float->nvfp4/rn-block").get("status").asText());
         assertEquals("PASS", Fixtures.find(report, "nvfp4->float/rn-block").get("status").asText());
+        // whole tensors (tensors.csv): the device finds A with an fmaxf-like reduction, lays the scales out itself
+        assertEquals("PASS", Fixtures.find(report, "float->nvfp4_t130x64_sw/rn-tensor").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "nvfp4_t5x40->float/rn-tensor").get("status").asText());
     }
 
     @Test
@@ -65,11 +69,18 @@ class Nvfp4Test {
         assertEquals("tensor-scale-arithmetic=divide block-scale-minimum=smallest-normal", recipe(quantize));
         assertEquals("tensor-scale-arithmetic=divide block-scale-sign=signed",
                 recipe(Fixtures.find(Fixtures.report(shared.resolve("torchao")), "nvfp4->float/rn-block")));
+        // a whole tensor's A: torch.amax propagates NaN (every reading the diagnosis names says so)
+        JsonNode tensor = Fixtures.find(Fixtures.report(shared.resolve("torchao")), "float->nvfp4_t5x40/rn-tensor");
+        for (JsonNode h : tensor.get("diagnosisData").get("faults")) {
+            assertTrue(h.get("fault").asText().endsWith("block-scale-minimum=smallest-normal tensor-amax-nan=propagate"),
+                    tensor.toString());
+        }
         r = Fixtures.certify(shared.resolve("torchao-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=divide", "--decision",
-                "block-scale-minimum=smallest-normal", "--decision", "block-scale-sign=signed", "--adapter", torchao);
+                "block-scale-minimum=smallest-normal", "--decision", "block-scale-sign=signed", "--decision",
+                "tensor-amax-nan=propagate", "--adapter", torchao);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("2 cases"), r.out());
+        assertTrue(r.out().contains("6 cases"), r.out());
     }
 
     /** The reading of decisions.csv that a complete diagnosis names; fails on any other diagnosis. */
@@ -91,22 +102,23 @@ class Nvfp4Test {
         for (String[] decisions : new String[][] {{"tensor-scale-arithmetic=reciprocal"}, {"tensor-scale-arithmetic=divide"},
             {"tensor-scale-arithmetic=reciprocal-amax"}}) {
             r = Fixtures.certify(shared.resolve("vllm-" + decisions[0].replace('=', '-')), "--profile", "cuda", "--vectors",
-                    vectors.toString(), "--only", "float->nvfp4*", "--decision", decisions[0], "--adapter", vllm);
+                    vectors.toString(), "--only", "float->nvfp4*", "--decision", decisions[0], "--decision",
+                    "tensor-amax-nan=propagate", "--adapter", vllm);
             assertEquals(decisions[0].endsWith("reciprocal-amax") ? 0 : 1, r.exit(), decisions[0] + ": " + r.out());
         }
         r = Fixtures.certify(shared.resolve("vllm-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=reciprocal-amax", "--decision",
-                "block-scale-sign=signed", "--adapter", vllm);
+                "block-scale-sign=signed", "--decision", "tensor-amax-nan=propagate", "--adapter", vllm);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("2 cases"), r.out());
+        assertTrue(r.out().contains("6 cases"), r.out());
     }
 
     @Test
     void eachOfTorchaosDecisionsIsNeeded() {
-        // with one of the three left at its default the torchao recipe still fails: each is reached
+        // with one of the four left at its default the torchao recipe still fails: each is reached
         String torchao = DEVICE + " --recipe torchao";
         String[] decisions = {"tensor-scale-arithmetic=divide", "block-scale-minimum=smallest-normal",
-            "block-scale-sign=signed"};
+            "block-scale-sign=signed", "tensor-amax-nan=propagate"};
         for (int left = 0; left < decisions.length; left++) {
             java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--profile", "cuda", "--vectors",
                     vectors.toString(), "--only", "*nvfp4*", "--adapter", torchao));
@@ -134,7 +146,7 @@ class Nvfp4Test {
         r = Fixtures.certify(shared.resolve("high-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", high);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("2 cases"), r.out());
+        assertTrue(r.out().contains("6 cases"), r.out());
         // and the default device fails under high-first: the decision is not a waiver
         r = Fixtures.certify(shared.resolve("low-under-high"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", DEVICE);
