@@ -135,6 +135,29 @@ class TensorTest {
     }
 
     @Test
+    void recordedTensorsAreReplayedAndAPaddingSlotIsJudgedByTheDecision() throws IOException {
+        // the expected file as a recording passes; one padding slot's byte changed fails under scale-padding=zero only
+        Path rec = Files.createDirectories(shared.resolve("rec/ocp-mx/float-mxfp8_e4m3_t130x136_sw"));
+        byte[] out = Files.readAllBytes(vectors.resolve("ocp-mx/float-mxfp8_e4m3_t130x136_sw/rn-tensor.expected.bin"));
+        Files.write(rec.resolve("rn-tensor.out.bin"), out);
+        String only = "float->mxfp8_e4m3_t130x136_sw/rn-tensor";
+        String[] run = {"--profile", "ocp-mx", "--vectors", vectors.toString(), "--only", only, "--adapter",
+            "replay:dir=" + shared.resolve("rec")};
+        Fixtures.Run r = Fixtures.certify(shared.resolve("replayed"), run);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        out[2047] = (byte) 0xFF; // the last slot of the layout (256 x 8): row 255 of the padding
+        Files.write(rec.resolve("rn-tensor.out.bin"), out);
+        r = Fixtures.certify(shared.resolve("replayed-padding"), run);
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(Fixtures.find(Fixtures.report(shared.resolve("replayed-padding")), only).get("firstMismatches").get(0)
+                .asText().contains("scale padding (slot 2047)"), r.out());
+        java.util.List<String> any = new java.util.ArrayList<>(java.util.List.of(run));
+        any.addAll(java.util.List.of("--decision", "scale-padding=any"));
+        r = Fixtures.certify(shared.resolve("replayed-any"), any.toArray(String[]::new));
+        assertEquals(0, r.exit(), r.out() + r.err());
+    }
+
+    @Test
     void theCeilingScaleRuleIsNamedByTheDiagnosisOfATensor() throws IOException {
         JsonNode report = certified("ceil", 1, "--adapter", device("ceil"));
         assertEquals("mx-scale=ceil", Nvfp4Test.recipe(Fixtures.find(report, "float->mxfp4_e2m1_t3x66/rn-tensor")));
