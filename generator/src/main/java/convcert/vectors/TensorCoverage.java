@@ -5,6 +5,11 @@ import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.spec.BlockFormat;
 import convcert.spec.TensorShape;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The inputs of a tensor case (tensors.csv; generator/COVERAGE.md, "Tensors"): whole tensors whose blocks
@@ -15,7 +20,9 @@ import convcert.spec.TensorShape;
  * their slots (padding slots zero) and its elements at their positions. A two-level block's coverage
  * carries the tensor's A before each block: quantizing tensors drop it (the quantizer finds A), dequantizing
  * ones take their first block's. Every other quantizing tensor has its NaN and infinite values made +0: a
- * single one decides a tensor's A (tensor-amax-nan), and a finite A is what tells the recipes apart.
+ * single one decides a tensor's A (tensor-amax-nan), and a finite A is what tells the recipes apart; a finite
+ * NVFP4 tensor is made of coverage blocks made for one A (the smallest such groups, in turn), its last value A
+ * itself, so that its blocks meet the recipes' arithmetic as the block cases do.
  */
 final class TensorCoverage {
 
@@ -31,6 +38,20 @@ final class TensorCoverage {
         };
     }
 
+    /**
+     * A two-level coverage's blocks grouped by the A they were made for, the smallest groups first (those made for
+     * one recipe's edge; the largest, A = M, makes every recipe's arithmetic exact); one group for one level.
+     */
+    private static List<List<Integer>> sameAmax(BlockCoverage.Blocks blocks, int lead) {
+        Map<Long, List<Integer>> groups = new LinkedHashMap<>();
+        for (int b = 0; b < blocks.count(); b++) {
+            groups.computeIfAbsent(lead == 0 ? 0L : blocks.values()[b * blocks.perBlock()], x -> new ArrayList<>()).add(b);
+        }
+        List<List<Integer>> sorted = new ArrayList<>(groups.values());
+        sorted.sort(Comparator.comparingInt(g -> g.size()));
+        return sorted;
+    }
+
     static BlockCoverage.Blocks of(Reference reference, BlockFormat tensor, boolean toBlock, Level level, long seed) {
         TensorShape shape = tensor.tensor();
         BlockCoverage coverage = new BlockCoverage(reference, shape.block(), level, seed);
@@ -44,12 +65,17 @@ final class TensorCoverage {
         FormatCodec value = reference.codec(tensor.value());
         long[] values = new long[count * perTensor];
         String[] tags = new String[count];
+        List<List<Integer>> byAmax = sameAmax(blocks, lead);
         int next = 0;
         for (int t = 0; t < count; t++) {
             int base = t * perTensor;
+            boolean finite = toBlock && t % 2 == 1;
+            // a finite two-level tensor takes blocks made for one A, and A itself: the recipes' steps meet it as designed
+            List<Integer> group = finite && lead > 0 ? byAmax.get(t / 2 % byAmax.size()) : null;
+            int k = 0;
             for (int o = 0; o < shape.outer(); o++) {
                 for (int i = 0; i < shape.inner(); i++) {
-                    int from = (next++ % blocks.count()) * blocks.perBlock();
+                    int from = (group == null ? next++ % blocks.count() : group.get(k++ % group.size())) * blocks.perBlock();
                     if (!toBlock) {
                         values[base + lead + shape.scaleSlot(o, i)] = blocks.values()[from + lead];
                         if (lead > 0 && o == 0 && i == 0) {
@@ -64,10 +90,13 @@ final class TensorCoverage {
                     }
                 }
             }
-            if (toBlock && t % 2 == 1) { // every other tensor finite: a NaN or infinity anywhere decides a tensor's A
+            if (finite) { // every other tensor finite: a NaN or infinity anywhere decides a tensor's A
                 for (int p = base; p < base + perTensor; p++) {
                     Decoded.Kind kind = value.decode(values[p]).kind();
                     values[p] = kind == Decoded.Kind.NAN || kind == Decoded.Kind.INFINITE ? 0 : values[p];
+                }
+                if (group != null) {
+                    values[base + perTensor - 1] = blocks.values()[group.get(0) * blocks.perBlock()];
                 }
             }
             tags[t] = toBlock && t % 2 == 1 ? "finite tensor" : "tensor";
