@@ -1,4 +1,4 @@
-"""The process protocol of convcert (suite/ADAPTERS.md): handshake, BATCH, BLOCKS and MEMORY batches."""
+"""The process protocol of convcert (suite/ADAPTERS.md): handshake, BATCH, BLOCKS, TENSORS and MEMORY batches."""
 import inspect
 import re
 import struct
@@ -92,6 +92,7 @@ class Device:
         self.programs_saturation = programs_saturation
         self._values = []   # (from, to, rounding, state, in_bytes, out_bytes, fn)
         self._blocks = []   # (from, to, rounding, fn)
+        self._tensors = []  # (from, to, rounding, fn)
         self._memory = {}   # case name -> fn
 
     def convert(self, src, dst, rounding, state, in_bytes=None, out_bytes=None):
@@ -106,6 +107,18 @@ class Device:
         block, by default as the case names it (mxfp4_e2m1_bs16: 16), else 32."""
         def register(fn):
             self._blocks.append((canonical(src), canonical(dst), rounding, fn, size))
+            return fn
+        return register
+
+    def tensors(self, src, dst, rounding):
+        """Declares a whole-tensor quantizer (a row of tensors.csv, e.g. float -> mxfp8_e4m3_t130x136_sw).
+        Quantizing, the function gets a float32 array (rows, columns) and the shape (a dict: rows, columns,
+        along, layout, size, packed, amax, slots) and returns (scales, elements), or (A, scales, elements)
+        where shape["amax"] (NVFP4): one uint8 code per slot of the stored layout, and uint8 codes
+        (rows, columns). Dequantizing, it gets (scales, elements, shape), shape["A"] the float A where there
+        is one, and returns float32 (rows, columns). Packing FP4 two a byte is done here, low nibble first."""
+        def register(fn):
+            self._tensors.append((canonical(src), canonical(dst), rounding, fn))
             return fn
         return register
 
@@ -126,6 +139,7 @@ class Device:
             sys.exit("convcert-device: expected the hello 'CONVCERT 1'")
         lines = ["CAP %s %s %s %s" % v[:4] for v in self._values]
         lines += ["CAP %s %s %s block" % b[:3] for b in self._blocks]
+        lines += ["CAP %s %s %s tensor" % t[:3] for t in self._tensors]
         lines += ["MEM " + case for case in self._memory]
         if self.checks_alignment:
             lines.append("ALIGNMENT checked")
@@ -138,7 +152,8 @@ class Device:
             if not words or words[0] == "QUIT":
                 return
             try:
-                answer = {"BATCH": self._batch, "BLOCKS": self._block_batch, "MEMORY": self._memory_batch}[words[0]](words)
+                answer = {"BATCH": self._batch, "BLOCKS": self._block_batch, "TENSORS": self._tensor_batch,
+                          "MEMORY": self._memory_batch}[words[0]](words)
             except KeyError:
                 answer = b"ERR unknown request " + words[0].encode()[:40] + b"\n"
             self._out.write(answer)
@@ -206,6 +221,44 @@ class Device:
             return self._error(e)
         return b"OK %d\n" % count + y.tobytes()
 
+    def _tensor_batch(self, words):
+        src, dst, rounding = words[1:4]
+        rows, cols, along, layout, size, storage, amax, count = words[4:12]
+        rows, cols, size, count = int(rows), int(cols), int(size), int(count)
+        shape = {"rows": rows, "columns": cols, "along": along, "layout": layout, "size": size,
+                 "packed": storage == "packed", "amax": amax == "amax", "slots": _slots(rows, cols, along, layout, size)}
+        lead, slots, n = 4 if shape["amax"] else 0, shape["slots"], rows * cols
+        side = lead + slots + (n // 2 if shape["packed"] else n)  # [A,] scales, elements
+        quantize = src == "float"
+        in_size, out_size = (4 * n, side) if quantize else (side, 4 * n)
+        data = self._read(count * in_size)  # read whatever happens, so the stream stays in step
+        if count == 0:
+            return b"OK 0\n"
+        found = next((t for t in self._tensors if _matches(t[0], src) and _matches(t[1], dst) and _matches(t[2], rounding)),
+                     None)
+        if found is None:
+            return b"ERR not implemented: %s->%s %s tensor\n" % (src.encode(), dst.encode(), rounding.encode())
+        out = bytearray()
+        try:
+            for k in range(count):
+                chunk = data[k * in_size:(k + 1) * in_size]
+                with np.errstate(all="ignore"):
+                    if quantize:
+                        r = tuple(found[3](np.frombuffer(chunk, dtype="<f4").reshape(rows, cols), shape))
+                        a, scales, elements = r if lead else (None,) + r
+                        out += b"" if a is None else np.array([a], dtype="<f4").tobytes()
+                        out += _codes(scales, slots, "scales").tobytes() + _stored(_codes(elements, n, "elements"), shape)
+                    else:
+                        a = np.frombuffer(chunk[:lead], dtype="<f4")[0] if lead else None
+                        scales = np.frombuffer(chunk[lead:lead + slots], dtype=np.uint8)
+                        raw = np.frombuffer(chunk[lead + slots:], dtype=np.uint8)
+                        elements = np.stack([raw & 0xF, raw >> 4], axis=1).reshape(-1) if shape["packed"] else raw
+                        y = np.asarray(found[3](scales, elements.reshape(rows, cols), dict(shape, A=a)), dtype="<f4")
+                        out += _codes(y, n, "values", "<f4").tobytes()
+        except Exception as e:
+            return self._error(e)
+        return b"OK %d\n" % count + bytes(out)
+
     def _memory_batch(self, words):
         function, type_, n, rnd, to_type, to_n, count = words[1:8]
         count = int(count)
@@ -231,6 +284,27 @@ class Device:
         except Exception as e:
             return self._error(e)
         return b"".join(answer)
+
+
+def _slots(rows, cols, along, layout, size):
+    """The slots of a tensor's stored scale layout (spec-tables/README.md, tensors.csv)."""
+    outer, axis = (rows, cols) if along == "row" else (cols, rows)
+    inner = -(-axis // size)
+    return outer * inner if layout == "plain" else -(-outer // 128) * 128 * (-(-inner // 4) * 4)
+
+
+def _codes(a, n, what, dtype=np.uint8):
+    """a as n values of dtype, or an error naming what came back."""
+    a = np.asarray(a).astype(dtype).reshape(-1)
+    if a.size != n:
+        raise ValueError("returned %d %s for %d" % (a.size, what, n))
+    return a
+
+
+def _stored(elements, shape):
+    """Elements as the case stores them: a byte each, or two a byte, the first in the low nibble."""
+    return ((elements[0::2] & 0xF) | ((elements[1::2] & 0xF) << 4)).astype(np.uint8).tobytes() if shape["packed"] \
+        else elements.tobytes()
 
 
 def _block_size(name):

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * TENSORS batch, passes every MXFP4 tensor case (a partial block at each row's end, cuBLAS's swizzled
  * scale layout); a quantizer that writes its scales row-major where the swizzled layout is asked for fails
  * naming the scale's row and block, diagnosed as the catalogue's scales-row-major; one that leaves NaN codes in the layout's padding fails under
- * scale-padding=zero, and the diagnosis names the reading it follows, as it names the ceiling scale rule.
+ * scale-padding=zero, and the diagnosis names the reading it follows, as it names the ceiling scale rule; a
+ * recording replays; a quantizer written on suite/python's Device.tensors passes both ways.
  */
 class TensorTest {
 
@@ -155,6 +156,67 @@ class TensorTest {
         any.addAll(java.util.List.of("--decision", "scale-padding=any"));
         r = Fixtures.certify(shared.resolve("replayed-any"), any.toArray(String[]::new));
         assertEquals(0, r.exit(), r.out() + r.err());
+    }
+
+    /**
+     * suite/python's Device.tensors: the user's numpy function returns the scale codes and the element codes;
+     * the helper reads the TENSORS line (shape, block size, storage), packs FP4 and answers, both ways.
+     */
+    @Test
+    void aQuantizerWrittenWithThePythonHelperPassesBothWays() throws Exception {
+        Process probe = new ProcessBuilder("python3", "-c", "import numpy").start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(probe.waitFor() == 0, "python3 with numpy");
+        Path dev = shared.resolve("helper.py");
+        Files.writeString(dev, """
+                import math, sys
+                sys.path.insert(0, "%s")
+                import numpy as np
+                from convcert_device import Device
+                VALUES = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+                def element(x):
+                    a = min(abs(x), 6.0)
+                    return (8 if math.copysign(1.0, x) < 0 else 0) | min(range(8), key=lambda c: (abs(a - VALUES[c]), c & 1))
+                def scale(xs):
+                    if any(math.isnan(x) or math.isinf(x) for x in xs):
+                        return None
+                    amax = max(abs(x) for x in xs)
+                    return -127 if amax == 0 else max(math.frexp(amax)[1] - 3, -127)
+                def slot(o, i, inner, shape):
+                    if shape["layout"] == "plain":
+                        return o * inner + i
+                    return ((o // 128) * -(-inner // 4) + i // 4) * 512 + (o %% 32) * 16 + (o // 32 %% 4) * 4 + i %% 4
+                def quantize(x, shape):
+                    size, inner = shape["size"], -(-shape["columns"] // shape["size"])
+                    scales, codes = [0] * shape["slots"], np.zeros(x.shape, dtype=np.uint8)
+                    for o in range(shape["rows"]):
+                        for i in range(inner):
+                            part = [float(v) for v in x[o, i * size:(i + 1) * size]]
+                            s = scale(part)
+                            scales[slot(o, i, inner, shape)] = 0xFF if s is None else s + 127
+                            codes[o, i * size:i * size + len(part)] = [0 if s is None else element(math.ldexp(v, -s)) for v in part]
+                    return scales, codes
+                def dequantize(scales, elements, shape):
+                    size, inner = shape["size"], -(-shape["columns"] // shape["size"])
+                    y = np.zeros(elements.shape, dtype=np.float32)
+                    for o in range(shape["rows"]):
+                        for i in range(inner):
+                            s = int(scales[slot(o, i, inner, shape)])
+                            for c in range(i * size, min((i + 1) * size, shape["columns"])):
+                                e = int(elements[o, c])
+                                v = math.nan if s == 0xFF else math.ldexp(VALUES[e & 7], s - 127)
+                                y[o, c] = -v if e & 8 else v
+                    return y
+                device = Device()
+                for name in ("mxfp4_e2m1_t3x66", "mxfp4_e2m1_t130x64_sw"):
+                    device.tensors("float", name, "rn")(quantize)
+                    device.tensors(name, "float", "rn")(dequantize)
+                device.run()
+                """.formatted(Fixtures.HOME.resolve("suite/python")));
+        Path out = shared.resolve("helper");
+        Fixtures.Run r = Fixtures.certify(out, "--profile", "ocp-mx", "--vectors", vectors.toString(), "--only",
+                "*mxfp4_e2m1_t*", "--adapter", "process:cmd=python3 " + dev);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("PASS: 4 cases"), r.out()); // rn declared: the two rz cases do not apply
     }
 
     @Test
