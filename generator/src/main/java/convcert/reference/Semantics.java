@@ -180,16 +180,15 @@ public final class Semantics {
 
     /**
      * The binary32 arithmetic of a two-level block recipe (NVFP4), with A the tensor's largest magnitude,
-     * M = largest scale x largest element (448 x 6) and a the block's largest magnitude: divide (torchao:
-     * T = A / M, s = (a / E) / T, element of x / (T x S), value e x (T x S)), or reciprocal
-     * (TransformerEngine: G = M / A, s = a x (G x rn(1/E)), element of x x (1 / (S x rn(1/G))), value
-     * e x ((S x A) x rn(1/M))), or divide with its two divisions by constants (A / M, a / E) done as
-     * multiplications by their rounded reciprocals (torchao on a CUDA GPU: PyTorch divides a tensor by a
-     * Python number as a multiplication by its binary32 reciprocal), or reciprocal-amax (vLLM's reference:
-     * G = M x rn(1/A), s = G x (a x rn(1/E)), element of x x r with r = 1 / (S x rn(1/G)), or 0 where
-     * that product is 0, value e x (S / G)). Every step rounds to binary32, nearest even.
+     * M = largest scale x largest element (448 x 6), a the block's largest magnitude: divide (torchao: T = A / M,
+     * s = (a / E) / T, element of x / (T x S), value e x (T x S)), reciprocal (TransformerEngine: G = M / A,
+     * s = a x (G x rn(1/E)), element of x x (1 / (S x rn(1/G))), value e x ((S x A) x rn(1/M))),
+     * divide-constant-reciprocal (torchao on CUDA: A / M and a / E as products with rounded reciprocals),
+     * reciprocal-amax (vLLM's reference: G = M x rn(1/A), s = G x (a x rn(1/E)), element of x x r with
+     * r = 1 / (S x rn(1/G)) or 0 where that product is 0, value e x (S / G)), or divide-multiply (torchao
+     * 0.19: divide, each element x x (rn(1/T) / S)). Every step rounds to binary32, nearest even.
      */
-    public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL, DIVIDE_CONSTANT_RECIPROCAL, RECIPROCAL_AMAX }
+    public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL, DIVIDE_CONSTANT_RECIPROCAL, RECIPROCAL_AMAX, DIVIDE_MULTIPLY }
 
     public static final Switch<TensorScaleArithmetic> TENSOR_SCALE_ARITHMETIC = declare("tensor-scale-arithmetic",
             TensorScaleArithmetic.class, ProfileNeeds::twoLevelBlocks);

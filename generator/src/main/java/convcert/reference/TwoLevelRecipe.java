@@ -70,7 +70,8 @@ final class TwoLevelRecipe {
 
     private boolean divide() {
         return arithmetic() == Semantics.TensorScaleArithmetic.DIVIDE
-                || arithmetic() == Semantics.TensorScaleArithmetic.DIVIDE_CONSTANT_RECIPROCAL;
+                || arithmetic() == Semantics.TensorScaleArithmetic.DIVIDE_CONSTANT_RECIPROCAL
+                || arithmetic() == Semantics.TensorScaleArithmetic.DIVIDE_MULTIPLY;
     }
 
     /** vLLM's global scale G = M x rn(1/A): PyTorch computes a number divided by a tensor as its reciprocal times the number. */
@@ -142,12 +143,16 @@ final class TwoLevelRecipe {
         float d = scale * (1f / g);
         float r = amaxReciprocal ? (d == 0f ? 0f : 1f / d) : fminf(1f / d, Float.MAX_VALUE);
         float total = t * scale;
-        note(notes, divide() ? "each element: x / (T x S), T x S = " + total
+        // torchao 0.19 multiplies by (1 / T) / S, as the MSLK Triton kernel does, where it divided by T x S
+        boolean multiply = arithmetic() == Semantics.TensorScaleArithmetic.DIVIDE_MULTIPLY;
+        float inverse = (1f / t) / scale;
+        note(notes, multiply ? "each element: x x (rn(1/T) / S), rn(1/T) / S = " + inverse
+                : divide() ? "each element: x / (T x S), T x S = " + total
                 : "each element: x x r, r = 1 / (S x rn(1/G)) = " + r
                 + (amaxReciprocal ? " (0 where S x rn(1/G) is 0)" : " (at most FLT_MAX)"));
         for (int i = 0; i < size; i++) {
             float x = asFloat(in[offset + 1 + i]);
-            out[outOffset + 1 + i] = toElement.apply(bits(divide() ? x / total : x * r));
+            out[outOffset + 1 + i] = toElement.apply(bits(multiply ? x * inverse : divide() ? x / total : x * r));
         }
     }
 
@@ -169,7 +174,7 @@ final class TwoLevelRecipe {
     /** The factor each element of a block is multiplied by when dequantized. */
     private float dequantizeFactor(float amax, float scale) {
         return switch (arithmetic()) {
-            case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL -> byConstant(amax, range) * scale;
+            case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL, DIVIDE_MULTIPLY -> byConstant(amax, range) * scale;
             case RECIPROCAL -> scale * amax * (float) (1.0 / range);
             case RECIPROCAL_AMAX -> scale / globalScale(amax);
         };
@@ -186,7 +191,7 @@ final class TwoLevelRecipe {
         float scale = scaleValue(in[offset + 1]);
         return "block scale " + scale + " (decision block-scale-sign=" + option(Semantics.BLOCK_SCALE_SIGN) + "), tensor amax "
                 + amax + ": each element times " + switch (arithmetic()) {
-                    case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL -> "(A / " + range + ") x S";
+                    case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL, DIVIDE_MULTIPLY -> "(A / " + range + ") x S";
                     case RECIPROCAL -> "(S x A) x rn(1/" + range + ")";
                     case RECIPROCAL_AMAX -> "S / (" + range + " x rn(1/A))";
                 } + " = " + dequantizeFactor(amax, scale)

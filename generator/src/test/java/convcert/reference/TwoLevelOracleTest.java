@@ -256,7 +256,8 @@ class TwoLevelOracleTest {
         float d = multiply(scale, divide(1f, g));
         float r = o.vllm() ? (d == 0 ? 0f : divide(1f, d)) : fminf(divide(1f, d), Float.MAX_VALUE);
         for (int i = 0; i < 16; i++) {
-            out[1 + i] = toE2m1(o.divide() ? divide(x[i], total) : multiply(x[i], r));
+            out[1 + i] = toE2m1(o.arithmetic().equals("divide-multiply") ? multiply(x[i], divide(divide(1f, t), scale))
+                    : o.divide() ? divide(x[i], total) : multiply(x[i], r));
         }
         return out;
     }
@@ -340,7 +341,8 @@ class TwoLevelOracleTest {
         return Float.floatToRawIntBits(f) & 0xFFFFFFFFL;
     }
 
-    static final List<String> ARITHMETICS = List.of("reciprocal", "divide", "divide-constant-reciprocal", "reciprocal-amax");
+    static final List<String> ARITHMETICS = List.of("reciprocal", "divide", "divide-constant-reciprocal", "reciprocal-amax",
+            "divide-multiply");
 
     static List<Options> allOptions() {
         List<Options> all = new ArrayList<>();

@@ -12,6 +12,8 @@ import convcert.suite.runner.VectorStore;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Manifest;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,7 +69,9 @@ class Nvfp4Test {
         assertTrue(rules.contains("tensor-scale-arithmetic=reciprocal") && rules.contains("block scale S"), rules);
         // the diagnosis finds the recipe: each direction's simplest reading that gives every block the device gave
         assertEquals("tensor-scale-arithmetic=divide block-scale-minimum=smallest-normal", recipe(quantize));
-        assertEquals("tensor-scale-arithmetic=divide block-scale-sign=signed",
+        // torchao 0.19's divide-multiply dequantizes as divide does: the blocks cannot tell them apart
+        assertEquals("tensor-scale-arithmetic=divide block-scale-sign=signed"
+                + " or tensor-scale-arithmetic=divide-multiply block-scale-sign=signed",
                 recipe(Fixtures.find(Fixtures.report(shared.resolve("torchao")), "nvfp4->float/rn-block")));
         // from whole tensors alone too, with the tensor's A: torch.amax propagates NaN
         assertEquals("tensor-scale-arithmetic=divide block-scale-minimum=smallest-normal tensor-amax-nan=propagate",
@@ -81,10 +85,13 @@ class Nvfp4Test {
     }
 
     /** The reading of decisions.csv that a complete diagnosis names; fails on any other diagnosis. */
+    /** The readings a complete diagnosis names, " or " between readings that give the same blocks. */
     static String recipe(JsonNode c) {
         JsonNode d = c.get("diagnosisData");
-        assertTrue(d != null && d.get("complete").asBoolean() && d.get("faults").size() == 1, c.toString());
-        return d.get("faults").get(0).get("fault").asText();
+        assertTrue(d != null && d.get("complete").asBoolean() && !d.get("faults").isEmpty(), c.toString());
+        List<String> readings = new ArrayList<>();
+        d.get("faults").forEach(f -> readings.add(f.get("fault").asText()));
+        return String.join(" or ", readings);
     }
 
     @Test

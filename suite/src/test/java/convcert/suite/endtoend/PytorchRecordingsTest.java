@@ -99,7 +99,8 @@ class PytorchRecordingsTest {
     Stream<DynamicTest> theDiagnosisFindsEachRecordedQuantizersRecipe() {
         String[][] recipes = {
             {"nvfp4-cpu", "tensor-scale-arithmetic=divide block-scale-minimum=smallest-normal",
-                "tensor-scale-arithmetic=divide block-scale-sign=signed"},
+                "tensor-scale-arithmetic=divide block-scale-sign=signed"
+                    + " or tensor-scale-arithmetic=divide-multiply block-scale-sign=signed"},
             {"nvfp4-cuda", "tensor-scale-arithmetic=divide-constant-reciprocal block-scale-minimum=smallest-normal",
                 "tensor-scale-arithmetic=divide-constant-reciprocal block-scale-sign=signed"},
             {"nvfp4-vllm-cpu", "tensor-scale-arithmetic=reciprocal-amax",
