@@ -84,7 +84,6 @@ class Nvfp4Test {
         assertTrue(r.out().contains("6 cases"), r.out());
     }
 
-    /** The reading of decisions.csv that a complete diagnosis names; fails on any other diagnosis. */
     /** The readings a complete diagnosis names, " or " between readings that give the same blocks. */
     static String recipe(JsonNode c) {
         JsonNode d = c.get("diagnosisData");
