@@ -4,6 +4,7 @@ import convcert.spec.HybridRule;
 import convcert.spec.Lane;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
+import convcert.spec.ScaleLane;
 
 /**
  * One resolved {@link Case}, ready to convert bit patterns: the bit-exact reference. Every pair runs
@@ -82,7 +83,9 @@ public final class Converter {
         this.hybridRounding = hybrid == null ? null : new HybridRounding(hybrid, semantics, src, dst);
         this.integers = new IntegerRounding(dst, roundingTable, spec.saturation() == Saturation.WRAP);
         int laneBits = spec.conversion().laneBits(mode);
-        this.operands = new Operands(src.format().width(), laneBits, spec.conversion().scale(), randomBits);
+        ScaleLane scale = spec.conversion().scale();
+        this.operands = new Operands(src.format().width(), laneBits, scale != null
+                && semantics.get(Semantics.SCALE_ENCODING) == Semantics.ScaleEncoding.E8M0 ? scale.asE8m0() : scale, randomBits);
         this.clamp224 = semantics.get(Semantics.FNUZ_CLAMP) == Semantics.FnuzClamp.CLAMP_224 && dst.fnuz()
                 && dst.format().exponentBits() == 4 && dst.format().mantissaBits() == 3;
         this.floatToHalfFast = laneBits == 0 && FloatToHalfFastPath.covers(spec, semantics);
@@ -253,7 +256,12 @@ public final class Converter {
 
     private long convert(long bits, int scale, Unpacked d, Trace t) {
         src.unpack(bits, d);
-        if (scale != 0 && d.kind == Decoded.Kind.FINITE) {
+        ScaleLane lane = operands.scale();
+        if (lane != null && lane.isNan(operands.lane(bits))) {
+            d.set(Decoded.Kind.NAN, d.negative, 0, 0, 0);
+            if (t != null) t.note("its scale 0x" + Long.toHexString(operands.lane(bits)) + " is NaN (" + lane
+                    + "): the value converts as a NaN of its sign");
+        } else if (scale != 0 && d.kind == Decoded.Kind.FINITE) {
             d.exponent += scale;
             if (t != null) t.note("scaled by 2^" + scale + (operands.scale() != null ? " (its scale 0x" + Long.toHexString(operands.lane(bits))
                     + " read as " + operands.scale() + ", applied exactly before the one rounding)" : " (block scale)"));

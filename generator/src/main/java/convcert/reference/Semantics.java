@@ -25,10 +25,7 @@ import java.util.stream.Collectors;
  */
 public final class Semantics {
 
-    /**
-     * One selectable decision. needs: the tables that can reach it (a profile without such tables may
-     * leave its row out); null when every profile needs it.
-     */
+    /** One selectable decision. needs: the tables that can reach it (else the row may be left out); null: every profile. */
     public record Switch<E extends Enum<E>>(int index, String id, Class<E> options, Predicate<SpecTables> needs) {
 
         public List<String> optionNames() {
@@ -80,8 +77,8 @@ public final class Semantics {
 
     public static final Switch<NanComparison> NAN_COMPARISON = declare("nan-comparison", NanComparison.class, null);
 
-    /** What a NaN input becomes in a format with no NaN (OCP FP4, FP6). */
-    public enum FiniteNan { LARGEST_POSITIVE, ZERO }
+    /** What a NaN input becomes in a format with no NaN (OCP FP4, FP6): +max, +0, or max with the NaN's sign. */
+    public enum FiniteNan { LARGEST_POSITIVE, ZERO, LARGEST_SIGNED }
 
     public static final Switch<FiniteNan> FINITE_NAN = declare("finite-nan", FiniteNan.class,
             t -> t.formats().stream().anyMatch(f -> !f.isInteger() && !f.hasNan()));
@@ -266,11 +263,7 @@ public final class Semantics {
     public static final Switch<StochasticRounding> STOCHASTIC_ROUNDING = declare("stochastic-rounding",
             StochasticRounding.class, t -> ProfileNeeds.offers(t, Rounding.RS));
 
-    /**
-     * The sign of the NaN a conversion generates under nan-encoding=canonical: positive (every profile's
-     * canonical NaN; Arm's default NaN with FPCR.AH=0), or negative (Arm's with FPCR.AH=1). Optional: a
-     * profile without the row keeps the first option.
-     */
+    /** The sign of a canonical NaN: positive (Arm's default NaN with FPCR.AH=0), or negative (AH=1). Optional. */
     public enum DefaultNanSign { POSITIVE, NEGATIVE }
 
     public static final Switch<DefaultNanSign> DEFAULT_NAN_SIGN = declare("default-nan-sign", DefaultNanSign.class, t -> false);
@@ -304,6 +297,12 @@ public final class Semantics {
     public enum FnuzClamp { NONE, CLAMP_224 }
 
     public static final Switch<FnuzClamp> FNUZ_CLAMP = declare("e4m3fnuz-clamp", FnuzClamp.class, t -> false);
+
+    /** How an 8-bit scale lane with a NaN code reads: a signed exponent, -128 NaN (HIP's int8_t __amd_scale_t), or OCP E8M0. */
+    public enum ScaleEncoding { INT8_EXPONENT, E8M0 }
+
+    public static final Switch<ScaleEncoding> SCALE_ENCODING = declare("scale-encoding", ScaleEncoding.class,
+            t -> t.conversions().stream().anyMatch(c -> c.scale() != null && c.scale().hasNan() && c.scale().bits() == 8));
 
     /** Every selectable decision, in declaration order (the order choices() and reports list them). */
     public static List<Switch<?>> switches() {

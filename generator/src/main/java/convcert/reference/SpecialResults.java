@@ -82,10 +82,17 @@ final class SpecialResults {
 
     private long nan(boolean negative, long payload, Trace t) {
         if (!integerDestination && !dst.hasNan()) {
-            boolean zero = semantics.get(Semantics.FINITE_NAN) == Semantics.FiniteNan.ZERO;
-            if (t != null) t.note(dst.format().name() + " has no NaN: " + (zero ? "+0" : "the largest positive value")
-                    + " (decision finite-nan=" + Semantics.optionName(semantics.get(Semantics.FINITE_NAN)) + ")");
-            return zero ? dst.zero(false) : dst.largestFinite(false);
+            Semantics.FiniteNan rule = semantics.get(Semantics.FINITE_NAN);
+            if (t != null) t.note(dst.format().name() + " has no NaN: " + switch (rule) {
+                case ZERO -> "+0";
+                case LARGEST_POSITIVE -> "the largest positive value";
+                case LARGEST_SIGNED -> "the largest value of the NaN's sign";
+            } + " (decision finite-nan=" + Semantics.optionName(rule) + ")");
+            return switch (rule) {
+                case ZERO -> dst.zero(false);
+                case LARGEST_POSITIVE -> dst.largestFinite(false);
+                case LARGEST_SIGNED -> dst.largestFinite(negative);
+            };
         }
         if (integerDestination) {
             long bits = spec.conversion().integerNan();

@@ -68,7 +68,7 @@ final class LaneOperands {
             Decoded x = converter.source().decode(bits[i]);
             if (edges && x.kind() == Decoded.Kind.FINITE) {
                 for (int target : targets) {
-                    long k = lane.divides() ? x.binade() - (long) target : target - (long) x.binade();
+                    long k = (lane.divides() ? x.binade() - (long) target : target - (long) x.binade()) + lane.bias();
                     if (k >= lane.min() && k <= lane.max()) {
                         operands.add(converter.operands().operand(bits[i], lane.code(k)), "scale-edge");
                     }

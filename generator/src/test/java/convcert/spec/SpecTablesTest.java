@@ -55,7 +55,7 @@ class SpecTablesTest {
     void everyProfileNamesItsVersionedTexts() throws IOException {
         try (var profiles = Files.list(TestProfile.home().resolve("spec-tables"))) {
             List<Path> folders = profiles.filter(Files::isDirectory).sorted().toList();
-            assertEquals(9, folders.size(), folders.toString());
+            assertEquals(10, folders.size(), folders.toString());
             for (Path folder : folders) {
                 SpecTables t = SpecTables.load(folder);
                 assertFalse(t.documents().isEmpty(), folder + " has no document.csv");
