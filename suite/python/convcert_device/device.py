@@ -16,6 +16,8 @@ WIDTHS = {
 # so a device may declare "e5m2" or "bf16"; PythonDeviceTest holds it to the tables. P3109's generated family
 # names (p3109_k8p3se for binary8p3se) follow one rule instead.
 ALIASES = {
+    "__AMD_OCP_E2M1": "fp4_e2m1", "__AMD_OCP_E2M3": "fp6_e2m3", "__AMD_OCP_E3M2": "fp6_e3m2", "__AMD_OCP_E4M3":
+    "fp8_e4m3fn", "__AMD_OCP_E5M2": "fp8_e5m2",
     "__HIP_E4M3": "fp8_e4m3fn", "__HIP_E4M3_FNUZ": "fp8_e4m3fnuz", "__HIP_E5M2": "fp8_e5m2", "__HIP_E5M2_FNUZ":
     "fp8_e5m2fnuz", "__half": "half", "__hip_fp8_e4m3": "fp8_e4m3fn", "__hip_fp8_e4m3_fnuz": "fp8_e4m3fnuz",
     "__hip_fp8_e5m2": "fp8_e5m2", "__hip_fp8_e5m2_fnuz": "fp8_e5m2fnuz", "__nv_bfloat16": "bfloat16", "__nv_fp4_e2m1":

@@ -31,19 +31,39 @@ class DeviceRecordingsTest {
 
     @TestFactory
     Stream<DynamicTest> replayedVerdictsMatchTheCommittedReports() {
-        record Run(String folder, List<String> args) { }
-        return Stream.of(new Run("ascend-c", List.of()), new Run("cuda", List.of("--profile", "cuda", "--level", "ci")),
-                new Run("cuda-exact-nan", List.of("--profile", "cuda", "--level", "ci", "--decision",
-                        "nan-comparison=exact")), new Run("ocp-mx", List.of("--profile", "ocp-mx", "--level", "ci")))
-                .map(run -> DynamicTest.dynamicTest("nvidia-h200 " + run.folder(), () -> {
+        record Run(Path device, String folder, List<String> args) { }
+        Path hip = Fixtures.HOME.resolve("reports/devices/hip-ocp");
+        return Stream.of(new Run(H200, "ascend-c", List.of()), new Run(H200, "cuda", List.of("--profile", "cuda", "--level", "ci")),
+                new Run(H200, "cuda-exact-nan", List.of("--profile", "cuda", "--level", "ci", "--decision",
+                        "nan-comparison=exact")), new Run(H200, "ocp-mx", List.of("--profile", "ocp-mx", "--level", "ci")),
+                new Run(hip, "gfx950", List.of("--profile", "gfx950", "--level", "ci")))
+                .map(run -> DynamicTest.dynamicTest(run.device().getFileName() + " " + run.folder(), () -> {
             Path out = temp.resolve(run.folder());
-            List<String> args = new java.util.ArrayList<>(List.of("--adapter", "replay:dir=" + H200.resolve("recording")));
+            List<String> args = new java.util.ArrayList<>(List.of("--adapter", "replay:dir=" + run.device().resolve("recording")));
             args.addAll(run.args());
             Fixtures.Run r = Fixtures.certify(out, args.toArray(String[]::new));
             assertTrue(r.exit() == 0 || r.exit() == 1, r.out() + r.err());
-            Fixtures.sameCases(Fixtures.report(H200.resolve(run.folder())), Fixtures.report(out),
+            Fixtures.sameCases(Fixtures.report(run.device().resolve(run.folder())), Fixtures.report(out),
                     List.of("name", "status", "vectors", "mismatches", "kinds", "firstMismatches"));
         }));
+    }
+
+    /**
+     * AMD's host model takes the scale as the int8 exponent its header declares: read as the E8M0 byte HIP's
+     * documentation names, every widening case fails (the scale 2^0 is byte 0 there, 2^-127 to an E8M0 reader).
+     */
+    @org.junit.jupiter.api.Test
+    void hipsScaleIsAnExponentNotTheE8m0ByteItsDocumentationNames() throws IOException {
+        Path hip = Fixtures.HOME.resolve("reports/devices/hip-ocp");
+        Fixtures.Run r = Fixtures.certify(temp.resolve("e8m0"), "--profile", "gfx950", "--level", "ci", "--only", "*->float/*",
+                "--decision", "scale-encoding=e8m0", "--adapter", "replay:dir=" + hip.resolve("recording"));
+        assertEquals(1, r.exit(), r.out() + r.err());
+        var cases = Fixtures.report(temp.resolve("e8m0")).path("cases");
+        assertEquals(5, cases.size(), cases.toString());
+        cases.forEach(c -> {
+            assertEquals("FAIL", c.path("status").asText(), c.toString());
+            assertTrue(c.path("mismatches").asLong() > c.path("vectors").asLong() / 2, c.toString());
+        });
     }
 
     /** The OCP MX element conversions of cuda_fp4.h/cuda_fp6.h run over all 2^32 floats (digests-mx/). */
