@@ -1,5 +1,6 @@
 package convcert.reference;
 
+import convcert.spec.Format;
 import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.SpecTables;
@@ -16,6 +17,16 @@ final class ProfileNeeds {
 
     static boolean has(SpecTables t, Layout layout) {
         return t.formats().stream().anyMatch(f -> f.layout() == layout);
+    }
+
+    /** A conversion or block that produces a floating format without NaN (OCP FP6, FP4): where a NaN must become a number. */
+    static boolean finiteOnlyResults(SpecTables t) {
+        return t.conversions().stream().anyMatch(c -> finiteOnly(c.to()))
+                || t.blocks().values().stream().anyMatch(b -> finiteOnly(b.element()));
+    }
+
+    private static boolean finiteOnly(Format f) {
+        return !f.isInteger() && !f.hasNan();
     }
 
     static boolean scaledBlocks(SpecTables t) {

@@ -80,8 +80,7 @@ public final class Semantics {
     /** What a NaN input becomes in a format with no NaN (OCP FP4, FP6): +max, +0, or max with the NaN's sign. */
     public enum FiniteNan { LARGEST_POSITIVE, ZERO, LARGEST_SIGNED }
 
-    public static final Switch<FiniteNan> FINITE_NAN = declare("finite-nan", FiniteNan.class,
-            t -> t.formats().stream().anyMatch(f -> !f.isInteger() && !f.hasNan()));
+    public static final Switch<FiniteNan> FINITE_NAN = declare("finite-nan", FiniteNan.class, ProfileNeeds::finiteOnlyResults);
 
     /** A negative input converted to an unsigned floating format (OCP E8M0): its magnitude, or NaN. */
     public enum UnsignedNegative { ABSOLUTE, NAN }

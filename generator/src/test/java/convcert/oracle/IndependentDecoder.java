@@ -15,6 +15,7 @@ public final class IndependentDecoder {
 
     public static int width(String format) {
         return switch (format) {
+            case "fp4_e2m1" -> 4;
             case "hifloat8", "fp8_e4m3fn", "fp8_e5m2", "ue5m3", "int8", "uint8" -> 8;
             case "half", "bfloat16", "int16", "uint16" -> 16;
             case "float", "int32", "uint32" -> 32;
@@ -37,6 +38,7 @@ public final class IndependentDecoder {
             case "fp8_e4m3fn" -> ieee(bits, 4, 3, 7, false);
             case "hifloat8" -> hifloat8((int) bits & 0xFF);
             case "ue5m3" -> ue5m3((int) bits & 0xFF);
+            case "fp4_e2m1" -> e2m1((int) bits & 0xF);
             default -> integer(format, bits);
         };
     }
@@ -68,6 +70,14 @@ public final class IndependentDecoder {
         BigInteger significand = BigInteger.valueOf(exponent == 0 ? mantissa : mantissa | (1L << m));
         int scale = (int) (exponent == 0 ? 1 - bias : exponent - bias) - m;
         return Value.finite(negative, pow2(significand, scale));
+    }
+
+    /** OCP MX 5.3.3 FP4 E2M1: sign, E2 biased by 1, M1, subnormal 0.M x 2^0, no infinity and no NaN. */
+    private static Value e2m1(int b) {
+        int exponent = (b >>> 1) & 3;
+        int mantissa = b & 1;
+        BigInteger significand = BigInteger.valueOf(exponent == 0 ? mantissa : 2 + mantissa);
+        return Value.finite((b & 8) != 0, pow2(significand, (exponent == 0 ? 0 : exponent - 1) - 1));
     }
 
     /** NVIDIA UE5M3 (PTX ISA alternate formats): no sign, E5 biased by 15, M3, subnormals, no infinity, NaN only 0xFF. */
