@@ -73,11 +73,12 @@ def _memory_name(case):
     return function + " " + _vector(case["type"], case["n"])
 
 
-def _wants_key(fn):
-    """Whether a conversion function takes the case as a second argument (one without a default)."""
+def _wants_key(fn, arrays=1):
+    """Whether a conversion function takes the case after its arrays (inputs, and scales where scaled) as one
+    more argument without a default."""
     required = [p for p in inspect.signature(fn).parameters.values() if p.default is p.empty
                 and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(required) >= 2
+    return len(required) > arrays
 
 
 def _matches(pattern, value):
@@ -97,10 +98,12 @@ class Device:
         self._tensors = []  # (from, to, rounding, fn)
         self._memory = {}   # case name -> fn
 
-    def convert(self, src, dst, rounding, state, in_bytes=None, out_bytes=None):
-        """Declares a value conversion; the decorated function maps an input array to an output array."""
+    def convert(self, src, dst, rounding, state, in_bytes=None, out_bytes=None, scaled=False):
+        """Declares a value conversion; the decorated function maps an input array to an output array.
+        scaled=True: a pair with a scale lane (conversions.csv's scale column); the function then gets the
+        scales too, a uint32 word per input, the scale field in its low bits (two's complement where signed)."""
         def register(fn):
-            self._values.append((canonical(src), canonical(dst), rounding, state, in_bytes, out_bytes, fn))
+            self._values.append((canonical(src), canonical(dst), rounding, state, in_bytes, out_bytes, fn, scaled))
             return fn
         return register
 
@@ -147,6 +150,8 @@ class Device:
             lines.append("ALIGNMENT checked")
         if not self.programs_saturation:
             lines.append("SATURATION told")
+        if any(v[7] for v in self._values):
+            lines.append("SCALE")
         self._out.write(("\n".join(lines + ["READY"]) + "\n").encode())
         self._out.flush()
         for line in iter(self._in.readline, b""):
@@ -183,7 +188,10 @@ class Device:
         out_bytes = (found and found[5]) or _width(dst)
         if in_bytes is None or out_bytes is None:
             return b"ERR unknown width of %s or %s\n" % (src.encode(), dst.encode())
-        data = self._read(count * in_bytes)  # the payload is read whatever happens, so the stream stays in step
+        # the payload is read whatever happens, so the stream stays in step: a scaled pair's scales follow its inputs
+        data = self._read(count * in_bytes)
+        scaled = any(v[7] for v in self._values if _matches(v[0], src) and _matches(v[1], dst))
+        scales = np.frombuffer(self._read(count * 4), dtype="<u4").astype(np.uint32) if scaled else None
         if count == 0:
             return b"OK 0\n"
         if found is None:
@@ -191,9 +199,10 @@ class Device:
         fn = found[6]
         x = np.frombuffer(data, dtype=np.dtype(UNSIGNED[in_bytes]).newbyteorder("<")).astype(UNSIGNED[in_bytes])
         key = {"from": src, "to": dst, "rounding": rounding, "state": state, "form": form, "ctrl": ctrl}
+        args = (x,) if scales is None else (x, scales)
         try:
             with np.errstate(all="ignore"):
-                y = fn(x, key) if _wants_key(fn) else fn(x)
+                y = fn(*args, key) if _wants_key(fn, len(args)) else fn(*args)
             y = np.asarray(y).astype(UNSIGNED[out_bytes]).reshape(-1)
             if y.size != count:
                 raise ValueError("returned %d values for %d inputs" % (y.size, count))

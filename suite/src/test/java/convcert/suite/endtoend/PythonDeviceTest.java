@@ -193,4 +193,44 @@ class PythonDeviceTest {
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(Fixtures.passed(Fixtures.report(out), "float->half/rn-nosat") > 0, r.out());
     }
+
+    /**
+     * A scaled conversion in a few lines (the SCALE handshake line, the scales after the inputs): gfx950's FP4 to
+     * float times 2^scale, HIP's int8 exponent with -128 NaN, and Arm's E4M3 to half over 2^LSCALE[3:0]. The
+     * protocol does not say whether a case is scaled, so a device declares a pair scaled for the profile that
+     * scales it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"gfx950, fp4_e2m1->float/rn-nosat", "arm, fp8_e4m3fn->half/rn-nosat"})
+    void aScaledConversionInAFewLinesOfPython(String profile, String passing) throws IOException {
+        String conversion = profile.equals("gfx950") ? """
+                @device.convert("e2m1", "float", "rn", "*", scaled=True)
+                def fp4_to_float(x, scales):
+                    k = scales.astype(np.uint8).view(np.int8)
+                    v = np.ldexp(np.array([0, .5, 1, 1.5, 2, 3, 4, 6])[x & 7], k)
+                    return np.where(k == -128, np.nan, np.where(x & 8, -v, v)).astype(np.float32).view(np.uint32)
+                """ : """
+                def e4m3(c):
+                    e, m = (c >> 3) & 15, c & 7
+                    v = math.nan if (e, m) == (15, 7) else (m if e == 0 else 8 + m) * 2.0 ** (max(e, 1) - 10)
+                    return -v if c & 0x80 else v
+                E4M3 = np.array([e4m3(c) for c in range(256)])
+                @device.convert("e4m3", "half", "rn", "*", scaled=True)
+                def e4m3_to_half(x, scales):
+                    return np.ldexp(E4M3[x], -(scales & 0xF).astype(np.int64)).astype(np.float16).view(np.uint16)
+                """;
+        Path script = Files.writeString(temp.resolve("scaled-" + profile + ".py"), """
+                import math, sys
+                import numpy as np
+                sys.path.insert(0, "%s")
+                from convcert_device import Device
+                device = Device()
+                %s
+                device.run()
+                """.formatted(Fixtures.HOME.resolve("suite/python"), conversion));
+        Path out = temp.resolve("scaled-" + profile);
+        Fixtures.Run r = Fixtures.certify(out, "--profile", profile, "--level", "ci", "--adapter", "process:cmd=python3 " + script);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(Fixtures.passed(Fixtures.report(out), passing) > 0, r.out());
+    }
 }
