@@ -104,11 +104,7 @@ public final class Semantics {
 
     public static final Switch<FnuNegative> FNU_NEGATIVE = declare("fnu-negative", FnuNegative.class, t -> ProfileNeeds.has(t, Layout.IEEE_FNU));
 
-    /**
-     * The most negative value of a fixed-point element (OCP MX INT8): -max, symmetric (Microsoft's
-     * microxcaling, the MX paper's reference code, clamps to +-127/64 and never makes 0x80), or the two's
-     * complement minimum -2^(width-1), which gfloat decodes 0x80 as (-2.0) and a converter may reach.
-     */
+    /** The most negative fixed-point element (OCP MX INT8): -max (microxcaling), or two's complement -2^(width-1) (gfloat). */
     public enum FixedMinimum { SYMMETRIC, TWOS_COMPLEMENT }
 
     public static final Switch<FixedMinimum> FIXED_MINIMUM = declare("fixed-minimum", FixedMinimum.class, t -> ProfileNeeds.has(t, Layout.FIXED));
@@ -160,11 +156,7 @@ public final class Semantics {
 
     public static final Switch<SatInfinity> SAT_INFINITY = declare("sat-infinity", SatInfinity.class, t -> false);
 
-    /**
-     * The padding slot of a 3-element aligned store (vstorea_half3: the 4th half of its 8 bytes): any value
-     * (the current OpenCL C specification makes writing it implementation-defined), or left as it was (the
-     * OpenCL 1.2 reference pages: three halves stored). Optional: without the row, any.
-     */
+    /** vstorea_half3's padding half: any value (OpenCL C: implementation-defined), or untouched (OpenCL 1.2 pages). Optional. */
     public enum Half3Padding { ANY, UNTOUCHED }
 
     public static final Switch<Half3Padding> HALF3_PADDING = declare("aligned-half3-padding", Half3Padding.class, t -> false);
@@ -174,17 +166,9 @@ public final class Semantics {
 
     public static final Switch<MxInfinity> MX_INFINITY = declare("mx-infinity", MxInfinity.class, ProfileNeeds::scaledBlocks);
 
-    /**
-     * The binary32 arithmetic of a two-level block recipe (NVFP4), with A the tensor's largest magnitude,
-     * M = largest scale x largest element (448 x 6), a the block's largest magnitude: divide (torchao: T = A / M,
-     * s = (a / E) / T, element of x / (T x S), value e x (T x S)), reciprocal (TransformerEngine: G = M / A,
-     * s = a x (G x rn(1/E)), element of x x (1 / (S x rn(1/G))), value e x ((S x A) x rn(1/M))),
-     * divide-constant-reciprocal (torchao on CUDA: A / M and a / E as products with rounded reciprocals),
-     * reciprocal-amax (vLLM's reference: G = M x rn(1/A), s = G x (a x rn(1/E)), element of x x r with
-     * r = 1 / (S x rn(1/G)) or 0 where that product is 0, value e x (S / G)), or divide-multiply (torchao
-     * 0.19: divide, each element x x (rn(1/T) / S)). Every step rounds to binary32, nearest even.
-     */
-    public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL, DIVIDE_CONSTANT_RECIPROCAL, RECIPROCAL_AMAX, DIVIDE_MULTIPLY }
+    /** The binary32 steps of a two-level (NVFP4) recipe: decisions.csv's tensor-scale-arithmetic row says each option's. */
+    public enum TensorScaleArithmetic { DIVIDE, RECIPROCAL, DIVIDE_CONSTANT_RECIPROCAL, RECIPROCAL_AMAX, DIVIDE_MULTIPLY,
+        RECIPROCAL_DIVIDE_FIRST }
 
     public static final Switch<TensorScaleArithmetic> TENSOR_SCALE_ARITHMETIC = declare("tensor-scale-arithmetic",
             TensorScaleArithmetic.class, ProfileNeeds::twoLevelBlocks);
@@ -205,6 +189,21 @@ public final class Semantics {
     public enum BlockScaleSign { IGNORE, SIGNED }
 
     public static final Switch<BlockScaleSign> BLOCK_SCALE_SIGN = declare("block-scale-sign", BlockScaleSign.class, ProfileNeeds::twoLevelBlocks);
+
+    /** A two-level block's scale: from its maximum over the largest element, or 4over6's choice of that or 1.5 times it. */
+    public enum BlockScaleChoice { SIX, FOUR_OVER_SIX_MAE, FOUR_OVER_SIX_MSE }
+
+    public static final Switch<BlockScaleChoice> BLOCK_SCALE_CHOICE = declare("block-scale-choice", BlockScaleChoice.class, ProfileNeeds::twoLevelBlocks);
+
+    /** M of a two-level recipe: the largest scale times the largest element (448 x 6), or 256 x 6 (4over6's headroom). */
+    public enum TensorScaleMaximum { LARGEST_SCALE, SCALE_256 }
+
+    public static final Switch<TensorScaleMaximum> TENSOR_SCALE_MAXIMUM = declare("tensor-scale-maximum", TensorScaleMaximum.class, ProfileNeeds::twoLevelBlocks);
+
+    /** G of a reciprocal recipe where A = 0: 1 (TransformerEngine's kernels), or min(M / 0, FLT_MAX) (its PyTorch reference). */
+    public enum ZeroAmax { UNIT_SCALE, LARGEST_FINITE }
+
+    public static final Switch<ZeroAmax> ZERO_AMAX = declare("zero-amax", ZeroAmax.class, ProfileNeeds::twoLevelBlocks);
 
     /** The nibble of the first of two packed elements: low (CUDA's fp4x2, PyTorch's float4_e2m1fn_x2) or high; bytes only. */
     public enum NibbleOrder { LOW_FIRST, HIGH_FIRST }

@@ -10,8 +10,8 @@ import java.util.List;
  * One block of a two-level block format (NVFP4: E2M1 elements, an E4M3 block scale, a binary32
  * per-tensor scale) converted by a quantization recipe. Unlike OCP MX, whose power-of-two scale makes
  * every step exact, the recipes are sequences of binary32 operations, each rounded to nearest even;
- * which operations is decision tensor-scale-arithmetic, and the block scale's rounding, least value and
- * sign are decisions too (spec-tables/README.md, "Two-level blocks"). The binary32 steps are Java float
+ * which operations is decision tensor-scale-arithmetic, and the block scale's rounding, least value,
+ * sign and choice (4over6) are decisions too (spec-tables/README.md, "Two-level blocks"). The binary32 steps are Java float
  * arithmetic, which is IEEE 754 binary32 with round to nearest even; the scale and element conversions
  * are the reference's own.
  *
@@ -28,7 +28,7 @@ final class TwoLevelRecipe {
     private final Converter fromElement;
     private final long scaleSign;
     private final long scaleNan;
-    /** M: the largest scale times the largest element (448 x 6 = 2688), exact in binary32. */
+    /** M: the largest scale (or 256, decision tensor-scale-maximum) times the largest element (448 x 6 = 2688), exact in binary32. */
     private final float range;
     private final float largestElement;
     private final float smallestNormalScale;
@@ -47,7 +47,9 @@ final class TwoLevelRecipe {
         this.scaleSign = reference.codec(block.scale()).signBit();
         this.scaleNan = block.scale().nan();
         this.largestElement = asFloat(fromElement.apply(block.element().maxFinite()));
-        this.range = asFloat(fromScale.apply(block.scale().maxFinite())) * largestElement;
+        float largestScale = semantics.get(Semantics.TENSOR_SCALE_MAXIMUM) == Semantics.TensorScaleMaximum.SCALE_256
+                ? 256f : asFloat(fromScale.apply(block.scale().maxFinite()));
+        this.range = largestScale * largestElement;
         this.smallestNormalScale = Math.scalb(1f, reference.codec(block.scale()).minExponent());
     }
 
@@ -85,10 +87,11 @@ final class TwoLevelRecipe {
                 ? x * (1f / c) : x / c;
     }
 
-    /** The encode factor G = M / A of the reciprocal recipe: 1 where A is 0 or G underflows to 0, at most FLT_MAX. */
+    /** The encode factor G = M / A of the reciprocal recipe: 1 where G underflows to 0 or (decision zero-amax) A is 0, at most FLT_MAX. */
     private float encodeFactor(float amax) {
         float g = fminf(range / amax, Float.MAX_VALUE);
-        return amax == 0f || g == 0f ? 1f : g;
+        boolean unit = amax == 0f && semantics.get(Semantics.ZERO_AMAX) == Semantics.ZeroAmax.UNIT_SCALE;
+        return unit || g == 0f ? 1f : g;
     }
 
     /** Values -> block: in[offset] is A, then size values; out receives the scale and size elements. */
@@ -119,13 +122,20 @@ final class TwoLevelRecipe {
         float t = byConstant(amax, range);
         boolean amaxReciprocal = arithmetic() == Semantics.TensorScaleArithmetic.RECIPROCAL_AMAX;
         float g = amaxReciprocal ? globalScale(amax) : encodeFactor(amax);
-        float s = divide() ? byConstant(a, largestElement) / t
-                : amaxReciprocal ? g * (a * (1f / largestElement)) : a * (g * (1f / largestElement));
-        note(notes, "tensor amax " + amax + ", block amax " + a + ": " + (divide()
-                ? "T = A / " + range + " = " + t + ", s = (a / " + largestElement + ") / T = " + s
-                : amaxReciprocal ? "G = " + range + " x rn(1/A) = " + g + ", s = G x (a x rn(1/" + largestElement + ")) = " + s
-                : "G = " + range + " / A = " + g + ", s = a x (G x rn(1/" + largestElement + ")) = " + s)
-                + " (decision tensor-scale-arithmetic=" + option(Semantics.TENSOR_SCALE_ARITHMETIC) + ")");
+        float s = switch (arithmetic()) {
+            case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL, DIVIDE_MULTIPLY -> byConstant(a, largestElement) / t;
+            case RECIPROCAL_AMAX -> g * (a * (1f / largestElement));
+            case RECIPROCAL -> a * (g * (1f / largestElement));
+            case RECIPROCAL_DIVIDE_FIRST -> a / largestElement * g;
+        };
+        note(notes, "tensor amax " + amax + ", block amax " + a + ": " + switch (arithmetic()) {
+            case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL, DIVIDE_MULTIPLY ->
+                    "T = A / " + range + " = " + t + ", s = (a / " + largestElement + ") / T = " + s;
+            case RECIPROCAL_AMAX -> "G = " + range + " x rn(1/A) = " + g + ", s = G x (a x rn(1/" + largestElement + ")) = " + s;
+            case RECIPROCAL -> "G = " + range + " / A = " + g + ", s = a x (G x rn(1/" + largestElement + ")) = " + s;
+            case RECIPROCAL_DIVIDE_FIRST -> "G = " + range + " / A = " + g + ", s = (a / " + largestElement + ") x G = " + s;
+        } + " (decisions tensor-scale-arithmetic=" + option(Semantics.TENSOR_SCALE_ARITHMETIC)
+                + ", tensor-scale-maximum=" + option(Semantics.TENSOR_SCALE_MAXIMUM) + ")");
         if (s < smallestNormalScale && semantics.get(Semantics.BLOCK_SCALE_MINIMUM) == Semantics.BlockScaleMinimum.SMALLEST_NORMAL) {
             note(notes, "s raised to the scale's smallest normal " + smallestNormalScale + " (decision block-scale-minimum)");
             s = smallestNormalScale;
@@ -140,6 +150,48 @@ final class TwoLevelRecipe {
         out[outOffset] = code;
         note(notes, "block scale S = " + scale + " (s rounded " + option(Semantics.BLOCK_SCALE_ROUNDING)
                 + ", saturating; decision block-scale-rounding)");
+        elements(in, offset, scale, t, g, out, outOffset + 1, notes);
+        if (semantics.get(Semantics.BLOCK_SCALE_CHOICE) != Semantics.BlockScaleChoice.SIX) {
+            fourOverSix(in, offset, s, t, g, out, outOffset, notes);
+        }
+    }
+
+    /**
+     * 4over6 (decision block-scale-choice): the block again under S4 from rn(s x 1.5), kept only where its
+     * error is strictly less than S6's (out holds S6's block); the error is TransformerEngine's, whatever
+     * the arithmetic: each value dequantized as ((q x S) x A) / M, in binary32.
+     */
+    private void fourOverSix(long[] in, int offset, float s, float t, float g, long[] out, int outOffset, List<String> notes) {
+        long code = toScale.apply(bits(s * 1.5f));
+        float four = asFloat(fromScale.apply(code));
+        long[] candidate = new long[size];
+        elements(in, offset, four, t, g, candidate, 0, null);
+        float errorSix = error(in, offset, out, outOffset + 1, asFloat(fromScale.apply(out[outOffset])));
+        float errorFour = error(in, offset, candidate, 0, four);
+        boolean keepFour = errorFour < errorSix;
+        note(notes, "4over6: S4 = rn(s x 1.5) rounded = " + four + ", error " + errorFour + " against S6's " + errorSix
+                + ": keeps S" + (keepFour ? "4" : "6") + " (decision block-scale-choice=" + option(Semantics.BLOCK_SCALE_CHOICE) + ")");
+        if (keepFour) {
+            out[outOffset] = code;
+            System.arraycopy(candidate, 0, out, outOffset + 1, size);
+        }
+    }
+
+    /** The sum over the block, from 0 in element order, of |d| or d x d, d = rn(((q x S) x A) / M) - x. */
+    private float error(long[] in, int offset, long[] codes, int at, float scale) {
+        float amax = asFloat(in[offset]);
+        boolean squared = semantics.get(Semantics.BLOCK_SCALE_CHOICE) == Semantics.BlockScaleChoice.FOUR_OVER_SIX_MSE;
+        float sum = 0f;
+        for (int i = 0; i < size; i++) {
+            float d = asFloat(fromElement.apply(codes[at + i])) * scale * amax / range - asFloat(in[offset + 1 + i]);
+            sum += squared ? d * d : Math.abs(d);
+        }
+        return sum;
+    }
+
+    /** The block's elements under scale S, into out from outOffset. */
+    private void elements(long[] in, int offset, float scale, float t, float g, long[] out, int outOffset, List<String> notes) {
+        boolean amaxReciprocal = arithmetic() == Semantics.TensorScaleArithmetic.RECIPROCAL_AMAX;
         float d = scale * (1f / g);
         float r = amaxReciprocal ? (d == 0f ? 0f : 1f / d) : fminf(1f / d, Float.MAX_VALUE);
         float total = t * scale;
@@ -152,7 +204,7 @@ final class TwoLevelRecipe {
                 + (amaxReciprocal ? " (0 where S x rn(1/G) is 0)" : " (at most FLT_MAX)"));
         for (int i = 0; i < size; i++) {
             float x = asFloat(in[offset + 1 + i]);
-            out[outOffset + 1 + i] = toElement.apply(bits(multiply ? x * inverse : divide() ? x / total : x * r));
+            out[outOffset + i] = toElement.apply(bits(multiply ? x * inverse : divide() ? x / total : x * r));
         }
     }
 
@@ -175,7 +227,7 @@ final class TwoLevelRecipe {
     private float dequantizeFactor(float amax, float scale) {
         return switch (arithmetic()) {
             case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL, DIVIDE_MULTIPLY -> byConstant(amax, range) * scale;
-            case RECIPROCAL -> scale * amax * (float) (1.0 / range);
+            case RECIPROCAL, RECIPROCAL_DIVIDE_FIRST -> scale * amax * (float) (1.0 / range);
             case RECIPROCAL_AMAX -> scale / globalScale(amax);
         };
     }
@@ -192,7 +244,7 @@ final class TwoLevelRecipe {
         return "block scale " + scale + " (decision block-scale-sign=" + option(Semantics.BLOCK_SCALE_SIGN) + "), tensor amax "
                 + amax + ": each element times " + switch (arithmetic()) {
                     case DIVIDE, DIVIDE_CONSTANT_RECIPROCAL, DIVIDE_MULTIPLY -> "(A / " + range + ") x S";
-                    case RECIPROCAL -> "(S x A) x rn(1/" + range + ")";
+                    case RECIPROCAL, RECIPROCAL_DIVIDE_FIRST -> "(S x A) x rn(1/" + range + ")";
                     case RECIPROCAL_AMAX -> "S / (" + range + " x rn(1/A))";
                 } + " = " + dequantizeFactor(amax, scale)
                 + " in binary32 (decision tensor-scale-arithmetic=" + option(Semantics.TENSOR_SCALE_ARITHMETIC) + ")";

@@ -29,7 +29,7 @@ final class TwoLevelCoverage {
     /** The decisions a two-level recipe reads, each of whose options the vectors must tell apart. */
     static final List<Semantics.Switch<?>> DECISIONS = List.of(Semantics.TENSOR_SCALE_ARITHMETIC,
             Semantics.BLOCK_SCALE_ROUNDING, Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN, Semantics.MX_NAN,
-            Semantics.MX_INFINITY);
+            Semantics.MX_INFINITY, Semantics.BLOCK_SCALE_CHOICE, Semantics.TENSOR_SCALE_MAXIMUM, Semantics.ZERO_AMAX);
 
     private final Reference reference;
     private final BlockFormat block;

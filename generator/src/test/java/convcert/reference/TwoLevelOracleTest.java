@@ -241,7 +241,8 @@ class TwoLevelOracleTest {
             g = multiply(divide(1f, amax), M);
         }
         float s = o.divide() ? divide(o.byConstant(a, 6f), t)
-                : o.vllm() ? multiply(g, multiply(a, RCP_6)) : multiply(a, multiply(g, RCP_6));
+                : o.vllm() ? multiply(g, multiply(a, RCP_6))
+                : o.arithmetic().equals("reciprocal-divide-first") ? multiply(divide(a, 6f), g) : multiply(a, multiply(g, RCP_6));
         if (o.minimumNormal() && s < 0x1p-6f) {
             s = 0x1p-6f;
         }
@@ -342,7 +343,7 @@ class TwoLevelOracleTest {
     }
 
     static final List<String> ARITHMETICS = List.of("reciprocal", "divide", "divide-constant-reciprocal", "reciprocal-amax",
-            "divide-multiply");
+            "divide-multiply", "reciprocal-divide-first");
 
     static List<Options> allOptions() {
         List<Options> all = new ArrayList<>();
