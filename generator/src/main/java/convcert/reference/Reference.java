@@ -64,7 +64,7 @@ public final class Reference {
         if (block != null) {
             throw new UsageException("'" + nameOrAlias + "' is a block format (blocks.csv), not a pair's type: select its "
                     + "cases with --only '" + block.value().name() + "->" + block.name() + "/*' or --only '" + block.name()
-                    + "->*'");
+                    + "->*' (certify; generate writes block cases when run without --pair)");
         }
         if (f == null) {
             throw new UsageException("unknown type '" + nameOrAlias + "'; known types: "
