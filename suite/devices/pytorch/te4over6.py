@@ -29,6 +29,13 @@ RECIPES = {
 }
 
 
+class Named(type):
+    """A stand-in class whose every attribute is its name (gemm.GEMMType.FPROP, used as a default argument)."""
+
+    def __getattr__(cls, name):
+        return name
+
+
 def load_reference(path):
     """reference_nvfp4.py as a module, with stand-ins for the TransformerEngine modules it imports."""
     package = "transformer_engine.pytorch.custom_recipes"
@@ -39,7 +46,9 @@ def load_reference(path):
     quantized = types.ModuleType("transformer_engine.pytorch.quantized_tensor")
     quantized.QuantizedTensorStorage = type("QuantizedTensorStorage", (), {})
     quantized.Quantizer = type("Quantizer", (), {"__init__": lambda self, **kwargs: None})
-    for name, module in ((package + ".gemm", types.ModuleType(package + ".gemm")),
+    gemm = types.ModuleType(package + ".gemm")
+    gemm.__getattr__ = lambda name: Named(name, (), {})  # annotations and default arguments only
+    for name, module in ((package + ".gemm", gemm),
                          (package + ".reference_utils", utils),
                          ("transformer_engine.pytorch.quantized_tensor", quantized)):
         sys.modules[name] = module

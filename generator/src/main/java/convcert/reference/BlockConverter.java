@@ -33,7 +33,7 @@ public final class BlockConverter {
     public static final List<Semantics.Switch<?>> RECIPE = List.of(Semantics.MX_SCALE, Semantics.MX_NAN,
             Semantics.MX_INFINITY, Semantics.TENSOR_SCALE_ARITHMETIC, Semantics.BLOCK_SCALE_ROUNDING,
             Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN, Semantics.BLOCK_SCALE_CHOICE, Semantics.TENSOR_SCALE_MAXIMUM,
-            Semantics.ZERO_AMAX, Semantics.SCALE_PADDING, Semantics.TENSOR_AMAX_NAN);
+            Semantics.ZERO_AMAX, Semantics.ELEMENT_ZERO_SIGN, Semantics.SCALE_PADDING, Semantics.TENSOR_AMAX_NAN);
 
     private final BlockFormat block;
     private final Rounding mode;

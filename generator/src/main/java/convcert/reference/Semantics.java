@@ -205,6 +205,11 @@ public final class Semantics {
 
     public static final Switch<ZeroAmax> ZERO_AMAX = declare("zero-amax", ZeroAmax.class, ProfileNeeds::twoLevelBlocks);
 
+    /** A two-level element whose scaled value is -0: -0 (PTX cvt), or +0 (TransformerEngine's PyTorch reference cast_to_fp4x2). */
+    public enum ElementZeroSign { KEEP, POSITIVE }
+
+    public static final Switch<ElementZeroSign> ELEMENT_ZERO_SIGN = declare("element-zero-sign", ElementZeroSign.class, ProfileNeeds::twoLevelBlocks);
+
     /** The nibble of the first of two packed elements: low (CUDA's fp4x2, PyTorch's float4_e2m1fn_x2) or high; bytes only. */
     public enum NibbleOrder { LOW_FIRST, HIGH_FIRST }
 
@@ -237,11 +242,8 @@ public final class Semantics {
     public static final Switch<OverflowFlag> OVERFLOW_FLAG = declare("overflow-flag", OverflowFlag.class, SpecTables::hasFlags);
 
     /**
-     * The flags an infinite input raises converted to a floating format without infinity (OCP E4M3:
-     * the NaN, or under saturation the largest finite value): none, as IEEE 754 converts an infinity
-     * (RISC-V Zvfofp8min reports fflags "as for other floating-point conversions"); overflow and
-     * inexact, as for a finite value beyond the range (Arm FEAT_FP8's reading); or invalid, the result
-     * not being the input's value.
+     * The flags an infinite input raises converted to a format without infinity (OCP E4M3): none (IEEE 754; RISC-V
+     * Zvfofp8min), overflow and inexact (Arm FEAT_FP8's reading), or invalid (the result is not the input's value).
      */
     public enum InfiniteInputFlags { NONE, OVERFLOW_INEXACT, INVALID }
 

@@ -202,9 +202,11 @@ final class TwoLevelRecipe {
                 : divide() ? "each element: x / (T x S), T x S = " + total
                 : "each element: x x r, r = 1 / (S x rn(1/G)) = " + r
                 + (amaxReciprocal ? " (0 where S x rn(1/G) is 0)" : " (at most FLT_MAX)"));
+        boolean positiveZero = semantics.get(Semantics.ELEMENT_ZERO_SIGN) == Semantics.ElementZeroSign.POSITIVE;
         for (int i = 0; i < size; i++) {
             float x = asFloat(in[offset + 1 + i]);
-            out[outOffset + i] = toElement.apply(bits(multiply ? x * inverse : divide() ? x / total : x * r));
+            float scaled = multiply ? x * inverse : divide() ? x / total : x * r;
+            out[outOffset + i] = toElement.apply(bits(positiveZero && scaled == 0f ? 0f : scaled));
         }
     }
 

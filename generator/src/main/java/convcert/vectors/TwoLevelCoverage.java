@@ -29,7 +29,8 @@ final class TwoLevelCoverage {
     /** The decisions a two-level recipe reads, each of whose options the vectors must tell apart. */
     static final List<Semantics.Switch<?>> DECISIONS = List.of(Semantics.TENSOR_SCALE_ARITHMETIC,
             Semantics.BLOCK_SCALE_ROUNDING, Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN, Semantics.MX_NAN,
-            Semantics.MX_INFINITY, Semantics.BLOCK_SCALE_CHOICE, Semantics.TENSOR_SCALE_MAXIMUM, Semantics.ZERO_AMAX);
+            Semantics.MX_INFINITY, Semantics.BLOCK_SCALE_CHOICE, Semantics.TENSOR_SCALE_MAXIMUM, Semantics.ZERO_AMAX,
+            Semantics.ELEMENT_ZERO_SIGN);
 
     private final Reference reference;
     private final BlockFormat block;
@@ -201,9 +202,11 @@ final class TwoLevelCoverage {
             }
         }
         // elements within a few binary32 steps of an E2M1 midpoint once scaled: where dividing by T x S
-        // and multiplying by a rounded reciprocal part (the block's own scale S taken from the reference)
-        BlockConverter quantizer = reference.blockConverter(block, block.modes().stream().sorted().findFirst().orElseThrow(),
-                true);
+        // and multiplying by a rounded reciprocal part (the block's own scale S taken from the reference under
+        // the table's defaults, so that the inputs are the same whatever decisions a run chooses: a recording
+        // made from them replays under any reading)
+        BlockConverter quantizer = new Reference(reference.tables(), Semantics.defaults(reference.tables()))
+                .blockConverter(block, block.modes().stream().sorted().findFirst().orElseThrow(), true);
         for (int i = 0; i < scaled(4, 16, 64); i++) {
             float amax = Math.scalb(1f + random.nextInt(1 << 23) * 0x1p-23f, random.nextInt(-20, 20));
             float top = Math.scalb(amax, -random.nextInt(0, 8));
