@@ -20,9 +20,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * What a failing case's implementation probably does wrong: every fault of the catalogue that applies
@@ -186,7 +188,11 @@ final class Diagnoser {
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
         Diagnosis.Hypothesis[] best = {null};
         int simplest = Integer.MAX_VALUE;
-        for (Map<String, String> reading : Readings.other(reference, BlockConverter.RECIPE)) {
+        // a decision none of whose other options changes any of these blocks alone is left out: the readings
+        // multiply with every decision, and NVFP4's recipe has a dozen
+        List<Semantics.Switch<?>> live = BlockConverter.RECIPE.stream()
+                .filter(s -> changesAlone(s, c, inputs, expected, wrong.keySet(), passes)).toList();
+        for (Map<String, String> reading : Readings.other(reference, live)) {
             if (reading.size() > simplest) {
                 break; // a reading with fewer changes explains the case
             }
@@ -211,6 +217,30 @@ final class Diagnoser {
                 mismatches, passesOf);
     }
 
+    /** Whether some other option of the decision alone gives some of these blocks other outputs than the reference. */
+    private boolean changesAlone(Semantics.Switch<?> decision, BlockConverter c, long[] inputs, long[] expected,
+                                 Set<Integer> wrong, List<Integer> passes) {
+        String chosen = reference.semantics().choices().get(decision.id());
+        if (chosen == null) {
+            return false;
+        }
+        long[] result = new long[c.outputsPerBlock()];
+        for (String option : decision.optionNames()) {
+            if (option.equals(chosen)) {
+                continue;
+            }
+            BlockConverter h = Readings.under(reference, Map.of(decision.id(), option)).blockConverter(c.block(), c.mode(),
+                    c.toBlock());
+            for (int b : Stream.concat(wrong.stream(), passes.stream()).toList()) {
+                h.apply(inputs, b * c.inputsPerBlock(), result, 0, 1);
+                if (!sameBlock(c, expected, b * c.outputsPerBlock(), result, 0)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /**
      * One hypothesis on a block case: how many wrong blocks it gives exactly (judged as judge judges its own
      * outputs) and how many passing blocks it changes; added to full when it explains all and changes none,
@@ -226,6 +256,10 @@ final class Diagnoser {
         for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
             h.apply(inputs, w.getKey() * in, result, 0);
             explained += sameBlock(judge, result, 0, w.getValue(), 0) ? 1 : 0;
+        }
+        if (explained < wrong.size() && (explained == 0 || best[0] != null
+                && explained <= best[0].explains() - best[0].changes())) {
+            return false; // neither full nor better than the best partial one, whatever it changes
         }
         long broken = 0;
         for (int b : passes) {
