@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
@@ -191,7 +190,7 @@ final class Diagnoser {
         // a decision none of whose other options changes any of these blocks alone is left out: the readings
         // multiply with every decision, and NVFP4's recipe has a dozen
         List<Semantics.Switch<?>> live = BlockConverter.RECIPE.stream()
-                .filter(s -> changesAlone(s, c, inputs, expected, wrong.keySet(), passes)).toList();
+                .filter(s -> changesAlone(s, c, inputs, expected, wrong, passes)).toList();
         for (Map<String, String> reading : Readings.other(reference, live)) {
             if (reading.size() > simplest) {
                 break; // a reading with fewer changes explains the case
@@ -217,9 +216,12 @@ final class Diagnoser {
                 mismatches, passesOf);
     }
 
-    /** Whether some other option of the decision alone gives some of these blocks other outputs than the reference. */
+    /**
+     * Whether some other option of the decision alone gives some of these blocks other outputs than the reference,
+     * or judges a wrong block's outputs right (scale-padding=any changes no output, only what is compared).
+     */
     private boolean changesAlone(Semantics.Switch<?> decision, BlockConverter c, long[] inputs, long[] expected,
-                                 Set<Integer> wrong, List<Integer> passes) {
+                                 Map<Integer, long[]> wrong, List<Integer> passes) {
         String chosen = reference.semantics().choices().get(decision.id());
         if (chosen == null) {
             return false;
@@ -231,9 +233,10 @@ final class Diagnoser {
             }
             BlockConverter h = Readings.under(reference, Map.of(decision.id(), option)).blockConverter(c.block(), c.mode(),
                     c.toBlock());
-            for (int b : Stream.concat(wrong.stream(), passes.stream()).toList()) {
+            for (int b : Stream.concat(wrong.keySet().stream(), passes.stream()).toList()) {
                 h.apply(inputs, b * c.inputsPerBlock(), result, 0, 1);
-                if (!sameBlock(c, expected, b * c.outputsPerBlock(), result, 0)) {
+                if (!sameBlock(c, expected, b * c.outputsPerBlock(), result, 0)
+                        || wrong.containsKey(b) && sameBlock(h, result, 0, wrong.get(b), 0)) {
                     return true;
                 }
             }
