@@ -7,6 +7,9 @@
  * f16c_dut --testfloat rn|rd|ru|rz answers Berkeley TestFloat's cases instead: each stdin line's first
  * field a float in hex, each stdout line "INPUT RESULT FLAGS" as testfloat_ver reads them
  * (docs/peers/testfloat.sh --device).
+ * Built with -DCONVCERT_LIBRARY (cc -O2 -mavx -mf16c -shared -fPIC -Isuite/native) it is instead a library
+ * with convcert's native ABI converting eight floats per instruction without flags: the speed of the
+ * instruction itself, for exhaustive certification under a profile without flags (docs/exhaustive-ratio.sh).
  */
 #include <immintrin.h>
 #include <stdint.h>
@@ -56,6 +59,36 @@ static int testfloat(const char *rounding) {
   return 0;
 }
 
+#ifdef CONVCERT_LIBRARY
+#include "convcert_dut.h"
+
+const char *convcert_capabilities(void) {
+  return "float half rn nosat\nfloat half rd nosat\nfloat half ru nosat\nfloat half rz nosat\n";
+}
+
+const char *convcert_last_error(void) { return ""; }
+
+/* The immediate must be a constant: one loop per rounding, eight values per vcvtps2ph. */
+#define LOOP(IMM)                                                                         \
+  for (; i + 8 <= count; i += 8)                                                          \
+    _mm_storeu_si128((__m128i *)(o + i), _mm256_cvtps_ph(_mm256_loadu_ps(f + i), IMM));   \
+  for (; i < count; i++) o[i] = (uint16_t)_mm_extract_epi16(_mm_cvtps_ph(_mm_set_ss(f[i]), IMM), 0);
+
+int convcert_convert(const char *from, const char *to, const char *rounding, const char *state, const char *form,
+                     const char *ctrl, const void *in, void *out, uint64_t count) {
+  (void)from; (void)to; (void)state; (void)form; (void)ctrl; /* only the capabilities above are asked */
+  const float *f = in;
+  uint16_t *o = out;
+  uint64_t i = 0;
+  switch (rounding[1]) {
+    case 'n': LOOP(0) break;
+    case 'd': LOOP(1) break;
+    case 'u': LOOP(2) break;
+    default: LOOP(3) break;
+  }
+  return 0;
+}
+#else
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "--testfloat")) return testfloat(argv[2]);
   const char *mutation = getenv("CONVCERT_F16C_MUTATION");
@@ -92,3 +125,4 @@ int main(int argc, char **argv) {
   }
   return 0;
 }
+#endif

@@ -184,7 +184,7 @@ final class Certification {
                 request.only(), request.exhaustive(), request.shard(), request.shards(), request.waivers(),
                 request.timeoutMillis(), request.first(), LocalDate.now(ZoneOffset.UTC), err, System.console() != null, request.jobs(),
                 () -> Adapters.create(request.adapter(), context, request.adapters()),
-                Adapters.computesExpected(implementation, reference)));
+                Adapters.computesExpected(implementation, reference), request.cache()));
         try {
             List<CaseKey> known = new ArrayList<>(run.profileCases());
             run.plan().values().forEach(cases -> cases.forEach(p -> known.add(p.key())));

@@ -7,6 +7,7 @@ import convcert.common.WorkingDirectory;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.suite.adapters.Adapters;
+import convcert.suite.runner.ExpectedCache;
 import convcert.suite.runner.JobArray;
 import convcert.suite.runner.Waivers;
 import convcert.vectors.Level;
@@ -81,6 +82,18 @@ public final class CertifyCommand implements Callable<Integer> {
                     + "The reference's expected values use every core whatever N is.")
     int jobs;
 
+    @Option(names = "--cache", paramLabel = "DIR", description = "With --exhaustive: keep digests of the expected values "
+            + "here, so that a later run of the same reference, tables, decisions and case computes only what it must "
+            + "(default: $CONVCERT_CACHE, else $XDG_CACHE_HOME/convcert, else ~/.cache/convcert; suite/ADAPTERS.md).")
+    Path cache;
+
+    @Option(names = "--no-cache", description = "With --exhaustive: compute every expected value, keep nothing.")
+    boolean noCache;
+
+    @Option(names = "--verify-cache", description = "With --exhaustive: compute every expected value and check each kept "
+            + "digest against it (a contradiction is exit 4); digests found missing are kept.")
+    boolean verifyCache;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Report folder (default, in the working directory: "
             + "reports/<adapter kind>[-<folder>-<name> of the program, library or recording under test]).")
     Path out;
@@ -146,11 +159,20 @@ public final class CertifyCommand implements Callable<Integer> {
             throw new UsageException(jobs < 1 ? "--jobs must be 1 or more, got " + jobs
                     : "--jobs splits the 2^32 inputs of --exhaustive cases; vector cases run on one adapter");
         }
+        if ((cache != null || noCache || verifyCache) && !exhaustive) {
+            throw new UsageException("--cache, --no-cache and --verify-cache keep the expected values of --exhaustive cases; "
+                    + "vector cases carry theirs");
+        }
+        if (noCache && (cache != null || verifyCache)) {
+            throw new UsageException("--no-cache keeps nothing: it takes neither --cache nor --verify-cache");
+        }
         Path report = out != null ? out : Path.of("reports").resolve(defaultFolder(adapter)); // relative to the working directory
         return new CertificationRequest(reference, adapter, loader, vectors != null ? vectors : Home.vectors(),
                 levelFor(reference.tables().profile()),
                 selected, pairs, only, exhaustive, kn[0], kn[1], shard, jobs, report,
-                waivers == null ? Waivers.none() : Waivers.read(waivers), timeoutMillis, first);
+                waivers == null ? Waivers.none() : Waivers.read(waivers), timeoutMillis, first,
+                exhaustive && !noCache ? new ExpectedCache.Settings(cache != null ? cache : ExpectedCache.defaultFolder(),
+                        verifyCache) : null);
     }
 
     /**

@@ -53,17 +53,64 @@ public interface Batches {
      * beside it (--jobs), where splitting each chunk over the cores again only moves it between caches.
      */
     static Batches range(long first, long end, Converter reference, boolean parallel) {
-        long[] next = {first};
-        return computed((in, exp) -> {
-            int n = (int) Math.min(in.length, end - next[0]);
-            if (parallel) {
-                reference.applyConsecutiveParallel(next[0], in, exp, n);
-            } else {
-                reference.applyConsecutive(next[0], in, exp, 0, n);
-            }
-            next[0] += n;
+        return new Range(first, end, reference, parallel);
+    }
+
+    /**
+     * Every input in [first, end) with its expected value, or (inputs) without: the inputs of an exhaustive
+     * case, which the expected-value cache knows by their range (ExpectedCache).
+     */
+    final class Range implements Batches {
+        private final long end;
+        private final Converter reference;
+        private final boolean parallel;
+        private long next;
+
+        private Range(long first, long end, Converter reference, boolean parallel) {
+            this.next = first;
+            this.end = end;
+            this.reference = reference;
+            this.parallel = parallel;
+        }
+
+        @Override
+        public int next(long[] in, long[] expected) {
+            int n = (int) Math.min(in.length, end - next);
+            expected(next, in, expected, n);
+            next += n;
             return n;
-        });
+        }
+
+        /** Passes over the next n inputs (at most those left), whose values the caller makes itself; how many. */
+        int skip(int n) {
+            int k = (int) Math.min(n, end - next);
+            next += k;
+            return k;
+        }
+
+        /** The inputs first, first + 1, ... into in[0..n) and their expected values into expected[0..n). */
+        void expected(long first, long[] in, long[] expected, int n) {
+            if (parallel) {
+                reference.applyConsecutiveParallel(first, in, expected, n);
+            } else {
+                reference.applyConsecutive(first, in, expected, 0, n);
+            }
+        }
+
+        /** The first input not yet given. */
+        long position() {
+            return next;
+        }
+
+        /** The end of the range (exclusive). */
+        long end() {
+            return end;
+        }
+
+        @Override
+        public boolean computed() {
+            return true;
+        }
     }
 
     private static Batches computed(Batches batches) {

@@ -26,6 +26,10 @@ import java.util.List;
  * expected values are the same) run in lockstep: each chunk is computed once and converted once per case,
  * each time in another order, so an answer copied from another variant's batch is wrong wherever the
  * chunk's expected values differ.
+ *
+ * <p>With an expected-value cache (ExpectedCache) an exhaustive chunk whose digest is kept is not
+ * computed: its answer, back in order, is hashed and compared with the digest, and computed and judged
+ * in full only where they differ or where the chunk is drawn for verification after it answered.
  */
 final class PackedRunner {
 
@@ -73,8 +77,15 @@ final class PackedRunner {
      * again, and nothing may be pending), not after: the caller sends it per case.
      */
     static String run(AdapterInstance adapter, List<CaseKey> keys, Converter reference, Batches batches, Progress progress,
-                      List<Tally> tallies) {
-        return new Lockstep(adapter, keys, reference, batches, progress, tallies).run();
+                      List<Tally> tallies, ExpectedCache cache) {
+        Lockstep lockstep = new Lockstep(adapter, keys, reference, batches, progress, tallies, cache);
+        try {
+            return lockstep.run();
+        } finally {
+            if (lockstep.digests != null) {
+                lockstep.digests.store();
+            }
+        }
     }
 
     /** One run's state: the kept chunks by parity, the slots, each case's doubtful elements. */
@@ -101,9 +112,16 @@ final class PackedRunner {
         private int next;
         private final Order order = new Order();
         private boolean ended;
+        /** The case's kept digests (null: no cache, or inputs that are not a range) and its range of inputs. */
+        private final ExpectedCache.Digests digests;
+        private final Batches.Range range;
+        /** By parity: the chunk's first input, its kept digest, whether its expected values are known (computed). */
+        private final long[] chunkFirst = new long[2];
+        private final long[] kept = new long[2];
+        private final boolean[] known = new boolean[2];
 
         Lockstep(AdapterInstance adapter, List<CaseKey> keys, Converter reference, Batches batches, Progress progress,
-                 List<Tally> tallies) {
+                 List<Tally> tallies, ExpectedCache cache) {
             this.adapter = adapter;
             this.keys = keys;
             this.batches = batches;
@@ -122,6 +140,8 @@ final class PackedRunner {
                 doubtful[k] = new Doubtful();
             }
             this.next = keys.size();
+            this.range = cache != null && batches instanceof Batches.Range r ? r : null;
+            this.digests = range != null ? cache.of(reference, keys.getFirst().stateName(), inBytes, outBytes) : null;
         }
 
         String run() {
@@ -175,7 +195,7 @@ final class PackedRunner {
             }
             if (!ended && next == keys.size()) {
                 parity ^= 1;
-                n = fill(packedInputs[parity], packedExpected[parity]);
+                n = fill(parity);
                 next = 0;
                 ended = n == 0;
             }
@@ -189,7 +209,12 @@ final class PackedRunner {
         private void put(Item item, int s) {
             switch (item) {
                 case Chunk c -> {
-                    packedInputs[c.parity()].copyToRotated(slots[s][0], c.count(), c.rotation());
+                    if (known[c.parity()]) {
+                        packedInputs[c.parity()].copyToRotated(slots[s][0], c.count(), c.rotation());
+                    } else { // a kept chunk's inputs are its range: written in place, never packed first
+                        Packing.consecutiveRotated(slots[s][0], packedInputs[c.parity()].bytes(), chunkFirst[c.parity()],
+                                c.count(), c.rotation());
+                    }
                     scratch.fill(slots[s][1], c.count(), c.poison());
                 }
                 case Again a -> {
@@ -212,6 +237,9 @@ final class PackedRunner {
             MemorySegment out = slots[s][1];
             switch (item) {
                 case Chunk c -> {
+                    if (!known[c.parity()] && answeredAsKept(c, t, out)) {
+                        break;
+                    }
                     Packing want = packedExpected[c.parity()];
                     if (want.sameRotated(out, c.count(), c.rotation())) {
                         if (!poison.certain) { // every output is its expected value: those whose poison that was are doubtful
@@ -250,20 +278,74 @@ final class PackedRunner {
             }
         }
 
-        /** The next chunk of inputs and expected values, in pieces, packed into the kept copies; its size, 0 at the end. */
-        private int fill(Packing inputs, Packing want) {
+        /**
+         * A chunk whose digest is kept: whether its answer, back in order, hashes to that digest (judged
+         * right: every output is its expected value) and the chunk was not drawn for verification; else
+         * its expected values are computed now, a kept digest they contradict an error of the case.
+         */
+        private boolean answeredAsKept(Chunk c, Tally t, MemorySegment out) {
+            int p = c.parity();
+            scratch.unrotate(out, c.count(), c.rotation());
+            if (scratch.hash(c.count()) == kept[p] && !digests.sample()) {
+                if (!poison.certain) { // as below: outputs that read as the poison were that expected value, or unwritten
+                    long first = chunkFirst[p];
+                    scratch.indexesOf(c.count(), c.poison(), k -> doubtful[c.key()].add(first + k, c.poison(), c.poison(), true));
+                }
+                t.vectors += c.count();
+                if (progress != null) {
+                    progress.batchDone(c.count());
+                }
+                return true;
+            }
+            range.expected(chunkFirst[p], wholeIn, wholeExpected, c.count());
+            packedInputs[p].set(wholeIn, c.count(), 0);
+            packedExpected[p].set(wholeExpected, c.count(), 0);
+            known[p] = true;
+            long digest = packedExpected[p].hash(c.count());
+            if (digest != kept[p]) {
+                String error = "the expected-value cache " + digests.file() + " holds digest " + Long.toHexString(kept[p])
+                        + " for the " + c.count() + " inputs from 0x" + Long.toHexString(chunkFirst[p]) + "; the reference "
+                        + "computes " + Long.toHexString(digest) + " (the file was altered or made by other code; corrected "
+                        + "now; --verify-cache checks every chunk)";
+                tallies.forEach(each -> each.error = each.error != null ? each.error : error);
+                digests.made(chunkFirst[p], c.count(), digest);
+            }
+            return false;
+        }
+
+        /**
+         * The next chunk of inputs and, unless the cache keeps its digest, expected values, in pieces,
+         * packed into the kept copies of parity p; its size, 0 at the end.
+         */
+        private int fill(int p) {
+            if (digests != null) {
+                chunkFirst[p] = range.position();
+                int count = (int) Math.min(CHUNK, range.end() - chunkFirst[p]);
+                Long digest = count > 0 ? digests.digest(chunkFirst[p], count) : null;
+                if (digest != null) {
+                    kept[p] = digest;
+                    known[p] = false;
+                    range.skip(count); // the inputs are written into each slot as it is filled (put)
+                    return count;
+                }
+            }
+            known[p] = true;
+            Packing want = packedExpected[p];
             int size = 0;
             while (size < CHUNK) {
                 int k = batches.next(in, expected);
                 if (k == 0) {
                     break;
                 }
-                inputs.set(in, k, size);
+                packedInputs[p].set(in, k, size);
                 want.set(expected, k, size);
                 size += k;
                 if (k < in.length) {
                     break;
                 }
+            }
+            if (digests != null && size > 0) {
+                digests.made(chunkFirst[p], size, want.hash(size));
             }
             return size;
         }

@@ -1,5 +1,6 @@
 package convcert.suite.runner;
 
+import convcert.reference.ChunkDigest;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -51,6 +52,47 @@ final class Packing {
                 }
             }
             default -> System.arraycopy(values, 0, l, at, n);
+        }
+    }
+
+    /** Bytes per element. */
+    int bytes() {
+        return bytes;
+    }
+
+    /**
+     * The values first, first + 1, ..., first + n - 1 (their low bytes) into dst rotated by r, as
+     * copyToRotated writes an array holding them: a range's inputs, written once, straight into a slot.
+     */
+    static void consecutiveRotated(MemorySegment dst, int bytes, long first, int n, int r) {
+        consecutive(dst, bytes, 0, first + r, n - r); // position k holds element (k + r) mod n
+        consecutive(dst, bytes, n - r, first, r);
+    }
+
+    /** The values from, from + 1, ... into count elements of dst from index at. */
+    private static void consecutive(MemorySegment dst, int bytes, int at, long from, int count) {
+        switch (bytes) {
+            case 1 -> {
+                for (int k = 0; k < count; k++) {
+                    dst.set(ValueLayout.JAVA_BYTE, at + k, (byte) (from + k));
+                }
+            }
+            case 2 -> {
+                for (int k = 0; k < count; k++) {
+                    dst.setAtIndex(SHORT, at + k, (short) (from + k));
+                }
+            }
+            case 4 -> {
+                int f = (int) from;
+                for (int k = 0; k < count; k++) {
+                    dst.setAtIndex(INT, at + k, f + k);
+                }
+            }
+            default -> {
+                for (int k = 0; k < count; k++) {
+                    dst.setAtIndex(LONG, at + k, from + k);
+                }
+            }
         }
     }
 
@@ -124,11 +166,7 @@ final class Packing {
         long ones = bytes == 1 ? 0x0101_0101_0101_0101L : bytes == 2 ? 0x0001_0001_0001_0001L : 0x0000_0001_0000_0001L;
         long lanes = (value & ((1L << 8 * bytes) - 1)) * ones;
         long highs = ones << (8 * bytes - 1);
-        MemorySegment all = switch (bytes) {
-            case 1 -> MemorySegment.ofArray(b);
-            case 2 -> MemorySegment.ofArray(s);
-            default -> MemorySegment.ofArray(i);
-        };
+        MemorySegment all = segment();
         int perLong = 8 / bytes;
         int longs = n / perLong;
         for (int from = 0; from < longs; from += BLOCK_LONGS) {
@@ -179,12 +217,7 @@ final class Packing {
 
     /** Whether packed memory holds the array's first n elements rotated by r (as copyToRotated wrote them). */
     boolean sameRotated(MemorySegment packed, int n, int r) {
-        MemorySegment mine = switch (bytes) {
-            case 1 -> MemorySegment.ofArray(b);
-            case 2 -> MemorySegment.ofArray(s);
-            case 4 -> MemorySegment.ofArray(i);
-            default -> MemorySegment.ofArray(l);
-        };
+        MemorySegment mine = segment();
         long head = (long) (n - r) * bytes;
         long tail = (long) r * bytes;
         return MemorySegment.mismatch(mine, (long) r * bytes, (long) n * bytes, packed, 0, head) < 0
@@ -193,6 +226,12 @@ final class Packing {
 
     /** n elements of packed memory written rotated by r, back in order into values[0..n), zero-extended (through the array). */
     void widenRotated(MemorySegment src, int n, int r, long[] values) {
+        unrotate(src, n, r);
+        get(n, values);
+    }
+
+    /** n elements of packed memory written rotated by r, back in order into the array. */
+    void unrotate(MemorySegment src, int n, int r) {
         long head = (long) (n - r) * bytes;
         switch (bytes) {
             case 1 -> {
@@ -212,6 +251,36 @@ final class Packing {
                 MemorySegment.copy(src, LONG, head, l, 0, r);
             }
         }
-        get(n, values);
+    }
+
+    /**
+     * A 64-bit digest of the array's first n elements (the expected-value cache's chunk digest): the sum
+     * over each 8 bytes w at position k of x ^ (x >>> 32) with x = (w ^ k G) M, a bijection of w for each
+     * k, so a changed, moved or missing element changes it; one multiply per 8 bytes and no chain of
+     * dependent steps (the sum) to wait on. In the machine's byte order (the cache's key names it).
+     */
+    long hash(int n) {
+        MemorySegment all = segment();
+        long size = (long) n * bytes;
+        long words = size >>> 3;
+        long sum = size;
+        for (long k = 0; k < words; k++) {
+            long x = (all.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, k) ^ k * 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L;
+            sum += x ^ x >>> 32;
+        }
+        long tail = 1;
+        for (long k = words << 3; k < size; k++) {
+            tail = tail << 8 | all.get(ValueLayout.JAVA_BYTE, k) & 0xFF;
+        }
+        return sum + ChunkDigest.mix(tail ^ words);
+    }
+
+    private MemorySegment segment() {
+        return switch (bytes) {
+            case 1 -> MemorySegment.ofArray(b);
+            case 2 -> MemorySegment.ofArray(s);
+            case 4 -> MemorySegment.ofArray(i);
+            default -> MemorySegment.ofArray(l);
+        };
     }
 }

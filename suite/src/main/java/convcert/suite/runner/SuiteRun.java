@@ -42,7 +42,7 @@ public final class SuiteRun implements AutoCloseable {
     public record Config(Reference reference, String adapterSpec, ConverterAdapter adapter, VectorStore vectors,
                          List<Conversion> pairs, String only, boolean exhaustive, int shard, int shards, Waivers waivers,
                          long timeoutMillis, int firstMismatches, LocalDate today, PrintWriter progress, boolean terminal,
-                         int jobs, AdapterFactory moreAdapters, boolean outputsAreExpected) {
+                         int jobs, AdapterFactory moreAdapters, boolean outputsAreExpected, ExpectedCache.Settings cache) {
     }
 
     /** Makes another instance of the run's adapter (same provider, same options). */
@@ -100,7 +100,7 @@ public final class SuiteRun implements AutoCloseable {
                     + "(FlagOperations, or FLAGS in the process handshake), so its results were certified and its flags were not");
         }
         this.parts = new Parts(own, config, new ValueRunner(comparison, config.firstMismatches(), config.outputsAreExpected(),
-                flagsLane), notes::add);
+                flagsLane, config.cache() == null ? null : new ExpectedCache(config.cache(), config.reference(), notes::add)), notes::add);
         this.blocks = new BlockRunner(comparison, config.firstMismatches());
         this.memory = new MemoryRunner(comparison, config.firstMismatches());
         this.diagnoser = Diagnoser.of(config.reference(), comparison);

@@ -34,6 +34,8 @@ final class Tally {
     final InputMap.Counter where;
     long vectors;
     long mismatches;
+    /** Why the case's results cannot be trusted though the adapter answered (a contradicted expected-value cache), or null. */
+    String error;
     long firstInput;
 
     Tally(Comparison comparison, int firstMismatches, Converter reference, Flags lane) {
@@ -108,8 +110,12 @@ final class Tally {
                 new Shown("unwritten", "the output still held the poison when asked again"), MismatchKind.UNANSWERED));
     }
 
-    /** The case's result: an adapter failure's (failure not null), no vectors, or pass or fail. */
+    /** The case's result: an error's, an adapter failure's (failure not null), no vectors, or pass or fail. */
     ValueRunner.Outcome outcome(CaseKey key, String failure, long millis) {
+        if (error != null) {
+            return new ValueRunner.Outcome(new CaseResult(key, Status.ERROR, vectors, mismatches, first, List.of(),
+                    kinds, error, millis), wrong);
+        }
         if (failure != null) {
             return new ValueRunner.Outcome(new CaseResult(key, Status.ADAPTER_ERROR, vectors, mismatches, first, List.of(),
                     kinds, failure, millis), wrong);

@@ -58,17 +58,21 @@ public final class ValueRunner {
     private final int firstMismatches;
     private final boolean outputsAreExpected;
     private final boolean flagsLane;
+    private final ExpectedCache cache;
 
     /**
      * outputsAreExpected: the adapter computes exactly the run's expected values (the reference adapter
      * on this run's reference), so where those are computed now (exhaustive runs, recomputed vectors)
-     * nothing is computed or compared twice; stored golden values are still compared.
+     * nothing is computed or compared twice; stored golden values are still compared. cache: the
+     * expected-value digests of exhaustive cases kept between runs, or null.
      */
-    public ValueRunner(Comparison comparison, int firstMismatches, boolean outputsAreExpected, boolean flagsLane) {
+    public ValueRunner(Comparison comparison, int firstMismatches, boolean outputsAreExpected, boolean flagsLane,
+                       ExpectedCache cache) {
         this.comparison = comparison;
         this.firstMismatches = firstMismatches;
         this.outputsAreExpected = outputsAreExpected;
         this.flagsLane = flagsLane;
+        this.cache = cache;
     }
 
     /**
@@ -118,7 +122,7 @@ public final class ValueRunner {
         List<Tally> tallies = running.stream().map(i -> new Tally(comparison, firstMismatches, references.get(i), lane)).toList();
         if (!self && PackedRunner.applies(adapter, reference, lane != null)) {
             String failure = PackedRunner.run(adapter, running.stream().map(keys::get).toList(), reference, first, progress,
-                    tallies);
+                    tallies, cache);
             for (int j = 0; j < running.size(); j++) {
                 outcomes[running.get(j)] = finish(adapter, keys.get(running.get(j)), tallies.get(j), failure, false, start);
             }

@@ -297,7 +297,7 @@ class HonestGateTest {
         var reference = convcert.reference.Reference.of(convcert.spec.SpecTables.load(Fixtures.HOME.resolve("spec-tables/ascend-c")));
         var run = new convcert.suite.runner.SuiteRun(new convcert.suite.runner.SuiteRun.Config(reference, "test", adapter,
                 null, java.util.List.of(), null, false, 1, 1, convcert.suite.runner.Waivers.none(), 1000, 10,
-                java.time.LocalDate.now(), null, false, 1, null, false));
+                java.time.LocalDate.now(), null, false, 1, null, false, null));
         run.close();
         run.close(); // the shutdown hook's close after the run's own
         assertEquals(1, closed[0]);

@@ -89,4 +89,53 @@ class PackingTest {
         }
         assertEquals(0, order.next(1));
     }
+
+    /**
+     * The expected-value cache's chunk digest, and a kept chunk's inputs written straight into its slot
+     * (the same bytes as packing them and copying them rotated); every change of one element, in any of
+     * its bits, and every swap of two neighbours changes the digest, at any width and at the ends.
+     */
+    @ParameterizedTest(name = "{0}-byte elements")
+    @ValueSource(ints = {1, 2, 4, 8})
+    void theChunkDigestChangesWithAnyElementAndItsPlace(int bytes) {
+        SplittableRandom random = new SplittableRandom(91 + bytes);
+        for (int n : new int[] {1, 3, 4097, 1 << 12}) {
+            long first = random.nextLong() >>> 1;
+            long[] values = new long[n];
+            for (int k = 0; k < n; k++) {
+                values[k] = first + k;
+            }
+            Packing widened = new Packing(bytes, n);
+            widened.set(values, n, 0);
+            long digest = widened.hash(n);
+            try (Arena arena = Arena.ofConfined()) {
+                int r = random.nextInt(n);
+                MemorySegment copied = arena.allocate((long) n * bytes);
+                MemorySegment direct = arena.allocate((long) n * bytes);
+                widened.copyToRotated(copied, n, r);
+                Packing.consecutiveRotated(direct, bytes, first, n, r);
+                assertEquals(-1, copied.mismatch(direct), "a range written in place is the packed range's rotated copy");
+            }
+            for (int k : new int[] {0, n - 1, n / 2}) {
+                for (int bit = 0; bit < 8 * bytes; bit += bytes) {
+                    long[] changed = values.clone();
+                    changed[k] ^= 1L << bit;
+                    Packing p = new Packing(bytes, n);
+                    p.set(changed, n, 0);
+                    assertNotEquals(digest, p.hash(n), "element " + k + " bit " + bit + " of " + n);
+                }
+            }
+            if (n > 1) {
+                for (int k : new int[] {0, n - 2}) { // neighbours: consecutive values, different in every width
+                    long[] swapped = values.clone();
+                    swapped[k] = values[k + 1];
+                    swapped[k + 1] = values[k];
+                    Packing p = new Packing(bytes, n);
+                    p.set(swapped, n, 0);
+                    assertNotEquals(digest, p.hash(n), "elements " + k + " and " + (k + 1) + " swapped, of " + n);
+                }
+                assertNotEquals(digest, widened.hash(n - 1), "one element fewer");
+            }
+        }
+    }
 }

@@ -1,0 +1,145 @@
+package convcert.suite.endtoend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The expected-value cache of exhaustive cases (issue 43; suite/ADAPTERS.md, "The expected-value cache"):
+ * a run that takes its digests from the cache reports exactly what a run without it reports; a file
+ * altered, cut short or made under another key is set aside and made again; a digest the reference
+ * contradicts is an error (exit 4), never a pass. The last 1/256 of a case's inputs, in two parts over
+ * shared memory: 64 chunks of 2^18 inputs, the state's variants in lockstep.
+ */
+class ExpectedCacheTest {
+
+    /** A run of the example device (a fault: float->bfloat16 rz, which only the faulty device declares; else float->half rn). */
+    private static Fixtures.Run certify(Path out, String device, String... more) throws Exception {
+        boolean bfloat16 = device.contains("--fault");
+        List<String> args = new ArrayList<>(List.of("--adapter", SharedMemoryTransportTest.shared() + device, "--exhaustive",
+                "--pair", bfloat16 ? "float:bfloat16" : "float:half", "--only", bfloat16 ? "float->bfloat16/rz-nosat*"
+                        : "float->half/rn-nosat*", "--shard", "256/256", "--jobs", "2"));
+        args.addAll(List.of(more));
+        return Fixtures.certify(out, args.toArray(String[]::new));
+    }
+
+    /** The cases of a report without their times, and its notes. */
+    private static List<JsonNode> judged(Path out) throws IOException {
+        JsonNode report = Fixtures.report(out);
+        List<JsonNode> cases = new ArrayList<>();
+        for (JsonNode c : report.get("cases")) {
+            ((ObjectNode) c).remove("millis");
+            cases.add(c);
+        }
+        cases.add(report.get("notes"));
+        return cases;
+    }
+
+    private static Path file(Path cache) throws IOException {
+        try (Stream<Path> files = Files.list(cache)) {
+            List<Path> all = files.filter(f -> f.toString().endsWith(".digests")).toList();
+            assertEquals(1, all.size(), all.toString());
+            return all.getFirst();
+        }
+    }
+
+    /** The file with its chunk line at index changed by change, its SHA-256 line made to match (a valid file that lies). */
+    private static void forge(Path file, int index, boolean resign) throws Exception {
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        int entry = lines.size() - 2 - index;
+        String[] f = lines.get(entry).split(" ");
+        lines.set(entry, f[0] + " " + f[1] + " " + Long.toHexString(Long.parseUnsignedLong(f[2], 16) ^ 1));
+        lines.removeLast();
+        String body = String.join("\n", lines) + "\n";
+        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8)));
+        Files.writeString(file, body + "sha256 " + (resign ? sha : sha.replace('a', 'b').replace('0', 'a')) + "\n");
+    }
+
+    @Test
+    void aRunFromTheCacheReportsWhatARunWithoutItReports(@TempDir Path dir) throws Exception {
+        // the device truncates float->bfloat16 rz, wrong for 65,535 NaNs: those chunks are computed and judged in full
+        Path cache = dir.resolve("cache");
+        List<List<JsonNode>> runs = new ArrayList<>();
+        String[][] options = {{"--no-cache"}, {"--cache", cache.toString()}, {"--cache", cache.toString()}};
+        for (int k = 0; k < options.length; k++) {
+            Fixtures.Run r = certify(dir.resolve("run" + k), " --fault truncate", options[k]);
+            assertEquals(1, r.exit(), r.out() + r.err());
+            runs.add(judged(dir.resolve("run" + k)));
+            if (k == 1) {
+                assertEquals(6 + 64 + 1, Files.readAllLines(file(cache)).size(), "the key, a digest per chunk, the SHA-256");
+            }
+        }
+        assertEquals(0xFFFF, runs.get(2).getFirst().get("mismatches").asLong(), runs.get(2).getFirst().toString());
+        assertEquals(runs.get(0), runs.get(1));
+        assertEquals(runs.get(0), runs.get(2));
+    }
+
+    @Test
+    void aFileAlteredOrCutShortIsSetAsideAndMadeAgain(@TempDir Path dir) throws Exception {
+        Path cache = dir.resolve("cache");
+        assertEquals(0, certify(dir.resolve("made"), "", "--cache", cache.toString()).exit());
+        Path file = file(cache);
+        String made = Files.readString(file);
+        forge(file, 3, false);
+        Fixtures.Run altered = certify(dir.resolve("altered"), "", "--cache", cache.toString());
+        assertEquals(0, altered.exit(), altered.out() + altered.err());
+        assertTrue(Fixtures.report(dir.resolve("altered")).get("notes").toString()
+                .contains("was set aside: its SHA-256 line does not match its lines"), altered.out());
+        assertEquals(made, Files.readString(file), "made again from the reference");
+        Files.writeString(file, made.substring(0, made.length() / 2));
+        Fixtures.Run cut = certify(dir.resolve("cut"), "", "--cache", cache.toString());
+        assertEquals(0, cut.exit(), cut.out() + cut.err());
+        assertTrue(Fixtures.report(dir.resolve("cut")).get("notes").toString().contains("was set aside"), cut.out());
+        assertEquals(made, Files.readString(file));
+    }
+
+    @Test
+    void aFileMadeUnderOtherDecisionsIsNotUsed(@TempDir Path dir) throws Exception {
+        Path cache = dir.resolve("cache");
+        assertEquals(0, certify(dir.resolve("default"), "", "--cache", cache.toString()).exit());
+        Path ours = file(cache);
+        Files.move(ours, dir.resolve("kept"));
+        assertEquals(0, certify(dir.resolve("other"), "", "--cache", cache.toString(), "--decision", "nan-encoding=canonical")
+                .exit());
+        Path theirs = file(cache);
+        assertFalse(theirs.getFileName().equals(ours.getFileName()), "another decision, another file");
+        Files.move(dir.resolve("kept"), theirs, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Fixtures.Run r = certify(dir.resolve("renamed"), "", "--cache", cache.toString(), "--decision", "nan-encoding=canonical");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(Fixtures.report(dir.resolve("renamed")).get("notes").toString().contains("made for another key"), r.out());
+        assertTrue(Files.readString(theirs).contains("nan-encoding=canonical"), "made again under its own key");
+    }
+
+    @Test
+    void aDigestTheReferenceContradictsIsAnErrorNeverAPass(@TempDir Path dir) throws Exception {
+        Path cache = dir.resolve("cache");
+        assertEquals(0, certify(dir.resolve("made"), "", "--cache", cache.toString()).exit());
+        Path file = file(cache);
+        String made = Files.readString(file);
+        // a valid file that lies about one chunk: the right answer differs from it, so the chunk is computed
+        forge(file, 5, true);
+        Fixtures.Run r = certify(dir.resolve("forged"), "", "--cache", cache.toString());
+        assertEquals(4, r.exit(), r.out() + r.err());
+        for (JsonNode c : Fixtures.report(dir.resolve("forged")).get("cases")) {
+            assertEquals("ERROR", c.get("status").asText(), c.toString());
+            assertTrue(c.get("message").asText().contains("the reference computes"), c.toString());
+        }
+        assertEquals(made, Files.readString(file), "the entry corrected");
+        Fixtures.Run verified = certify(dir.resolve("verified"), "", "--cache", cache.toString(), "--verify-cache");
+        assertEquals(0, verified.exit(), verified.out() + verified.err());
+    }
+}
