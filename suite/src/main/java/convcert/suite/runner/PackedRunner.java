@@ -209,12 +209,7 @@ final class PackedRunner {
         private void put(Item item, int s) {
             switch (item) {
                 case Chunk c -> {
-                    if (known[c.parity()]) {
-                        packedInputs[c.parity()].copyToRotated(slots[s][0], c.count(), c.rotation());
-                    } else { // a kept chunk's inputs are its range: written in place, never packed first
-                        Packing.consecutiveRotated(slots[s][0], packedInputs[c.parity()].bytes(), chunkFirst[c.parity()],
-                                c.count(), c.rotation());
-                    }
+                    packedInputs[c.parity()].copyToRotated(slots[s][0], c.count(), c.rotation());
                     scratch.fill(slots[s][1], c.count(), c.poison());
                 }
                 case Again a -> {
@@ -288,8 +283,8 @@ final class PackedRunner {
             scratch.unrotate(out, c.count(), c.rotation());
             if (scratch.hash(c.count()) == kept[p] && !digests.sample()) {
                 if (!poison.certain) { // as below: outputs that read as the poison were that expected value, or unwritten
-                    long first = chunkFirst[p];
-                    scratch.indexesOf(c.count(), c.poison(), k -> doubtful[c.key()].add(first + k, c.poison(), c.poison(), true));
+                    Packing inputs = packedInputs[p];
+                    scratch.indexesOf(c.count(), c.poison(), k -> doubtful[c.key()].add(inputs.at(k), c.poison(), c.poison(), true));
                 }
                 t.vectors += c.count();
                 if (progress != null) {
@@ -298,7 +293,6 @@ final class PackedRunner {
                 return true;
             }
             range.expected(chunkFirst[p], wholeIn, wholeExpected, c.count());
-            packedInputs[p].set(wholeIn, c.count(), 0);
             packedExpected[p].set(wholeExpected, c.count(), 0);
             known[p] = true;
             long digest = packedExpected[p].hash(c.count());
@@ -314,22 +308,33 @@ final class PackedRunner {
         }
 
         /**
-         * The next chunk of inputs and, unless the cache keeps its digest, expected values, in pieces,
-         * packed into the kept copies of parity p; its size, 0 at the end.
+         * The next chunk of inputs and, unless the cache keeps its digest, expected values, packed into the
+         * kept copies of parity p; its size, 0 at the end.
          */
         private int fill(int p) {
-            if (digests != null) {
-                chunkFirst[p] = range.position();
-                int count = (int) Math.min(CHUNK, range.end() - chunkFirst[p]);
-                Long digest = count > 0 ? digests.digest(chunkFirst[p], count) : null;
-                if (digest != null) {
-                    kept[p] = digest;
-                    known[p] = false;
-                    range.skip(count); // the inputs are written into each slot as it is filled (put)
-                    return count;
-                }
+            if (digests == null) {
+                known[p] = true;
+                return compute(p);
             }
-            known[p] = true;
+            chunkFirst[p] = range.position();
+            int count = (int) Math.min(CHUNK, range.end() - chunkFirst[p]);
+            Long digest = count > 0 ? digests.digest(chunkFirst[p], count) : null;
+            known[p] = digest == null;
+            if (digest != null) {
+                kept[p] = digest;
+                packedInputs[p].consecutive(chunkFirst[p], range.skip(count)); // packed as they are, never widened
+                return count;
+            }
+            int size = compute(p);
+            if (size > 0) {
+                digests.made(chunkFirst[p], size, packedExpected[p].hash(size));
+            }
+            return size;
+        }
+
+        /** The next chunk of inputs and expected values, in pieces, packed into the kept copies of parity p; its size. */
+        private int compute(int p) {
+            Packing inputs = packedInputs[p];
             Packing want = packedExpected[p];
             int size = 0;
             while (size < CHUNK) {
@@ -337,15 +342,12 @@ final class PackedRunner {
                 if (k == 0) {
                     break;
                 }
-                packedInputs[p].set(in, k, size);
+                inputs.set(in, k, size);
                 want.set(expected, k, size);
                 size += k;
                 if (k < in.length) {
                     break;
                 }
-            }
-            if (digests != null && size > 0) {
-                digests.made(chunkFirst[p], size, want.hash(size));
             }
             return size;
         }

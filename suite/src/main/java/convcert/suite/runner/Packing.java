@@ -4,6 +4,7 @@ import convcert.reference.ChunkDigest;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.function.IntConsumer;
 
 /**
@@ -55,42 +56,28 @@ final class Packing {
         }
     }
 
-    /** Bytes per element. */
-    int bytes() {
-        return bytes;
-    }
-
-    /**
-     * The values first, first + 1, ..., first + n - 1 (their low bytes) into dst rotated by r, as
-     * copyToRotated writes an array holding them: a range's inputs, written once, straight into a slot.
-     */
-    static void consecutiveRotated(MemorySegment dst, int bytes, long first, int n, int r) {
-        consecutive(dst, bytes, 0, first + r, n - r); // position k holds element (k + r) mod n
-        consecutive(dst, bytes, n - r, first, r);
-    }
-
-    /** The values from, from + 1, ... into count elements of dst from index at. */
-    private static void consecutive(MemorySegment dst, int bytes, int at, long from, int count) {
+    /** The values first, first + 1, ... (their low bytes) into the array's first n elements: a range's inputs. */
+    void consecutive(long first, int n) {
         switch (bytes) {
             case 1 -> {
-                for (int k = 0; k < count; k++) {
-                    dst.set(ValueLayout.JAVA_BYTE, at + k, (byte) (from + k));
+                for (int k = 0; k < n; k++) {
+                    b[k] = (byte) (first + k);
                 }
             }
             case 2 -> {
-                for (int k = 0; k < count; k++) {
-                    dst.setAtIndex(SHORT, at + k, (short) (from + k));
+                for (int k = 0; k < n; k++) {
+                    s[k] = (short) (first + k);
                 }
             }
             case 4 -> {
-                int f = (int) from;
-                for (int k = 0; k < count; k++) {
-                    dst.setAtIndex(INT, at + k, f + k);
+                int f = (int) first;
+                for (int k = 0; k < n; k++) {
+                    i[k] = f + k;
                 }
             }
             default -> {
-                for (int k = 0; k < count; k++) {
-                    dst.setAtIndex(LONG, at + k, from + k);
+                for (int k = 0; k < n; k++) {
+                    l[k] = first + k;
                 }
             }
         }
@@ -128,25 +115,19 @@ final class Packing {
         };
     }
 
-    /** n elements of value (its low bytes) into dst: a batch's poison. */
+    /**
+     * n elements of value (its low bytes) into dst: a batch's poison. Through the array (which it
+     * overwrites) and one bulk copy: a loop of stores into native memory is not vectorised.
+     */
     void fill(MemorySegment dst, int n, long value) {
         switch (bytes) {
             case 1 -> dst.asSlice(0, n).fill((byte) value);
-            case 2 -> {
-                for (int k = 0; k < n; k++) {
-                    dst.setAtIndex(SHORT, k, (short) value);
-                }
-            }
-            case 4 -> {
-                for (int k = 0; k < n; k++) {
-                    dst.setAtIndex(INT, k, (int) value);
-                }
-            }
-            default -> {
-                for (int k = 0; k < n; k++) {
-                    dst.setAtIndex(LONG, k, value);
-                }
-            }
+            case 2 -> Arrays.fill(s, 0, n, (short) value);
+            case 4 -> Arrays.fill(i, 0, n, (int) value);
+            default -> Arrays.fill(l, 0, n, value);
+        }
+        if (bytes > 1) {
+            copyTo(dst, n);
         }
     }
 
