@@ -112,7 +112,7 @@ final class PackedRunner {
         private int next;
         private final Order order = new Order();
         private boolean ended;
-        /** The case's kept digests (null: no cache, or inputs that are not a range) and its range of inputs. */
+        /** The case's kept digests (null: no cache, or inputs that are not a range) and its range of inputs (or null). */
         private final ExpectedCache.Digests digests;
         private final Batches.Range range;
         /** By parity: the chunk's first input, its kept digest, whether its expected values are known (computed). */
@@ -140,8 +140,9 @@ final class PackedRunner {
                 doubtful[k] = new Doubtful();
             }
             this.next = keys.size();
-            this.range = cache != null && batches instanceof Batches.Range r ? r : null;
-            this.digests = range != null ? cache.of(reference, keys.getFirst().stateName(), inBytes, outBytes) : null;
+            this.range = batches instanceof Batches.Range r ? r : null;
+            this.digests = range != null && cache != null ? cache.of(reference, keys.getFirst().stateName(), inBytes, outBytes)
+                    : null;
         }
 
         String run() {
@@ -322,7 +323,7 @@ final class PackedRunner {
             known[p] = digest == null;
             if (digest != null) {
                 kept[p] = digest;
-                packedInputs[p].consecutive(chunkFirst[p], range.skip(count)); // packed as they are, never widened
+                packedInputs[p].consecutive(chunkFirst[p], range.skip(count), 0); // packed as they are, never narrowed
                 return count;
             }
             int size = compute(p);
@@ -342,7 +343,11 @@ final class PackedRunner {
                 if (k == 0) {
                     break;
                 }
-                inputs.set(in, k, size);
+                if (range != null) { // consecutive: packed as they are, not narrowed from long[]
+                    inputs.consecutive(in[0], k, size);
+                } else {
+                    inputs.set(in, k, size);
+                }
                 want.set(expected, k, size);
                 size += k;
                 if (k < in.length) {

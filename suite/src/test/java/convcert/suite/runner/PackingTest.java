@@ -109,7 +109,8 @@ class PackingTest {
             widened.set(values, n, 0);
             long digest = widened.hash(n);
             Packing direct = new Packing(bytes, n);
-            direct.consecutive(first, n);
+            direct.consecutive(first, n / 2, 0); // in two pieces, as a chunk is packed
+            direct.consecutive(first + n / 2, n - n / 2, n / 2);
             assertEquals(digest, direct.hash(n), "consecutive() packs what set() packs");
             for (int k : new int[] {0, n - 1, n / 2}) {
                 for (int bit = 0; bit < 8 * bytes; bit += bytes) {
