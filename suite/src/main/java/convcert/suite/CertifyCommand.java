@@ -4,6 +4,7 @@ import convcert.cli.ProfileOptions;
 import convcert.common.Home;
 import convcert.common.UsageException;
 import convcert.common.WorkingDirectory;
+import convcert.reference.KeptDigests;
 import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.suite.adapters.Adapters;
@@ -171,7 +172,7 @@ public final class CertifyCommand implements Callable<Integer> {
                 levelFor(reference.tables().profile()),
                 selected, pairs, only, exhaustive, kn[0], kn[1], shard, jobs, report,
                 waivers == null ? Waivers.none() : Waivers.read(waivers), timeoutMillis, first,
-                exhaustive && !noCache ? new ExpectedCache.Settings(cache != null ? cache : ExpectedCache.defaultFolder(),
+                exhaustive && !noCache ? new ExpectedCache.Settings(cache != null ? cache : KeptDigests.defaultFolder(),
                         verifyCache) : null);
     }
 

@@ -100,7 +100,8 @@ public final class SuiteRun implements AutoCloseable {
                     + "(FlagOperations, or FLAGS in the process handshake), so its results were certified and its flags were not");
         }
         this.parts = new Parts(own, config, new ValueRunner(comparison, config.firstMismatches(), config.outputsAreExpected(),
-                flagsLane, config.cache() == null ? null : new ExpectedCache(config.cache(), config.reference(), notes::add)), notes::add);
+                flagsLane, config.cache() == null ? null : new ExpectedCache(config.cache(), config.reference(), notes::add)),
+                notes::add);
         this.blocks = new BlockRunner(comparison, config.firstMismatches());
         this.memory = new MemoryRunner(comparison, config.firstMismatches());
         this.diagnoser = Diagnoser.of(config.reference(), comparison);

@@ -12,9 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -141,5 +143,31 @@ class ExpectedCacheTest {
         assertEquals(made, Files.readString(file), "the entry corrected");
         Fixtures.Run verified = certify(dir.resolve("verified"), "", "--cache", cache.toString(), "--verify-cache");
         assertEquals(0, verified.exit(), verified.out() + verified.err());
+    }
+
+    /**
+     * The H200 flow's side of it: convcert digest --cache prints what it computed before without 2^32
+     * conversions, the same lines; a kept digest forged to another value (its file re-signed) is exit 4
+     * under --verify-cache, and corrected.
+     */
+    @Test
+    @Tag("slow")
+    void theDigestCommandKeepsItsDigestsAndRefusesOnesThatLie(@TempDir Path dir) throws Exception {
+        String[] digest = {"digest", "--from", "float", "--to", "half", "--rounding", "rz", "--cache", dir.toString()};
+        Fixtures.Run made = Fixtures.run("", digest);
+        assertEquals(0, made.exit(), made.err());
+        assertEquals(256, made.out().lines().count(), "a digest per chunk of 2^24");
+        Fixtures.Run kept = Fixtures.run("", digest);
+        assertEquals(0, kept.exit(), kept.err());
+        assertEquals(made.out(), kept.out());
+        forge(file(dir), 7, true);
+        String[] verify = Arrays.copyOf(digest, digest.length + 1);
+        verify[digest.length] = "--verify-cache";
+        Fixtures.Run forged = Fixtures.run("", verify);
+        assertEquals(4, forged.exit(), forged.out());
+        assertTrue(forged.err().contains("contradict the reference (chunk 248 is kept as"), forged.err());
+        Fixtures.Run corrected = Fixtures.run("", verify);
+        assertEquals(0, corrected.exit(), corrected.err());
+        assertEquals(made.out(), corrected.out());
     }
 }
