@@ -59,6 +59,13 @@ class ExpectedCacheTest {
         }
     }
 
+    /** The cache file a passing run made in cache. */
+    private static Path made(Path dir, Path cache) throws Exception {
+        Fixtures.Run r = certify(dir.resolve("made"), "", "--cache", cache.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        return file(cache);
+    }
+
     /** The file with its chunk line at index changed by change, its SHA-256 line made to match (a valid file that lies). */
     private static void forge(Path file, int index, boolean resign) throws Exception {
         List<String> lines = new ArrayList<>(Files.readAllLines(file));
@@ -93,8 +100,7 @@ class ExpectedCacheTest {
     @Test
     void aFileAlteredOrCutShortIsSetAsideAndMadeAgain(@TempDir Path dir) throws Exception {
         Path cache = dir.resolve("cache");
-        assertEquals(0, certify(dir.resolve("made"), "", "--cache", cache.toString()).exit());
-        Path file = file(cache);
+        Path file = made(dir, cache);
         String made = Files.readString(file);
         forge(file, 3, false);
         Fixtures.Run altered = certify(dir.resolve("altered"), "", "--cache", cache.toString());
@@ -129,8 +135,7 @@ class ExpectedCacheTest {
     @Test
     void aDigestTheReferenceContradictsIsAnErrorNeverAPass(@TempDir Path dir) throws Exception {
         Path cache = dir.resolve("cache");
-        assertEquals(0, certify(dir.resolve("made"), "", "--cache", cache.toString()).exit());
-        Path file = file(cache);
+        Path file = made(dir, cache);
         String made = Files.readString(file);
         // a valid file that lies about one chunk: the right answer differs from it, so the chunk is computed
         forge(file, 5, true);
