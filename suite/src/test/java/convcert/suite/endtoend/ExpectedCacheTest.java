@@ -15,10 +15,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The expected-value cache of exhaustive cases (issue 43; suite/ADAPTERS.md, "The expected-value cache"):
@@ -66,13 +69,20 @@ class ExpectedCacheTest {
         return file(cache);
     }
 
-    /** The file with its chunk line at index changed by change, its SHA-256 line made to match (a valid file that lies). */
+    /** The file with its chunk line at index changed by one bit, its SHA-256 line made to match (a valid file that lies) or not. */
     private static void forge(Path file, int index, boolean resign) throws Exception {
+        rewrite(file, resign, lines -> {
+            int entry = lines.size() - 1 - index;
+            String[] f = lines.get(entry).split(" ");
+            lines.set(entry, f[0] + " " + f[1] + " " + Long.toHexString(Long.parseUnsignedLong(f[2], 16) ^ 1));
+        });
+    }
+
+    /** The file's lines but the SHA-256 line, changed, and a SHA-256 line that matches them (resign) or not. */
+    private static void rewrite(Path file, boolean resign, Consumer<List<String>> change) throws Exception {
         List<String> lines = new ArrayList<>(Files.readAllLines(file));
-        int entry = lines.size() - 2 - index;
-        String[] f = lines.get(entry).split(" ");
-        lines.set(entry, f[0] + " " + f[1] + " " + Long.toHexString(Long.parseUnsignedLong(f[2], 16) ^ 1));
         lines.removeLast();
+        change.accept(lines);
         String body = String.join("\n", lines) + "\n";
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8)));
         Files.writeString(file, body + "sha256 " + (resign ? sha : sha.replace('a', 'b').replace('0', 'a')) + "\n");
@@ -130,6 +140,27 @@ class ExpectedCacheTest {
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(Fixtures.report(dir.resolve("renamed")).get("notes").toString().contains("made for another key"), r.out());
         assertTrue(Files.readString(theirs).contains("nan-encoding=canonical"), "made again under its own key");
+    }
+
+    /**
+     * A file made under another reference (its code), other tables, other decisions, another case or
+     * another packing, put where this run's file belongs (its lines re-signed): refused and made again
+     * under the run's own key.
+     */
+    @ParameterizedTest(name = "another {0}")
+    @ValueSource(strings = {"reference", "tables", "decisions", "case", "packing"})
+    void aFileMadeUnderAnotherKeyIsRefused(String line, @TempDir Path dir) throws Exception {
+        Path cache = dir.resolve("cache");
+        Path file = made(dir, cache);
+        String made = Files.readString(file);
+        rewrite(file, true, lines -> {
+            int at = lines.indexOf(lines.stream().filter(l -> l.startsWith(line + " ")).findFirst().orElseThrow());
+            lines.set(at, lines.get(at) + "x");
+        });
+        Fixtures.Run r = certify(dir.resolve("other"), "", "--cache", cache.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(Fixtures.report(dir.resolve("other")).get("notes").toString().contains("made for another key"), r.out());
+        assertEquals(made, Files.readString(file), "made again under the run's key");
     }
 
     @Test
