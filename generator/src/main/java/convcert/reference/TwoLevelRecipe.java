@@ -152,21 +152,22 @@ final class TwoLevelRecipe {
                 + ", saturating; decision block-scale-rounding)");
         elements(in, offset, scale, t, g, out, outOffset + 1, notes);
         if (semantics.get(Semantics.BLOCK_SCALE_CHOICE) != Semantics.BlockScaleChoice.SIX) {
-            fourOverSix(in, offset, s, t, g, out, outOffset, notes);
+            fourOverSix(in, offset, s, scale, t, g, out, outOffset, notes);
         }
     }
 
     /**
      * 4over6 (decision block-scale-choice): the block again under S4 from rn(s x 1.5), kept only where its
-     * error is strictly less than S6's (out holds S6's block); the error is TransformerEngine's, whatever
-     * the arithmetic: each value dequantized as ((q x S) x A) / M, in binary32.
+     * error is strictly less than S6's (out holds S6's block, six its scale decoded); the error is
+     * TransformerEngine's, whatever the arithmetic: each value dequantized as ((q x S) x A) / M, in binary32.
      */
-    private void fourOverSix(long[] in, int offset, float s, float t, float g, long[] out, int outOffset, List<String> notes) {
+    private void fourOverSix(long[] in, int offset, float s, float six, float t, float g, long[] out, int outOffset,
+                             List<String> notes) {
         long code = toScale.apply(bits(s * 1.5f));
         float four = asFloat(fromScale.apply(code));
         long[] candidate = new long[size];
         elements(in, offset, four, t, g, candidate, 0, null);
-        float errorSix = error(in, offset, out, outOffset + 1, asFloat(fromScale.apply(out[outOffset])));
+        float errorSix = error(in, offset, out, outOffset + 1, six);
         float errorFour = error(in, offset, candidate, 0, four);
         boolean keepFour = errorFour < errorSix;
         note(notes, "4over6: S4 = rn(s x 1.5) rounded = " + four + ", error " + errorFour + " against S6's " + errorSix

@@ -112,6 +112,9 @@ final class Certification {
             return ExitCode.INTERRUPTED.code();
         }
         ConsoleReport.print(result, stdout, request.only(), request.pairArguments());
+        if (run.cacheSummary() != null) {
+            stdout.println(run.cacheSummary());
+        }
         stdout.println("reports: " + WorkingDirectory.relative(report.resolve(HtmlReport.FILE)) + ", "
                 + WorkingDirectory.relative(report.resolve(JsonReport.FILE)) + ", "
                 + WorkingDirectory.relative(report.resolve("junit")) + ", "

@@ -8,8 +8,10 @@ import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -37,6 +39,10 @@ public final class ExpectedCache {
     private final Consumer<String> notes;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Digests> open = new ConcurrentHashMap<>();
+    /** Chunks judged by their kept digest alone, kept chunks computed anyway (drawn, or answered otherwise), chunks computed and kept. */
+    private final AtomicLong taken = new AtomicLong();
+    private final AtomicLong checked = new AtomicLong();
+    private final AtomicLong made = new AtomicLong();
 
     /** Where a run keeps the cache, and whether it recomputes every chunk anyway (--verify-cache). */
     public record Settings(Path folder, boolean verifyAll) {
@@ -56,6 +62,15 @@ public final class ExpectedCache {
                 "decisions " + reference.semantics().choices(), "case " + state,
                 "packing " + inBytes + " " + outBytes + " " + PackedRunner.CHUNK + " " + ByteOrder.nativeOrder());
         return open.computeIfAbsent(key, k -> new Digests(KeptDigests.file(folder, k), k));
+    }
+
+    /** What the run took from the cache and put in it, for the console (reports stay as without it); null if nothing. */
+    public String summary() {
+        if (taken.get() + checked.get() + made.get() == 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "expected values: %,d chunks of %,d judged by their digests in %s, %,d more computed "
+                + "again to check them, %,d computed and kept", taken.get(), PackedRunner.CHUNK, folder, checked.get(), made.get());
     }
 
     /** One case's chunk digests: those read from its file, those made in this run. */
@@ -84,10 +99,18 @@ public final class ExpectedCache {
             return e != null && e[0] == count ? e[1] : null;
         }
 
-        /** A digest the reference made for the chunk (it replaces a contradicted one). */
-        synchronized void made(long first, int count, long digest) {
-            known.put(first, new long[] {count, digest});
-            changed = true;
+        /** A digest the reference made for a chunk it computed (kept: a digest checked; else a new one). */
+        synchronized void made(long first, int count, long digest, boolean kept) {
+            (kept ? checked : made).incrementAndGet();
+            if (digest(first, count) == null || digest(first, count) != digest) {
+                known.put(first, new long[] {count, digest});
+                changed = true;
+            }
+        }
+
+        /** A kept chunk judged by its digest alone. */
+        void taken() {
+            taken.incrementAndGet();
         }
 
         /** Whether to compute a chunk that answered as its digest says anyway: drawn now, after the answer. */

@@ -291,19 +291,20 @@ final class PackedRunner {
                 if (progress != null) {
                     progress.batchDone(c.count());
                 }
+                digests.taken();
                 return true;
             }
             range.expected(chunkFirst[p], wholeIn, wholeExpected, c.count());
             packedExpected[p].set(wholeExpected, c.count(), 0);
             known[p] = true;
             long digest = packedExpected[p].hash(c.count());
+            digests.made(chunkFirst[p], c.count(), digest, true);
             if (digest != kept[p]) {
                 String error = "the expected-value cache " + digests.file() + " holds digest " + Long.toHexString(kept[p])
                         + " for the " + c.count() + " inputs from 0x" + Long.toHexString(chunkFirst[p]) + "; the reference "
                         + "computes " + Long.toHexString(digest) + " (the file was altered or made by other code; corrected "
                         + "now; --verify-cache checks every chunk)";
                 tallies.forEach(each -> each.error = each.error != null ? each.error : error);
-                digests.made(chunkFirst[p], c.count(), digest);
             }
             return false;
         }
@@ -328,7 +329,7 @@ final class PackedRunner {
             }
             int size = compute(p);
             if (size > 0) {
-                digests.made(chunkFirst[p], size, packedExpected[p].hash(size));
+                digests.made(chunkFirst[p], size, packedExpected[p].hash(size), false);
             }
             return size;
         }

@@ -70,6 +70,7 @@ public final class SuiteRun implements AutoCloseable {
     private final BlockRunner blocks;
     private final MemoryRunner memory;
     private final Diagnoser diagnoser;
+    private final ExpectedCache cache;
 
     public SuiteRun(Config config) {
         this.config = config;
@@ -99,9 +100,9 @@ public final class SuiteRun implements AutoCloseable {
             notes.add("the profile's conversions raise exception flags (flags.csv); the adapter reports none "
                     + "(FlagOperations, or FLAGS in the process handshake), so its results were certified and its flags were not");
         }
+        this.cache = config.cache() == null ? null : new ExpectedCache(config.cache(), config.reference(), notes::add);
         this.parts = new Parts(own, config, new ValueRunner(comparison, config.firstMismatches(), config.outputsAreExpected(),
-                flagsLane, config.cache() == null ? null : new ExpectedCache(config.cache(), config.reference(), notes::add)),
-                notes::add);
+                flagsLane, cache), notes::add);
         this.blocks = new BlockRunner(comparison, config.firstMismatches());
         this.memory = new MemoryRunner(comparison, config.firstMismatches());
         this.diagnoser = Diagnoser.of(config.reference(), comparison);
@@ -134,6 +135,11 @@ public final class SuiteRun implements AutoCloseable {
     /** Declared capability lines that match no case of the profile. */
     public List<String> unmatched() {
         return unmatched;
+    }
+
+    /** What the expected-value cache gave and kept in this run, a console line (the reports stay as without it); or null. */
+    public String cacheSummary() {
+        return cache == null ? null : cache.summary();
     }
 
     /** What a reader of the report must know about how the expected values were obtained. */

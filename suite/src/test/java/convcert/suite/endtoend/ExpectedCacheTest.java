@@ -100,6 +100,11 @@ class ExpectedCacheTest {
             runs.add(judged(dir.resolve("run" + k)));
             if (k == 1) {
                 assertEquals(6 + 64 + 1, Files.readAllLines(file(cache)).size(), "the key, a digest per chunk, the SHA-256");
+                assertTrue(r.out().contains("expected values: 0 chunks of 262,144 judged by their digests"), r.out());
+            }
+            if (k == 2) { // the variants' chunks: mostly judged by their digests, the NaN chunks (wrong answers) computed
+                assertTrue(r.out().matches("(?s).*expected values: [1-9][0-9,]* chunks of 262,144 judged by their digests.*"),
+                        r.out());
             }
         }
         assertEquals(0xFFFF, runs.get(2).getFirst().get("mismatches").asLong(), runs.get(2).getFirst().toString());
