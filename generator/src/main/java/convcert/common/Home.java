@@ -27,6 +27,16 @@ public final class Home {
         return path().resolve("vectors");
     }
 
+    /**
+     * convcert's folder in the user's cache ($XDG_CACHE_HOME/convcert, else ~/.cache/convcert): what
+     * convcert builds or computes once and keeps (native helpers, kept digests), never part of the home.
+     */
+    public static Path userCache() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        return (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache"))
+                .resolve("convcert");
+    }
+
     /** The fault catalogue, shared by every profile: what certify's diagnosis and score try. */
     public static Path faults() {
         return specTables().resolve("faults.csv");

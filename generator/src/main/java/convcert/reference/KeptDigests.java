@@ -1,5 +1,6 @@
 package convcert.reference;
 
+import convcert.common.Home;
 import convcert.common.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +26,9 @@ import java.util.stream.Stream;
  */
 public final class KeptDigests {
 
+    /** One kept chunk in SAMPLE, drawn at random after its answer is in, is computed again and compared. */
+    public static final int SAMPLE = 32;
+
     private static volatile String code;
 
     private KeptDigests() {
@@ -34,15 +38,10 @@ public final class KeptDigests {
     public record Read(Map<Long, long[]> chunks, String refused) {
     }
 
-    /** The default folder: $CONVCERT_CACHE, else $XDG_CACHE_HOME/convcert, else ~/.cache/convcert. */
+    /** The default folder: $CONVCERT_CACHE, else convcert's folder in the user's cache (Home.userCache). */
     public static Path defaultFolder() {
         String own = System.getenv("CONVCERT_CACHE");
-        if (own != null && !own.isBlank()) {
-            return Path.of(own);
-        }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        return (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache"))
-                .resolve("convcert");
+        return own != null && !own.isBlank() ? Path.of(own) : Home.userCache();
     }
 
     /** A key: its first line says what the file holds, the others what the digests depend on, the reference's code first. */

@@ -59,7 +59,7 @@ final class NativeHelpers {
     private static Path build(Path source, String name, List<String> libraries) throws AdapterException {
         try {
             String digest = Sha256.of(source).substring(0, 16);
-            Path folder = cache().resolve(digest);
+            Path folder = Home.userCache().resolve(digest);
             Path program = folder.resolve(name);
             if (Files.isExecutable(program)) {
                 return program;
@@ -84,11 +84,5 @@ final class NativeHelpers {
             Thread.currentThread().interrupt();
             throw new AdapterException("interrupted while building " + name);
         }
-    }
-
-    private static Path cache() {
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        return (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache"))
-                .resolve("convcert");
     }
 }

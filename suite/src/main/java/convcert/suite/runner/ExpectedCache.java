@@ -24,14 +24,11 @@ import java.util.function.Consumer;
  * own computation, never from an answer; a file (reference.KeptDigests) is named by the SHA-256 of its
  * key, repeats the key, and ends with the SHA-256 of its lines, and one that fails either check is set
  * aside (a note says so) and made again; after each answer, a chunk is drawn for recomputation with
- * probability 1/{@link #SAMPLE} (every chunk with verifyAll), and a digest the recomputation contradicts
+ * probability 1/{@link KeptDigests#SAMPLE} (every chunk with verifyAll), and a digest the recomputation contradicts
  * is an error of the case (exit 4), its entry corrected, never a pass. suite/ADAPTERS.md says what this
  * guarantees.
  */
 public final class ExpectedCache {
-
-    /** One chunk in SAMPLE, drawn after the implementation answered, is computed again and compared. */
-    static final int SAMPLE = 32;
 
     private final Path folder;
     private final boolean verifyAll;
@@ -102,7 +99,8 @@ public final class ExpectedCache {
         /** A digest the reference made for a chunk it computed (kept: a digest checked; else a new one). */
         synchronized void made(long first, int count, long digest, boolean kept) {
             (kept ? checked : made).incrementAndGet();
-            if (digest(first, count) == null || digest(first, count) != digest) {
+            Long before = digest(first, count);
+            if (before == null || before != digest) {
                 known.put(first, new long[] {count, digest});
                 changed = true;
             }
@@ -115,7 +113,7 @@ public final class ExpectedCache {
 
         /** Whether to compute a chunk that answered as its digest says anyway: drawn now, after the answer. */
         boolean sample() {
-            return verifyAll || random.nextInt(SAMPLE) == 0;
+            return verifyAll || random.nextInt(KeptDigests.SAMPLE) == 0;
         }
 
         /** The file, for messages. */

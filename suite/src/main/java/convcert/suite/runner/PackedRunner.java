@@ -238,10 +238,7 @@ final class PackedRunner {
                     }
                     Packing want = packedExpected[c.parity()];
                     if (want.sameRotated(out, c.count(), c.rotation())) {
-                        if (!poison.certain) { // every output is its expected value: those whose poison that was are doubtful
-                            Packing inputs = packedInputs[c.parity()];
-                            want.indexesOf(c.count(), c.poison(), k -> doubtful[c.key()].add(inputs.at(k), want.at(k), c.poison(), true));
-                        }
+                        doubtful(want, c); // every output is its expected value
                     } else {
                         scratch.widenRotated(out, c.count(), c.rotation(), actual);
                         packedInputs[c.parity()].get(c.count(), wholeIn);
@@ -275,6 +272,17 @@ final class PackedRunner {
         }
 
         /**
+         * A chunk judged right (answer holds its expected values, in order): with a poison that may be an
+         * answer, the elements that read as it were that expected value, or left unwritten: asked again.
+         */
+        private void doubtful(Packing answer, Chunk c) {
+            if (!poison.certain) {
+                Packing inputs = packedInputs[c.parity()];
+                answer.indexesOf(c.count(), c.poison(), k -> doubtful[c.key()].add(inputs.at(k), c.poison(), c.poison(), true));
+            }
+        }
+
+        /**
          * A chunk whose digest is kept: whether its answer, back in order, hashes to that digest (judged
          * right: every output is its expected value) and the chunk was not drawn for verification; else
          * its expected values are computed now, a kept digest they contradict an error of the case.
@@ -283,10 +291,7 @@ final class PackedRunner {
             int p = c.parity();
             scratch.unrotate(out, c.count(), c.rotation());
             if (scratch.hash(c.count()) == kept[p] && !digests.sample()) {
-                if (!poison.certain) { // as below: outputs that read as the poison were that expected value, or unwritten
-                    Packing inputs = packedInputs[p];
-                    scratch.indexesOf(c.count(), c.poison(), k -> doubtful[c.key()].add(inputs.at(k), c.poison(), c.poison(), true));
-                }
+                doubtful(scratch, c); // the answer, back in order, is the expected values
                 t.vectors += c.count();
                 if (progress != null) {
                     progress.batchDone(c.count());
