@@ -5,11 +5,14 @@ Certifies the casts of ml_dtypes (pip install ml_dtypes) between float32 and the
 scale types, against the ocp-mx profile; between float32 and AMD's FNUZ FP8 types (with OCP's FP8
 again) against the rocm profile; and from float32 and float64 to FP8, FP6, FP4 and bfloat16 against
 the cuda profile, whose double sources round once; and float32, float16 and bfloat16 to and from the
-FNUZ types read as IEEE P3109's binary8p4sf and binary8p3sf against the p3109 profile (rn, SatNone):
+FNUZ types read as IEEE P3109's binary8p4sf and binary8p3sf against the p3109 profile (rn, SatNone); and
+the IEEE-like FP8 types that LLVM's APFloat names (E4M3 and E3M4 with infinities, E4M3B11FNUZ) against the llvm
+profile:
     convcert certify --profile ocp-mx --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
     convcert certify --profile rocm --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
     convcert certify --profile cuda --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
     convcert certify --profile p3109 --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
+    convcert certify --profile llvm --level ci --adapter "process:cmd=python3 suite/devices/ml-dtypes/dut.py"
 Each profile has only some of the types: the others' capabilities match no case there (a warning).
 ml_dtypes casts round to nearest even; FP8 overflows to NaN or infinity (non-saturating; FNUZ: 0x80), FP6/FP4
 have no infinity and clamp (saturating), E8M0 overflows to NaN. Elements narrower than a byte
@@ -64,6 +67,19 @@ device.convert("float", "bfloat16", "rn", "nosat")(lambda x: x.view(np.float32).
 device.convert("double", "bfloat16", "rn", "nosat")(lambda x: x.view(np.float64).astype(ml_dtypes.bfloat16).view(np.uint16))
 device.convert("bfloat16", "float", "rn", "nosat")(lambda x: x.astype(np.uint16).view(ml_dtypes.bfloat16)
                                                   .astype(np.float32).view(np.uint32))
+
+# APFloat's Float8E4M3 and Float8E3M4 (IEEE-like: infinity and NaNs) and Float8E4M3B11FNUZ, from and to the
+# natives of LLVM's arbitrary-FP intrinsics. FNUZ overflows to NaN, which is no form LLVM allows (its finite
+# destinations saturate): only its from-conversions match a case.
+LLVM = {"fp8_e4m3": ml_dtypes.float8_e4m3, "fp8_e3m4": ml_dtypes.float8_e3m4,
+        "fp8_e4m3b11fnuz": ml_dtypes.float8_e4m3b11fnuz}
+NATIVES = dict(SOURCES, double=(np.float64, np.uint64))
+for name, dtype in LLVM.items():
+    for native, (ftype, itype) in NATIVES.items():
+        device.convert(native, name, "rn", "nosat")(
+            lambda x, t=dtype, f=ftype, i=itype: x.astype(i).view(f).astype(t).view(np.uint8))
+        device.convert(name, native, "rn", "nosat")(
+            lambda x, t=dtype, f=ftype, i=itype: x.astype(np.uint8).view(t).astype(f).view(i))
 
 if __name__ == "__main__":
     device.run()

@@ -10,12 +10,16 @@ import numpy as np
 WIDTHS = {
     "float": 4, "half": 2, "bfloat16": 2, "double": 8, "hifloat8": 1, "fp8_e4m3fn": 1, "fp8_e5m2": 1,
     "fp8_e4m3fnuz": 1, "fp8_e5m2fnuz": 1, "fp6_e2m3": 1, "fp6_e3m2": 1, "fp4_e2m1": 1, "e8m0": 1, "ue5m3": 1,
-    "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
+    "fp8_e4m3": 1, "fp8_e3m4": 1, "fp8_e4m3b11fnuz": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4,
+    "uint32": 4, "int64": 8, "uint64": 8,
 }
 # Every alias in spec-tables' formats.csv and blocks.csv (all profiles) to the name convcert sends in its batches,
 # so a device may declare "e5m2" or "bf16"; PythonDeviceTest holds it to the tables. P3109's generated family
 # names (p3109_k8p3se for binary8p3se) follow one rule instead.
 ALIASES = {
+    "Float4E2M1FN": "fp4_e2m1", "Float6E2M3FN": "fp6_e2m3", "Float6E3M2FN": "fp6_e3m2", "Float8E3M4": "fp8_e3m4",
+    "Float8E4M3": "fp8_e4m3", "Float8E4M3B11FNUZ": "fp8_e4m3b11fnuz", "Float8E4M3FN": "fp8_e4m3fn", "Float8E4M3FNUZ":
+    "fp8_e4m3fnuz", "Float8E5M2": "fp8_e5m2", "Float8E5M2FNUZ": "fp8_e5m2fnuz", "Float8E8M0FNU": "e8m0",
     "__AMD_OCP_E2M1": "fp4_e2m1", "__AMD_OCP_E2M3": "fp6_e2m3", "__AMD_OCP_E3M2": "fp6_e3m2", "__AMD_OCP_E4M3":
     "fp8_e4m3fn", "__AMD_OCP_E5M2": "fp8_e5m2",
     "__HIP_E4M3": "fp8_e4m3fn", "__HIP_E4M3_FNUZ": "fp8_e4m3fnuz", "__HIP_E5M2": "fp8_e5m2", "__HIP_E5M2_FNUZ":
@@ -23,11 +27,14 @@ ALIASES = {
     "__hip_fp8_e5m2": "fp8_e5m2", "__hip_fp8_e5m2_fnuz": "fp8_e5m2fnuz", "__nv_bfloat16": "bfloat16", "__nv_fp4_e2m1":
     "fp4_e2m1", "__nv_fp4x2_e2m1": "fp4x2_e2m1", "__nv_fp6_e2m3": "fp6_e2m3", "__nv_fp6_e3m2": "fp6_e3m2",
     "__nv_fp8_e4m3": "fp8_e4m3fn", "__nv_fp8_e5m2": "fp8_e5m2", "__nv_fp8_e8m0": "e8m0", "__nv_fp8_ue5m3": "ue5m3",
-    "bf16": "bfloat16", "bfloat16_t": "bfloat16", "binary16": "half", "binary32": "float", "binary64": "double", "char":
+    "bf16": "bfloat16", "bfloat": "bfloat16", "bfloat16_t": "bfloat16", "binary16": "half", "binary32": "float",
+    "binary64": "double", "char":
     "int8", "d": "double", "e2m1": "fp4_e2m1", "e2m3": "fp6_e2m3", "e3m2": "fp6_e3m2", "e4m3": "fp8_e4m3fn", "e4m3fn":
     "fp8_e4m3fn", "e4m3fnuz": "fp8_e4m3fnuz", "e5m2": "fp8_e5m2", "e5m2fnuz": "fp8_e5m2fnuz", "e5m3fnu": "ue5m3",
     "e8m0fnu": "e8m0", "f16": "half", "f32": "float", "f64": "double", "float16": "half", "float32": "float",
-    "float4_e2m1fn": "fp4_e2m1", "float64": "double", "float6_e2m3fn": "fp6_e2m3", "float6_e3m2fn": "fp6_e3m2",
+    "float4_e2m1fn": "fp4_e2m1", "float8_e3m4": "fp8_e3m4", "float8_e4m3": "fp8_e4m3",
+    "float8_e4m3b11fnuz": "fp8_e4m3b11fnuz", "float64": "double", "float6_e2m3fn": "fp6_e2m3", "float6_e3m2fn":
+    "fp6_e3m2",
     "float8_e4m3fn": "fp8_e4m3fn", "float8_e4m3fnuz": "fp8_e4m3fnuz", "float8_e5m2": "fp8_e5m2", "float8_e5m2fnuz":
     "fp8_e5m2fnuz", "float8_e5m3fnu": "ue5m3", "float8_e8m0fnu": "e8m0", "fp16": "half", "fp32": "float", "fp4x2":
     "fp4x2_e2m1", "fp64": "double", "fp8_e4m3fn_t": "fp8_e4m3fn", "fp8_e5m2_t": "fp8_e5m2", "h": "half", "hif8":

@@ -19,6 +19,16 @@ final class ProfileNeeds {
         return t.formats().stream().anyMatch(f -> f.layout() == layout);
     }
 
+    /**
+     * A conversion or block that produces a format of the layout: a rule for values it cannot hold (a negative
+     * or zero E8M0) matters only there, not where the format is only read (LLVM's from-conversions).
+     */
+    static boolean produces(SpecTables t, Layout layout) {
+        return t.conversions().stream().anyMatch(c -> c.to().layout() == layout)
+                || t.blocks().values().stream().anyMatch(b -> b.element().layout() == layout
+                        || b.scale() != null && b.scale().layout() == layout);
+    }
+
     /** A conversion or block that produces a floating format without NaN (OCP FP6, FP4): where a NaN must become a number. */
     static boolean finiteOnlyResults(SpecTables t) {
         return t.conversions().stream().anyMatch(c -> finiteOnly(c.to()))

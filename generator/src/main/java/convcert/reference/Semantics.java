@@ -41,8 +41,9 @@ public final class Semantics {
         return s;
     }
 
-    /** Non-saturating overflow under rz, rd, ru. */
-    public enum DirectedOverflow { LARGEST_FINITE, INFINITY }
+    /** Non-saturating overflow under rz, rd, ru: IEEE 754 7.4's, infinity for every value beyond the largest finite
+     *  one, or infinity where the value rounded with an unbounded exponent lies beyond it (LLVM: round, then saturate). */
+    public enum DirectedOverflow { LARGEST_FINITE, INFINITY, ROUNDED_BEYOND }
 
     public static final Switch<DirectedOverflow> DIRECTED_OVERFLOW = declare("directed-overflow", DirectedOverflow.class,
             t -> ProfileNeeds.offers(t, Rounding.RZ) || ProfileNeeds.offers(t, Rounding.RU) || ProfileNeeds.offers(t, Rounding.RD));
@@ -86,7 +87,7 @@ public final class Semantics {
     public enum UnsignedNegative { ABSOLUTE, NAN }
 
     public static final Switch<UnsignedNegative> UNSIGNED_NEGATIVE = declare("unsigned-negative", UnsignedNegative.class,
-            t -> ProfileNeeds.has(t, Layout.EXPONENT));
+            t -> ProfileNeeds.produces(t, Layout.EXPONENT));
 
     /**
      * A negative value converted to an unsigned IEEE P3109 format: below its range [0, max] (the draft's
@@ -112,7 +113,7 @@ public final class Semantics {
     /** A zero converted to an exponent-only format (OCP E8M0), which has no zero: its smallest value, or NaN. */
     public enum ExponentZero { SMALLEST, NAN }
 
-    public static final Switch<ExponentZero> EXPONENT_ZERO = declare("exponent-zero", ExponentZero.class, t -> ProfileNeeds.has(t, Layout.EXPONENT));
+    public static final Switch<ExponentZero> EXPONENT_ZERO = declare("exponent-zero", ExponentZero.class, t -> ProfileNeeds.produces(t, Layout.EXPONENT));
 
     /**
      * How a block's shared scale follows from its largest magnitude amax: floor(log2 amax) - emax of the

@@ -153,7 +153,9 @@ final class SpecialResults {
             if (t != null) t.note("saturating overflow gives the " + (negative ? "smallest" : "largest") + " finite value");
             return largestFinite(negative);
         }
-        boolean directedInfinity = semantics.get(Semantics.DIRECTED_OVERFLOW) == Semantics.DirectedOverflow.INFINITY;
+        // Reached only when the rounded value lies beyond the largest finite one (or |x| beyond its binade), so
+        // both infinity readings give infinity here; INFINITY's values that round back within are the Converter's.
+        boolean directedInfinity = semantics.get(Semantics.DIRECTED_OVERFLOW) != Semantics.DirectedOverflow.LARGEST_FINITE;
         boolean toInfinity = switch (mode) {
             case RN, RNA, RH, RS, RSA, RSB, RSC -> true;
             case RZ -> directedInfinity;

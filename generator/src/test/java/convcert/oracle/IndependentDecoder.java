@@ -16,7 +16,9 @@ public final class IndependentDecoder {
     public static int width(String format) {
         return switch (format) {
             case "fp4_e2m1" -> 4;
-            case "hifloat8", "fp8_e4m3fn", "fp8_e5m2", "ue5m3", "int8", "uint8" -> 8;
+            case "fp6_e2m3", "fp6_e3m2" -> 6;
+            case "hifloat8", "fp8_e4m3fn", "fp8_e5m2", "ue5m3", "int8", "uint8", "fp8_e4m3", "fp8_e3m4", "fp8_e4m3fnuz",
+                 "fp8_e5m2fnuz", "fp8_e4m3b11fnuz", "e8m0" -> 8;
             case "half", "bfloat16", "int16", "uint16" -> 16;
             case "float", "int32", "uint32" -> 32;
             case "double", "int64", "uint64" -> 64;
@@ -39,6 +41,17 @@ public final class IndependentDecoder {
             case "hifloat8" -> hifloat8((int) bits & 0xFF);
             case "ue5m3" -> ue5m3((int) bits & 0xFF);
             case "fp4_e2m1" -> e2m1((int) bits & 0xF);
+            // LLVM APFloat's small semantics (LangRef llvm.convert.*.arbitrary.fp): IEEE-style E4M3 and E3M4 with
+            // infinities; FNUZ: bias 2^(e-1) (B11: 11), 0x80 the one NaN, every other code a number
+            case "fp8_e4m3" -> ieee(bits, 4, 3, 7, true);
+            case "fp8_e3m4" -> ieee(bits, 3, 4, 3, true);
+            case "fp8_e4m3fnuz" -> fnuz(bits, 4, 3, 8);
+            case "fp8_e5m2fnuz" -> fnuz(bits, 5, 2, 16);
+            case "fp8_e4m3b11fnuz" -> fnuz(bits, 4, 3, 11);
+            case "fp6_e2m3" -> finiteOnly(bits, 2, 3, 1);
+            case "fp6_e3m2" -> finiteOnly(bits, 3, 2, 3);
+            case "e8m0" -> (bits & 0xFF) == 0xFF ? new Value(Value.Kind.NAN, false, BigDecimal.ZERO)
+                    : Value.finite(false, pow2(BigInteger.ONE, (int) (bits & 0xFF) - 127));
             default -> integer(format, bits);
         };
     }
@@ -70,6 +83,20 @@ public final class IndependentDecoder {
         BigInteger significand = BigInteger.valueOf(exponent == 0 ? mantissa : mantissa | (1L << m));
         int scale = (int) (exponent == 0 ? 1 - bias : exponent - bias) - m;
         return Value.finite(negative, pow2(significand, scale));
+    }
+
+    /** Sign, exponent and mantissa with subnormals, every code a number (OCP FP6: no infinity, no NaN). */
+    private static Value finiteOnly(long bits, int e, int m, int bias) {
+        boolean negative = ((bits >>> (e + m)) & 1) != 0;
+        long exponent = (bits >>> m) & ((1L << e) - 1);
+        long mantissa = bits & ((1L << m) - 1);
+        BigInteger significand = BigInteger.valueOf(exponent == 0 ? mantissa : mantissa | (1L << m));
+        return Value.finite(negative, pow2(significand, (int) (exponent == 0 ? 1 - bias : exponent - bias) - m));
+    }
+
+    /** FNUZ: the code of -0 (0x80) is the one NaN; a zero is +0 only. */
+    private static Value fnuz(long bits, int e, int m, int bias) {
+        return (bits & 0xFF) == 0x80 ? new Value(Value.Kind.NAN, false, BigDecimal.ZERO) : finiteOnly(bits & 0xFF, e, m, bias);
     }
 
     /** OCP MX 5.3.3 FP4 E2M1: sign, E2 biased by 1, M1, subnormal 0.M x 2^0, no infinity and no NaN. */

@@ -37,12 +37,13 @@ public final class RationalOracle {
             "float", new Top(0x7F7FFFFF, IndependentDecoder.pow2(BigInteger.ONE, 128), 0x7F800000L),
             "double", new Top(0x7FEFFFFFFFFFFFFFL, IndependentDecoder.pow2(BigInteger.ONE, 1024), 0x7FF0000000000000L));
 
-    private record Entry(BigDecimal value, long code) {
+    record Entry(BigDecimal value, long code) {
     }
 
     private static final Map<String, List<Entry>> VALUE_SETS = new ConcurrentHashMap<>();
 
-    private static List<Entry> valueSet(String format) {
+    /** The non-negative finite values of a format of up to 16 bits, ascending, with their codes. */
+    static List<Entry> valueSet(String format) {
         return VALUE_SETS.computeIfAbsent(format, f -> {
             int w = IndependentDecoder.width(f);
             List<Entry> entries = new ArrayList<>();
@@ -190,7 +191,7 @@ public final class RationalOracle {
     }
 
     /** 0 picks low, 1 picks high, by the mode's definition; a lies strictly between them. */
-    private static int pick(Rounding mode, boolean negative, BigDecimal a, BigDecimal low, BigDecimal high,
+    static int pick(Rounding mode, boolean negative, BigDecimal a, BigDecimal low, BigDecimal high,
                             boolean lowEven, boolean highEven) {
         int nearer = a.subtract(low).compareTo(high.subtract(a)); // <0: low nearer
         return switch (mode) {
@@ -205,7 +206,7 @@ public final class RationalOracle {
         };
     }
 
-    private static int lastAtMost(List<Entry> set, BigDecimal a) {
+    static int lastAtMost(List<Entry> set, BigDecimal a) {
         int lo = 0;
         int hi = set.size() - 1;
         while (lo < hi) {

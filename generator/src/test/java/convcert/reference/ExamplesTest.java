@@ -16,7 +16,7 @@ class ExamplesTest {
 
     @TestFactory
     Stream<DynamicTest> everyExampleRow() {
-        return Stream.of("ascend-c", "cuda", "ocp-mx", "rocm", "riscv", "arm", "gfx950", "p3109", "ieee754").flatMap(profile -> examples(TestProfile.reference(profile)));
+        return Stream.of("ascend-c", "cuda", "ocp-mx", "rocm", "riscv", "arm", "gfx950", "p3109", "ieee754", "llvm").flatMap(profile -> examples(TestProfile.reference(profile)));
     }
 
     private static Stream<DynamicTest> examples(Reference reference) {

@@ -111,17 +111,19 @@ class DeviceRecordingsTest {
 
     /** A recording replays under every profile: its case found by the path of its files, its outputs certified. */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"ascend-c", "cuda", "opencl", "ieee754"})
-    void aRecordingReplaysUnderEveryProfile(String profile) throws IOException {
+    @org.junit.jupiter.params.provider.CsvSource({"ascend-c, float:half", "cuda, float:half", "opencl, float:half",
+        "ieee754, float:half", "llvm, float:fp8_e4m3"})
+    void aRecordingReplaysUnderEveryProfile(String profile, String pairName) throws IOException {
         Path vectors = temp.resolve("v-" + profile);
-        assertEquals(0, Fixtures.run("", "generate", "--profile", profile, "--pair", "float:half", "--level", "quick",
+        assertEquals(0, Fixtures.run("", "generate", "--profile", profile, "--pair", pairName, "--level", "quick",
                 "--format", "bin", "--out", vectors.toString()).exit());
-        Path pair = vectors.resolve(profile).resolve("float-half");
+        String folder = pairName.replace(':', '-');
+        Path pair = vectors.resolve(profile).resolve(folder);
         Path expected;
         try (Stream<Path> files = Files.list(pair)) {
             expected = files.filter(f -> f.toString().endsWith(".expected.bin")).sorted().findFirst().orElseThrow();
         }
-        Path recording = Files.createDirectories(temp.resolve("rec-" + profile).resolve(profile).resolve("float-half"));
+        Path recording = Files.createDirectories(temp.resolve("rec-" + profile).resolve(profile).resolve(folder));
         Files.copy(expected, recording.resolve(expected.getFileName().toString().replace(".expected.bin", ".out.bin")));
         Path out = temp.resolve("r-" + profile);
         Fixtures.Run r = Fixtures.certify(out, "--profile", profile, "--vectors", vectors.toString(), "--adapter",

@@ -38,6 +38,13 @@ class PythonDeviceTest {
                 assert key["from"] == "half"
                 return x.view(np.float16).astype(np.float32).view(np.uint32)
 
+            @device.convert("Float8E4M3", "half", "rn", "nosat")  # LLVM's name of IEEE-like E4M3 (bias 7, infinities)
+            def e4m3_to_half(x):
+                e, m = (x >> 3) & 15, (x & 7).astype(np.float64)
+                v = np.where(e == 0, m * 2.0 ** -9, (8 + m) * 2.0 ** (e.astype(np.int64) - 10))
+                v = np.where(e == 15, np.where(m == 0, np.inf, np.nan), v)
+                return np.where(x & 0x80, -v, v).astype(np.float16).view(np.uint16)
+
             @device.convert("int32", "float", "rn", "nosat")
             def broken(x):  # a long message, with a control character: one bounded ERR line all the same
                 raise RuntimeError("not\\x01today " + "x" * 5000)
@@ -97,6 +104,7 @@ class PythonDeviceTest {
         opencl   | int->vstore/x4-memory    | 3
         ocp-mx   | mxfp4_e2m1_bs16->float/rn-block | 0
         ieee754  | half->float/rn-nosat     | 0
+        llvm     | fp8_e4m3->half/rn-nosat  | 0
         """)
     void aFewLinesOfPythonAreADeviceUnderEveryProfile(String profile, String passing, int exit) throws IOException {
         Path script = Files.writeString(temp.resolve("device.py"),

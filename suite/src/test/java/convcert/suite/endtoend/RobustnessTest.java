@@ -321,7 +321,7 @@ class RobustnessTest {
         --first -3                     | certify --first -3 --out {tmp}/o                      | 2 | --first must be 0 or more
         --format with no layout        | generate --format , --out {tmp}/g                     | 2 | --format names no layout
         a waivers file that is missing | certify --waivers /nonexistent/w.csv --out {tmp}/o    | 2 | --waivers /nonexistent/w.csv: no such file
-        a misspelt profile             | certify --profile cudaa --out {tmp}/o                 | 2 | no profile 'cudaa'; profiles: arm ascend-c cuda gfx950 ieee754 ocp-mx opencl p3109 riscv rocm
+        a misspelt profile             | certify --profile cudaa --out {tmp}/o                 | 2 | no profile 'cudaa'; profiles: arm ascend-c cuda gfx950 ieee754 llvm ocp-mx opencl p3109 riscv rocm
         merge of a report that is not JSON | report merge {bad} --out {tmp}/m                   | 2 | conformance.json: not a conformance report
         --shard without --exhaustive   | certify --shard 1/2 --out {tmp}/o                     | 2 | --shard splits the 2^32 inputs of --exhaustive
         --jobs without --exhaustive    | certify --jobs 2 --out {tmp}/o                        | 2 | --jobs splits the 2^32 inputs of --exhaustive
