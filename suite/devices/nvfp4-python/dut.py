@@ -9,6 +9,8 @@ E4M3 and E2M1 round to nearest even from their value lists. Blocks (suite/ADAPTE
 README "Two-level blocks"): float -> nvfp4 takes the tensor's largest magnitude A and 16 floats and
 gives the E4M3 scale and 16 E2M1 codes, two per byte, the first in the low nibble (the high one with
 --nibbles high-first); nvfp4 -> float takes A, the scale and the packed elements and gives 16 floats.
+With --scale ue5m3 the block scale is NVIDIA's UE5M3 (bias 15, NaN 0xFF, largest 114688; the cuda profile's
+nvfp4_ue5m3 row, --name nvfp4_ue5m3), TransformerEngine's CUDA 13.4 option.
 Whole tensors (the TENSORS batch, tensors.csv): the quantizer finds A itself (torch.amax for torchao and
 vLLM, an fmaxf reduction that leaves NaN out for TransformerEngine) and gives it, the scales in their
 layout, then the elements.
@@ -35,7 +37,14 @@ SIZE = int(option("--size", "16"))
 HIGH_FIRST = option("--nibbles", "low-first") == "high-first"  # the first element in bits 7:4
 E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
 E4M3 = [(m / 8) * 2.0 ** -6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7) for e in range(16) for m in range(8)][:127]
-M = f32(448.0) * f32(6.0)
+# --scale ue5m3: NVIDIA's unsigned E5M3 (bias 15, NaN only 0xFF, largest 114688), TransformerEngine's other NVFP4
+# scale type; E4M3's codes carry a sign bit (0x80) and its NaN is 0x7F.
+if option("--scale", "e4m3") == "ue5m3":
+    SCALES = [(m / 8) * 2.0 ** -14 if e == 0 else (1 + m / 8) * 2.0 ** (e - 15) for e in range(32) for m in range(8)][:255]
+    SCALE_NAN, SIGN = 0xFF, 0
+else:
+    SCALES, SCALE_NAN, SIGN = E4M3, 0x7F, 0x80
+M = f32(SCALES[-1]) * f32(6.0)
 
 
 def nearest_even(values, a):
@@ -47,9 +56,9 @@ def nearest_even(values, a):
     return lo + 1 if a > mid or (a == mid and lo % 2 == 1) else lo
 
 
-def to_e4m3(s):
-    """A block scale: NaN stays NaN (0x7F), the rest saturates to 448 (__NV_SATFINITE)."""
-    return 0x7F if np.isnan(s) else nearest_even(E4M3, min(float(s), 448.0))
+def to_scale(s):
+    """A block scale: NaN stays NaN, the rest saturates to the largest scale (__NV_SATFINITE)."""
+    return SCALE_NAN if np.isnan(s) else nearest_even(SCALES, min(float(s), SCALES[-1]))
 
 
 def to_e2m1(q):
@@ -60,37 +69,38 @@ def to_e2m1(q):
     return sign | nearest_even(E2M1, min(abs(float(q)), 6.0))
 
 
-def e4m3_value(code):
-    return f32("nan") if code & 0x7F == 0x7F else f32(E4M3[code & 0x7F])
+def scale_value(code):
+    magnitude = code & ~SIGN
+    return f32("nan") if magnitude == SCALE_NAN else f32(SCALES[magnitude])
 
 
 def quantize(amax, x):
     with np.errstate(all="ignore"):
         if np.isnan(x).any():  # the maximum propagates NaN (torch.amax): a NaN scale (decision mx-nan=nan-scale)
-            return [0x7F] + [0] * SIZE
+            return [SCALE_NAN] + [0] * SIZE
         a = np.max(np.abs(x))
         if VLLM:  # ref_nvfp4_quant with global_scale = 2688.0 / amax (PyTorch: amax.reciprocal() * 2688.0)
             g = (f32(1.0) / amax) * M
             s = g * (a * (f32(1.0) / f32(6.0)))
-            scale = to_e4m3(s)  # clamp(max=448) then the float8_e4m3fn cast
-            if scale == 0x7F:
-                return [0x7F] + [0] * SIZE
-            d = f32(E4M3[scale]) * (f32(1.0) / g)
+            scale = to_scale(s)  # clamp(max=448) then the float8_e4m3fn cast
+            if scale == SCALE_NAN:
+                return [SCALE_NAN] + [0] * SIZE
+            d = f32(SCALES[scale]) * (f32(1.0) / g)
             q = x * (f32(0.0) if d == 0 else f32(1.0) / d)  # get_reciprocal: 0 for 0
         elif TORCHAO:
             t = amax / M
             s = (a / f32(6.0)) / t
             s = max(s, f32(2.0 ** -6)) if not np.isnan(s) else s  # clamp(min=finfo(float8_e4m3fn).tiny)
-            scale = to_e4m3(s)
-            if scale == 0x7F:
-                return [0x7F] + [0] * SIZE
-            q = x / (t * f32(E4M3[scale]))
+            scale = to_scale(s)
+            if scale == SCALE_NAN:
+                return [SCALE_NAN] + [0] * SIZE
+            q = x / (t * f32(SCALES[scale]))
         else:
             g = min(M / amax, f32(np.finfo(f32).max)) if amax != 0 else f32(1.0)
             g = f32(1.0) if g == 0 else g
-            scale = to_e4m3(a * (g * (f32(1.0) / f32(6.0))))
+            scale = to_scale(a * (g * (f32(1.0) / f32(6.0))))
             s_dec = f32(1.0) / g
-            r = f32(1.0) / (f32(E4M3[scale]) * s_dec)
+            r = f32(1.0) / (f32(SCALES[scale]) * s_dec)
             r = f32(np.finfo(f32).max) if np.isnan(r) or r > np.finfo(f32).max else r
             q = x * r
         return [scale] + [to_e2m1(v) for v in q]
@@ -98,14 +108,14 @@ def quantize(amax, x):
 
 def dequantize(amax, scale, elements):
     signed = TORCHAO or VLLM  # cuBLASLt reads UE4M3; torchao and vLLM view the code as float8_e4m3fn
-    s = e4m3_value(scale if signed else scale & 0x7F)
-    if scale & 0x80 and signed:
+    s = scale_value(scale if signed else scale & ~SIGN)
+    if scale & SIGN and signed:
         s = -s
     with np.errstate(all="ignore"):
         if VLLM:  # tensor_sf.to(float32) / global_scale
             factor = s / ((f32(1.0) / amax) * M)
         else:
-            factor = (amax / M) * s if TORCHAO else (s * amax) * f32(1.0 / 2688.0)
+            factor = (amax / M) * s if TORCHAO else (s * amax) * f32(1.0 / float(M))
         return np.array([(-1 if c & 8 else 1) * E2M1[c & 7] for c in elements], dtype=f32) * factor
 
 

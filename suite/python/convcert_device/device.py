@@ -41,7 +41,8 @@ ALIASES = {
     "hifloat8", "hifloat8_t": "hifloat8", "i16": "int16", "i32": "int32", "i64": "int64", "i8": "int8", "int": "int32",
     "int16_t": "int16", "int32_t": "int32", "int64_t": "int64", "int8_mx": "mx_int8", "int8_t": "int8", "l": "int64",
     "ll": "int64", "long": "int64", "lu": "uint64", "mxfp4": "mxfp4_e2m1", "mxfp6": "mxfp6_e3m2", "mxfp8": "mxfp8_e4m3",
-    "mxint8_element": "mx_int8", "nvfp4_e2m1": "nvfp4", "nxfp4": "mxfp4_e2m1_bs16", "nxfp8_e4m3": "mxfp8_e4m3_bs16",
+    "mxint8_element": "mx_int8", "nvfp4_e2m1": "nvfp4", "nvfp4_e2m1_ue5m3": "nvfp4_ue5m3", "nxfp4": "mxfp4_e2m1_bs16",
+    "nxfp8_e4m3": "mxfp8_e4m3_bs16",
     "ofp8_e4m3": "fp8_e4m3fn", "ofp8_e5m2": "fp8_e5m2", "s": "float", "scale": "e8m0", "short": "int16", "single":
     "float", "u16": "uint16", "u32": "uint32", "u64": "uint64", "u8": "uint8", "uchar": "uint8", "uint": "uint32",
     "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64", "uint8_t": "uint8", "ull": "uint64", "ulong":

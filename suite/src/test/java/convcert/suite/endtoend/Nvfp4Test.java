@@ -57,6 +57,26 @@ class Nvfp4Test {
         assertEquals("PASS", Fixtures.find(report, "nvfp4_t5x40->float/rn-tensor").get("status").asText());
     }
 
+    /**
+     * NVIDIA's UE5M3 as the block scale (nvfp4_ue5m3, TransformerEngine's CUDA 13.4 option): the recipe with M =
+     * 114688 x 6 passes; the same device scaling by E4M3 (M = 2688) fails.
+     */
+    @Test
+    void theUe5m3ScaledRowNeedsTheUe5m3Scale() throws Exception {
+        String ue5m3 = DEVICE + " --name nvfp4_ue5m3";
+        Fixtures.Run r = Fixtures.certify(shared.resolve("ue5m3"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4_ue5m3*", "--adapter", ue5m3 + " --scale ue5m3");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode report = Fixtures.report(shared.resolve("ue5m3"));
+        assertEquals("PASS", Fixtures.find(report, "float->nvfp4_ue5m3/rn-block").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "nvfp4_ue5m3->float/rn-block").get("status").asText());
+        r = Fixtures.certify(shared.resolve("ue5m3-as-e4m3"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "*nvfp4_ue5m3*", "--adapter", ue5m3);
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertEquals("FAIL", Fixtures.find(Fixtures.report(shared.resolve("ue5m3-as-e4m3")), "float->nvfp4_ue5m3/rn-block")
+                .get("status").asText());
+    }
+
     @Test
     void torchaosRecipeFailsUnderTheDefaultsAndPassesUnderItsDecisions() throws Exception {
         String torchao = DEVICE + " --recipe torchao";
