@@ -37,7 +37,7 @@ class BlockRowTest {
         Path tables = withRow(temp);
         Fixtures.Run check = Fixtures.run("", "tables", "check", "--tables", tables.toString());
         assertEquals(0, check.exit(), check.out() + check.err());
-        assertTrue(check.out().contains("3 block formats (fp4x2_e2m1 nvfp4 nvfp4_32)"), check.out());
+        assertTrue(check.out().contains("4 block formats (fp4x2_e2m1 nvfp4 nvfp4_ue5m3 nvfp4_32)"), check.out());
         Path vectors = temp.resolve("vectors");
         assertEquals(0, Fixtures.run("", "generate", "--tables", tables.toString(), "--format", "bin,csv", "--out",
                 vectors.toString()).exit());
