@@ -196,7 +196,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         OpenClTypes.Type dst = types.ofFormat(c.to());
         String head = (c.from().equals("double") ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "")
                 + "__kernel void k(__global const " + (c.from().equals("half") ? "half" : src.opencl()) + " *in, __global "
-                + (c.to().equals("half") ? "half" : dst.opencl()) + " *out) {\n  size_t i = get_global_id(0);\n  ";
+                + (c.to().equals("half") ? "half" : dst.opencl()) + " *out, int count) {\n  size_t i = get_global_id(0);\n"
+                + "  if (i >= (size_t)count) return;\n  ";
         return head + (c.to().equals("half")
                 ? "vstore_half" + tables.castName(Reference.rounding(c.rounding())) + "(in[i], i, out);\n}\n"
                 : "out[i] = vload_half(i, in);\n}\n");
@@ -210,7 +211,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         if (k == null) {
             byte[] out = new byte[count * VectorBytes.of(outWidth)];
             device.execute(device.kernel(halfMemoryKernel(c)), count, VectorFiles.pack(inputs, count, inWidth),
-                    new OpenClDevice.Output(out));
+                    new OpenClDevice.Output(out), count);
             VectorFiles.unpack(out, outWidth, outputs, count);
             return;
         }
@@ -253,8 +254,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         int n = m.n();
         String t = m.type();
         String to = m.toType();
-        return pragmas(t, to) + "__kernel void k(__global const " + t + " *in, __global " + to + " *out) {\n"
-                + "  size_t i = get_global_id(0);\n  __global const " + t + " *x = in + i * " + memoryTables.storage(n)
+        return pragmas(t, to) + "__kernel void k(__global const " + t + " *in, __global " + to + " *out, int count) {\n"
+                + "  size_t i = get_global_id(0);\n  if (i >= (size_t)count) return;\n  __global const " + t + " *x = in + i * " + memoryTables.storage(n)
                 + ";\n  " + MemoryCase.vectorType(t, n) + " v = " + MemoryKernel.build(t, n, "x") + ";\n  "
                 + MemoryCase.vectorType(to, m.toN()) + " r = as_" + MemoryCase.vectorType(to, m.toN()) + "(v);\n"
                 + "  __global " + to + " *o = out + i * " + memoryTables.storage(m.toN()) + ";\n  "
@@ -283,7 +284,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
                 System.arraycopy(data[i], 0, in, i * data[0].length, data[i].length);
             }
             byte[] out = new byte[count * size];
-            device.execute(device.kernel(asTypeKernel(m)), count, in, new OpenClDevice.Output(out));
+            device.execute(device.kernel(asTypeKernel(m)), count, in, new OpenClDevice.Output(out), count);
             for (int i = 0; i < count; i++) {
                 results[i] = Arrays.copyOfRange(out, i * size, (i + 1) * size);
             }

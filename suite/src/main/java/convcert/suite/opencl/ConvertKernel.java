@@ -97,14 +97,19 @@ public record ConvertKernel(String src, String dst, int dstBits, boolean dstSign
         return (n + form.width() - 1) / form.width();
     }
 
-    /** The kernel: k(in, out, form, count) runs form number 'form' over count elements. */
+    /**
+     * The kernel: k(in, out, form, count) runs form number 'form' over count elements, from as many
+     * work-items as the form needs (items) or more.
+     */
     public String source(String pragmas) {
         StringBuilder s = new StringBuilder(pragmas).append("__kernel void k(__global const ").append(src)
                 .append(" *in, __global ").append(dst).append(" *out, int form, int count) {\n")
                 .append("  size_t i = get_global_id(0);\n  switch (form) {\n");
         List<Form> forms = forms();
-        for (int f = 0; f < forms.size(); f++) {
-            s.append("  case ").append(f).append(": ").append(body(forms.get(f))).append(" break;\n");
+        for (int f = 0; f < forms.size(); f++) { // a scalar form's items past count are the work-group's padding
+            String body = body(forms.get(f));
+            s.append("  case ").append(f).append(": ").append(forms.get(f).width() == 1
+                    ? "if (i < (size_t)count) { " + body + " }" : body).append(" break;\n");
         }
         return s.append("  }\n}\n").toString();
     }

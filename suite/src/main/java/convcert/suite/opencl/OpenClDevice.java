@@ -32,6 +32,15 @@ public final class OpenClDevice implements AutoCloseable {
     private final String description;
     private final String extensions;
     private final Map<String, cl_kernel> kernels = new HashMap<>();
+    /** Each kernel's work-group size for execute: GROUP, or less where the device or the kernel allows less. */
+    private final Map<cl_kernel, Long> groups = new HashMap<>();
+
+    /**
+     * Work-items per work-group of execute. Launched without one, PoCL sizes the group after the item
+     * count and compiles the kernel anew for each size it meets (a cold run of the opencl ci set spent
+     * more than half its minutes so); one size compiles each kernel once.
+     */
+    static final long GROUP = 64;
 
     public OpenClDevice(String platformFilter, int deviceIndex) throws AdapterException {
         try {
@@ -122,6 +131,9 @@ public final class OpenClDevice implements AutoCloseable {
             System.err.println(build.stderr());
         }
         k = clCreateKernel(program, "k", null);
+        long[] most = new long[1];
+        clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(most), null);
+        groups.put(k, Math.max(1, Math.min(GROUP, most[0])));
         kernels.put(source, k);
         return k;
     }
@@ -140,10 +152,13 @@ public final class OpenClDevice implements AutoCloseable {
 
     /**
      * Runs kernel k over 'items' work-items with the given arguments in order: byte[] (a read-only
-     * buffer), Output (a read-write buffer, read back), Integer (an int argument).
+     * buffer), Output (a read-write buffer, read back), Integer (an int argument). The items run in
+     * work-groups of one size (GROUP), so their number is rounded up to a multiple of it: a kernel
+     * leaves alone what lies past its own count.
      */
     public void execute(cl_kernel kernel, long items, Object... args) throws AdapterException {
-        launch(kernel, items, null, args);
+        long group = groups.get(kernel);
+        launch(kernel, (items + group - 1) / group * group, new long[] {group}, args);
     }
 
     /** As execute, one work-item per work-group: a kernel's __local memory is then each item's own. */

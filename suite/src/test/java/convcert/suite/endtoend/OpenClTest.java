@@ -61,8 +61,9 @@ class OpenClTest {
         Fixtures.Run probe = Fixtures.certify(out.resolve("probe"), "--profile", "opencl", "--adapter", "opencl",
                 "--only", "int->vload/x2-memory");
         assumeTrue(probe.exit() != 2, "no OpenCL platform here: " + probe.err());
-        // three of the six widths (scalar, the odd 3, the widest 16) keep CI's cold PoCL compiles near a minute;
-        // the committed report went through all six, and every width must give the same verdicts
+        // three of the six widths (scalar, the odd 3, the widest 16) keep CI's cold PoCL compiles near four
+        // minutes (docs/performance.md); the committed report went through all six, and every width must give
+        // the same verdicts
         Fixtures.Run r = Fixtures.certify(out.resolve("run"), "--profile", "opencl", "--level", "ci", "--adapter",
                 "opencl:widths=1+3+16");
         assertEquals(0, r.exit(), "PoCL 3.1 passes the current OpenCL C text (reports/devices/pocl/README.md)\n"
