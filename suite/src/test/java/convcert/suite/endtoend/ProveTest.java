@@ -181,32 +181,41 @@ class ProveTest {
 
     @Test
     void thePlantedBugIsRefutedWithATieBrokenAwayFromZero() throws IOException {
+        refutesThePlantedBug("bfloat16", 0);
+    }
+
+    @Tag("extended") // the same design path per format: about 20 s each
+    @ParameterizedTest
+    @CsvSource({"fp8_e4m3fn, 1", "fp8_e5m2, 2"})
+    void thePlantedBugIsRefutedInEachFp8Format(String format, int select) throws IOException {
+        refutesThePlantedBug(format, select);
+    }
+
+    private void refutesThePlantedBug(String format, int select) throws IOException {
         assumeTrue(yosys(), "yosys is not installed (apt-get install yosys; .ci/run installs it)");
-        for (String[] c : new String[][] {{"bfloat16", "0"}, {"fp8_e4m3fn", "1"}, {"fp8_e5m2", "2"}}) {
-            Path out = temp.resolve(c[0]);
-            List<String> a = args(c[0], Integer.parseInt(c[1]), "rn", 0, "nosat", out);
-            a.addAll(List.of("--define", "PLANTED_TIES_AWAY"));
-            Fixtures.Run r = Fixtures.run("", a.toArray(String[]::new));
-            assertEquals(1, r.exit(), r.out() + r.err());
-            assertTrue(r.out().contains("REFUTED: the design differs from the reference (both engines)"), r.out());
-            String input = Files.readAllLines(out.resolve("counterexample.in.memh")).getFirst().strip();
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("actual (0x[0-9A-F]+)").matcher(r.out());
-            assertTrue(m.find(), r.out());
-            // the design's result is the tie broken away from zero: IEEE 754's roundTiesToAway, where rn gives the other
-            Fixtures.Run away = Fixtures.run("", "convert", "--profile", "ieee754", "--from", "float", "--to", c[0],
-                    "--rounding", "rna", "0x" + input);
-            Fixtures.Run even = Fixtures.run("", "convert", "--profile", "ieee754", "--from", "float", "--to", c[0],
-                    "--rounding", "rn", "0x" + input);
-            assertEquals(m.group(1), away.out().strip(), r.out());
-            assertTrue(!even.out().strip().equals(m.group(1)), r.out());
-            // the finding through certify's path: the mismatch, its diagnosis and the reports
-            String report = Files.readString(out.resolve("report/conformance.json"));
-            // eight counterexamples tell ties-away from ties-up, which one tie alone cannot
-            assertTrue(report.contains("ties-away") && !report.contains("ties-up") && report.contains("\"failed\" : 1"), report);
-            assertEquals(8, Files.readAllLines(out.resolve("counterexample.in.memh")).size());
-            assertTrue(Files.isRegularFile(out.resolve("report/conformance.html")) && Files.isDirectory(out.resolve("report/junit")));
-            assertTrue(Files.readString(out.resolve("proof.json")).contains("\"REFUTED\""));
-        }
+        Path out = temp.resolve(format);
+        List<String> a = args(format, select, "rn", 0, "nosat", out);
+        a.addAll(List.of("--define", "PLANTED_TIES_AWAY"));
+        Fixtures.Run r = Fixtures.run("", a.toArray(String[]::new));
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("REFUTED: the design differs from the reference (both engines)"), r.out());
+        String input = Files.readAllLines(out.resolve("counterexample.in.memh")).getFirst().strip();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("actual (0x[0-9A-F]+)").matcher(r.out());
+        assertTrue(m.find(), r.out());
+        // the design's result is the tie broken away from zero: IEEE 754's roundTiesToAway, where rn gives the other
+        Fixtures.Run away = Fixtures.run("", "convert", "--profile", "ieee754", "--from", "float", "--to", format,
+                "--rounding", "rna", "0x" + input);
+        Fixtures.Run even = Fixtures.run("", "convert", "--profile", "ieee754", "--from", "float", "--to", format,
+                "--rounding", "rn", "0x" + input);
+        assertEquals(m.group(1), away.out().strip(), r.out());
+        assertTrue(!even.out().strip().equals(m.group(1)), r.out());
+        // the finding through certify's path: the mismatch, its diagnosis and the reports
+        String report = Files.readString(out.resolve("report/conformance.json"));
+        // eight counterexamples tell ties-away from ties-up, which one tie alone cannot
+        assertTrue(report.contains("ties-away") && !report.contains("ties-up") && report.contains("\"failed\" : 1"), report);
+        assertEquals(8, Files.readAllLines(out.resolve("counterexample.in.memh")).size());
+        assertTrue(Files.isRegularFile(out.resolve("report/conformance.html")) && Files.isDirectory(out.resolve("report/junit")));
+        assertTrue(Files.readString(out.resolve("proof.json")).contains("\"REFUTED\""));
     }
 
     /**
