@@ -1,13 +1,13 @@
 package convcert.reference;
 
-import static convcert.reference.TwoLevelOracleTest.bits;
-import static convcert.reference.TwoLevelOracleTest.divide;
-import static convcert.reference.TwoLevelOracleTest.e2m1;
-import static convcert.reference.TwoLevelOracleTest.e4m3;
-import static convcert.reference.TwoLevelOracleTest.fminf;
-import static convcert.reference.TwoLevelOracleTest.multiply;
-import static convcert.reference.TwoLevelOracleTest.toE2m1;
-import static convcert.reference.TwoLevelOracleTest.toE4m3;
+import static convcert.reference.HandBinary32.bits;
+import static convcert.reference.HandBinary32.divide;
+import static convcert.reference.HandBinary32.e2m1;
+import static convcert.reference.HandBinary32.e4m3;
+import static convcert.reference.HandBinary32.fminf;
+import static convcert.reference.HandBinary32.multiply;
+import static convcert.reference.HandBinary32.toE2m1;
+import static convcert.reference.HandBinary32.toE4m3;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,8 +53,8 @@ class FourOverSixOracleTest {
         if (Float.isInfinite(x) || Float.isInfinite(y)) {
             return Float.isInfinite(x) ? x : y;
         }
-        TwoLevelOracleTest.Exact a = TwoLevelOracleTest.Exact.of(x);
-        TwoLevelOracleTest.Exact b = TwoLevelOracleTest.Exact.of(y);
+        HandBinary32.Exact a = HandBinary32.Exact.of(x);
+        HandBinary32.Exact b = HandBinary32.Exact.of(y);
         int shift = Math.max(a.shift(), b.shift());
         BigInteger p = a.num().shiftLeft(shift - a.shift());
         BigInteger q = b.num().shiftLeft(shift - b.shift());
@@ -62,8 +62,8 @@ class FourOverSixOracleTest {
         if (sum.signum() == 0) {
             return a.negative() && b.negative() ? -0f : 0f;
         }
-        return shift >= 0 ? TwoLevelOracleTest.round(sum.signum() < 0, sum.abs(), BigInteger.ONE.shiftLeft(shift))
-                : TwoLevelOracleTest.round(sum.signum() < 0, sum.abs().shiftLeft(-shift), BigInteger.ONE);
+        return shift >= 0 ? HandBinary32.round(sum.signum() < 0, sum.abs(), BigInteger.ONE.shiftLeft(shift))
+                : HandBinary32.round(sum.signum() < 0, sum.abs().shiftLeft(-shift), BigInteger.ONE);
     }
 
     static float abs(float x) {

@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -26,8 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * No false green, no hang, no lying report. Each fault is one row: a misbehaving device, a damaged
- * vector folder or recording, a bad table or argument, with the exit code and the one-line message it
- * must give (and never a stack trace).
+ * vector folder or recording, a bad argument, with the exit code and the one-line message it must give
+ * (and never a stack trace). Bad tables: BadTablesTest.
  */
 class RobustnessTest {
 
@@ -308,7 +307,7 @@ class RobustnessTest {
         return java.util.Arrays.copyOf(b, b.length + extra);
     }
 
-    // ---- bad arguments and tables -------------------------------------------------------------------
+    // ---- bad arguments -----------------------------------------------------------------------------
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -338,85 +337,6 @@ class RobustnessTest {
             args.add(word.replace("{file}", file.toString()).replace("{tmp}", temp.toString()).replace("{bad}", bad.toString()));
         }
         outcome(Fixtures.run("", args.toArray(String[]::new)), null).expect(exit, message);
-    }
-
-    private Path tables() throws IOException {
-        Path dir = temp.resolve("tables");
-        Files.createDirectories(dir);
-        try (Stream<Path> files = Files.list(Fixtures.HOME.resolve("spec-tables/ascend-c"))) {
-            for (Path f : files.toList()) {
-                Files.copy(f, dir.resolve(f.getFileName()));
-            }
-        }
-        return dir;
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', textBlock = """
-        saved with a byte order mark | 0 | OK
-        an unterminated quote        | 2 | formats.csv:4: not valid CSV: a quoted field is not closed
-        bytes that are not UTF-8     | 2 | formats.csv:3:5: not UTF-8 text: byte 0xFF
-        a worked example changed     | 2 | : example
-        """)
-    void tablesCheckNamesWhatIsWrong(String damage, int exit, String message) throws IOException {
-        Path dir = tables();
-        Path formats = dir.resolve("formats.csv");
-        switch (damage) {
-            case "saved with a byte order mark" -> Files.write(formats, prepend(new byte[] {(byte) 0xEF, (byte) 0xBB,
-                    (byte) 0xBF}, Files.readAllBytes(formats)));
-            case "an unterminated quote" -> {
-                List<String> lines = new ArrayList<>(Files.readAllLines(formats));
-                lines.set(3, lines.get(3) + ",\"open");
-                Files.write(formats, lines);
-            }
-            case "bytes that are not UTF-8" -> {
-                byte[] b = Files.readAllBytes(formats);
-                int third = 0;
-                for (int i = 0, lines = 0; i < b.length; i++) {
-                    if (b[i] == '\n' && ++lines == 2) {
-                        third = i + 1;
-                        break;
-                    }
-                }
-                b[third + 4] = (byte) 0xFF;
-                Files.write(formats, b);
-            }
-            case "a worked example changed" -> {
-                Path examples = dir.resolve("examples.csv");
-                List<String> lines = new ArrayList<>(Files.readAllLines(examples));
-                String[] cells = lines.get(1).split(",", -1);
-                String header = lines.getFirst();
-                int column = List.of(header.split(",")).indexOf("expected");
-                cells[column] = cells[column].endsWith("0") ? cells[column].substring(0, cells[column].length() - 1) + "1"
-                        : cells[column].substring(0, cells[column].length() - 1) + "0";
-                lines.set(1, String.join(",", cells));
-                Files.write(examples, lines, StandardCharsets.UTF_8);
-            }
-            default -> throw new IllegalArgumentException(damage);
-        }
-        outcome(Fixtures.run("", "tables", "check", "--tables", dir.toString()), null).expect(exit, message);
-    }
-
-    @Test
-    void tablesCheckValidatesTheOpenClExtension() throws IOException {
-        Path dir = temp.resolve("opencl");
-        Files.createDirectories(dir);
-        try (Stream<Path> files = Files.list(Fixtures.HOME.resolve("spec-tables/opencl"))) {
-            for (Path f : files.toList()) {
-                Files.copy(f, dir.resolve(f.getFileName()));
-            }
-        }
-        Path types = dir.resolve("types.csv");
-        Files.writeString(types, Files.readString(types).replaceFirst("\nint,int32,", "\nint,int23,"));
-        outcome(Fixtures.run("", "tables", "check", "--tables", dir.toString()), null)
-                .expect(2, "types.csv:6:2: format: 'int23' is not a format of formats.csv");
-    }
-
-    private static byte[] prepend(byte[] head, byte[] tail) {
-        byte[] all = new byte[head.length + tail.length];
-        System.arraycopy(head, 0, all, 0, head.length);
-        System.arraycopy(tail, 0, all, head.length, tail.length);
-        return all;
     }
 
     // ---- the report folder --------------------------------------------------------------------------

@@ -1,0 +1,97 @@
+package convcert.suite.endtoend;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Damaged tables: `tables check` names the file, line and column of what is wrong in one line (exit 2),
+ * and takes what is only unusual (a byte order mark).
+ */
+class BadTablesTest {
+
+    @TempDir
+    Path temp;
+
+    /** A copy of a profile's tables to damage. */
+    private Path tables(String profile) throws IOException {
+        Path dir = temp.resolve(profile);
+        Files.createDirectories(dir);
+        try (Stream<Path> files = Files.list(Fixtures.HOME.resolve("spec-tables").resolve(profile))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        return dir;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        saved with a byte order mark | 0 | OK
+        an unterminated quote        | 2 | formats.csv:4: not valid CSV: a quoted field is not closed
+        bytes that are not UTF-8     | 2 | formats.csv:3:5: not UTF-8 text: byte 0xFF
+        a worked example changed     | 2 | : example
+        """)
+    void tablesCheckNamesWhatIsWrong(String damage, int exit, String message) throws IOException {
+        Path dir = tables("ascend-c");
+        Path formats = dir.resolve("formats.csv");
+        switch (damage) {
+            case "saved with a byte order mark" -> Files.write(formats, prepend(new byte[] {(byte) 0xEF, (byte) 0xBB,
+                    (byte) 0xBF}, Files.readAllBytes(formats)));
+            case "an unterminated quote" -> {
+                List<String> lines = new ArrayList<>(Files.readAllLines(formats));
+                lines.set(3, lines.get(3) + ",\"open");
+                Files.write(formats, lines);
+            }
+            case "bytes that are not UTF-8" -> {
+                byte[] b = Files.readAllBytes(formats);
+                int third = 0;
+                for (int i = 0, lines = 0; i < b.length; i++) {
+                    if (b[i] == '\n' && ++lines == 2) {
+                        third = i + 1;
+                        break;
+                    }
+                }
+                b[third + 4] = (byte) 0xFF;
+                Files.write(formats, b);
+            }
+            case "a worked example changed" -> {
+                Path examples = dir.resolve("examples.csv");
+                List<String> lines = new ArrayList<>(Files.readAllLines(examples));
+                String[] cells = lines.get(1).split(",", -1);
+                String header = lines.getFirst();
+                int column = List.of(header.split(",")).indexOf("expected");
+                cells[column] = cells[column].endsWith("0") ? cells[column].substring(0, cells[column].length() - 1) + "1"
+                        : cells[column].substring(0, cells[column].length() - 1) + "0";
+                lines.set(1, String.join(",", cells));
+                Files.write(examples, lines, StandardCharsets.UTF_8);
+            }
+            default -> throw new IllegalArgumentException(damage);
+        }
+        RobustnessTest.outcome(Fixtures.run("", "tables", "check", "--tables", dir.toString()), null).expect(exit, message);
+    }
+
+    @Test
+    void tablesCheckValidatesTheOpenClExtension() throws IOException {
+        Path dir = tables("opencl");
+        Path types = dir.resolve("types.csv");
+        Files.writeString(types, Files.readString(types).replaceFirst("\nint,int32,", "\nint,int23,"));
+        RobustnessTest.outcome(Fixtures.run("", "tables", "check", "--tables", dir.toString()), null)
+                .expect(2, "types.csv:6:2: format: 'int23' is not a format of formats.csv");
+    }
+
+    private static byte[] prepend(byte[] head, byte[] tail) {
+        byte[] all = new byte[head.length + tail.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(tail, 0, all, head.length, tail.length);
+        return all;
+    }
+}
