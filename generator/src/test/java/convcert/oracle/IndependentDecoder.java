@@ -17,6 +17,7 @@ public final class IndependentDecoder {
         return switch (format) {
             case "fp4_e2m1" -> 4;
             case "fp6_e2m3", "fp6_e3m2" -> 6;
+            case "ue4m3" -> 7;
             case "hifloat8", "fp8_e4m3fn", "fp8_e5m2", "ue5m3", "int8", "uint8", "fp8_e4m3", "fp8_e3m4", "fp8_e4m3fnuz",
                  "fp8_e5m2fnuz", "fp8_e4m3b11fnuz", "e8m0" -> 8;
             case "half", "bfloat16", "int16", "uint16" -> 16;
@@ -39,7 +40,8 @@ public final class IndependentDecoder {
             case "fp8_e5m2" -> ieee(bits, 5, 2, 15, true);
             case "fp8_e4m3fn" -> ieee(bits, 4, 3, 7, false);
             case "hifloat8" -> hifloat8((int) bits & 0xFF);
-            case "ue5m3" -> ue5m3((int) bits & 0xFF);
+            case "ue5m3" -> unsignedM3((int) bits & 0xFF, 5, 15);
+            case "ue4m3" -> unsignedM3((int) bits & 0x7F, 4, 7);
             case "fp4_e2m1" -> e2m1((int) bits & 0xF);
             // LLVM APFloat's small semantics (LangRef llvm.convert.*.arbitrary.fp): IEEE-style E4M3 and E3M4 with
             // infinities; FNUZ: bias 2^(e-1) (B11: 11), 0x80 the one NaN, every other code a number
@@ -107,15 +109,18 @@ public final class IndependentDecoder {
         return Value.finite((b & 8) != 0, pow2(significand, (exponent == 0 ? 0 : exponent - 1) - 1));
     }
 
-    /** NVIDIA UE5M3 (PTX ISA alternate formats): no sign, E5 biased by 15, M3, subnormals, no infinity, NaN only 0xFF. */
-    private static Value ue5m3(int b) {
-        if (b == 0xFF) {
+    /**
+     * NVIDIA's unsigned floats with 3 mantissa bits, no sign, subnormals, no infinity and all ones the only
+     * NaN: UE5M3 (PTX ISA alternate formats: E5 biased by 15) and UE4M3 (CUTLASS float_ue4m3_t: E4 by 7).
+     */
+    private static Value unsignedM3(int b, int exponentBits, int bias) {
+        if (b == (1 << (exponentBits + 3)) - 1) {
             return new Value(Value.Kind.NAN, false, BigDecimal.ZERO);
         }
         int exponent = b >>> 3;
         int mantissa = b & 7;
         BigInteger significand = BigInteger.valueOf(exponent == 0 ? mantissa : 8 + mantissa);
-        return Value.finite(false, pow2(significand, Math.max(exponent, 1) - 15 - 3));
+        return Value.finite(false, pow2(significand, Math.max(exponent, 1) - bias - 3));
     }
 
     /** research formats.md 1.3, decoding rules 1-5. */

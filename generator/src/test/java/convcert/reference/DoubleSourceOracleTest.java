@@ -95,7 +95,7 @@ class DoubleSourceOracleTest {
             }
         }
         if (to.equals("ue5m3")) {
-            return Expected.bits(UnsignedFloatOracleTest.expected(IndependentDecoder.decode("double", bits), "zero"));
+            return Expected.bits(UnsignedFloatOracleTest.expected(UnsignedFloatOracleTest.UE5M3, IndependentDecoder.decode("double", bits), "zero"));
         }
         if (to.equals("e8m0")) {
             if (mode.equals("rz") && Math.abs(x) >= 0x1p128 && !Double.isInfinite(x)) {

@@ -1,0 +1,70 @@
+package convcert.suite.endtoend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CUTLASS's float_ue4m3_t (suite/devices/cutlass), recorded on the host and replayed: it drops a
+ * negative value's sign, which passes only under fnu-negative=absolute. Where nvcc and a CUTLASS
+ * checkout ($CUTLASS) are present, the library is rebuilt and gives the committed verdicts.
+ */
+class CutlassUe4m3Test {
+
+    static final Path REPORTS = Fixtures.HOME.resolve("reports/devices/cutlass");
+
+    static Fixtures.Run replay(Path out, String recording, String negative) {
+        return Fixtures.certify(out, "--profile", "cuda", "--level", "ci", "--adapter", "replay:dir="
+                + REPORTS.resolve(recording), "--decision", "fnu-negative=" + negative);
+    }
+
+    static String status(Path out, String name) throws Exception {
+        return Fixtures.find(Fixtures.report(out), name).get("status").asText();
+    }
+
+    @Test
+    void theHostDropsTheSignAndPassesOnlyUnderAbsolute(@TempDir Path out) throws Exception {
+        Fixtures.Run zero = replay(out.resolve("zero"), "recording-host", "zero");
+        assertEquals(1, zero.exit(), zero.out() + zero.err());
+        assertEquals("FAIL", status(out.resolve("zero"), "float->ue4m3/rn-sat"));
+        assertEquals("PASS", status(out.resolve("zero"), "ue4m3->float/rn-nosat"));
+        // -infinity: 0 under the default reading, 448 (its magnitude's) from CUTLASS
+        assertTrue(zero.out().contains("input 0xFF800000 (-inf) [1.11111111.00000000000000000000000]: expected 0x00 (0.0), "
+                + "actual 0x7E (448.0)"), zero.out());
+        assertTrue(zero.out().contains("fnu-negative-absolute"), "the diagnosis names the reading\n" + zero.out());
+        Fixtures.Run absolute = replay(out.resolve("absolute"), "recording-host", "absolute");
+        assertEquals(0, absolute.exit(), absolute.out() + absolute.err());
+        Fixtures.sameCases(Fixtures.report(REPORTS.resolve("host")), Fixtures.report(out.resolve("absolute")),
+                List.of("name", "status", "vectors", "mismatches"));
+    }
+
+    @Test
+    void theLibraryRebuiltGivesTheCommittedVerdicts(@TempDir Path out) throws Exception {
+        String cutlass = System.getenv("CUTLASS");
+        assumeTrue(cutlass != null && Files.isRegularFile(Path.of(cutlass, "include/cutlass/float8.h")),
+                "CUTLASS: a checkout of NVIDIA/cutlass");
+        Path lib = out.resolve("libcutlass_ue4m3.so");
+        Process nvcc;
+        try {
+            nvcc = new ProcessBuilder("nvcc", "-O2", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-I" + cutlass + "/include",
+                    "-I" + Fixtures.HOME.resolve("suite/native"), "-o", lib.toString(),
+                    Fixtures.HOME.resolve("suite/devices/cutlass/ue4m3.cu").toString()).inheritIO().start();
+        } catch (java.io.IOException e) {
+            nvcc = null;
+        }
+        assumeTrue(nvcc != null && nvcc.waitFor(300, TimeUnit.SECONDS) && nvcc.exitValue() == 0, "nvcc (the CUDA toolkit)");
+        Fixtures.Run r = Fixtures.certify(out.resolve("r"), "--profile", "cuda", "--level", "ci", "--adapter",
+                "native:lib=" + lib, "--decision", "fnu-negative=absolute");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode committed = Fixtures.report(REPORTS.resolve("host"));
+        Fixtures.sameCases(committed, Fixtures.report(out.resolve("r")), List.of("name", "status", "vectors", "mismatches"));
+    }
+}
