@@ -10,8 +10,8 @@ import numpy as np
 WIDTHS = {
     "float": 4, "half": 2, "bfloat16": 2, "double": 8, "hifloat8": 1, "fp8_e4m3fn": 1, "fp8_e5m2": 1,
     "fp8_e4m3fnuz": 1, "fp8_e5m2fnuz": 1, "fp6_e2m3": 1, "fp6_e3m2": 1, "fp4_e2m1": 1, "e8m0": 1, "ue5m3": 1,
-    "fp8_e4m3": 1, "fp8_e3m4": 1, "fp8_e4m3b11fnuz": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4,
-    "uint32": 4, "int64": 8, "uint64": 8,
+    "ue4m3": 1, "fp8_e4m3": 1, "fp8_e3m4": 1, "fp8_e4m3b11fnuz": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4,
+    "uint32": 4, "int64": 8, "uint64": 8, "mx_int8": 1,
 }
 # Every alias in spec-tables' formats.csv and blocks.csv (all profiles) to the name convcert sends in its batches,
 # so a device may declare "e5m2" or "bf16"; PythonDeviceTest holds it to the tables. P3109's generated family
@@ -27,6 +27,7 @@ ALIASES = {
     "__hip_fp8_e5m2": "fp8_e5m2", "__hip_fp8_e5m2_fnuz": "fp8_e5m2fnuz", "__nv_bfloat16": "bfloat16", "__nv_fp4_e2m1":
     "fp4_e2m1", "__nv_fp4x2_e2m1": "fp4x2_e2m1", "__nv_fp6_e2m3": "fp6_e2m3", "__nv_fp6_e3m2": "fp6_e3m2",
     "__nv_fp8_e4m3": "fp8_e4m3fn", "__nv_fp8_e5m2": "fp8_e5m2", "__nv_fp8_e8m0": "e8m0", "__nv_fp8_ue5m3": "ue5m3",
+    "cutlass::float_ue4m3_t": "ue4m3", "float_ue4m3_t": "ue4m3",
     "bf16": "bfloat16", "bfloat": "bfloat16", "bfloat16_t": "bfloat16", "binary16": "half", "binary32": "float",
     "binary64": "double", "char":
     "int8", "d": "double", "e2m1": "fp4_e2m1", "e2m3": "fp6_e2m3", "e3m2": "fp6_e3m2", "e4m3": "fp8_e4m3fn", "e4m3fn":

@@ -162,6 +162,26 @@ class PythonDeviceTest {
         assertEquals(java.util.Map.of("True", 8L, "False", 1L), runs);
     }
 
+    /** The helper knows every format of every profile, by its width in bytes (formats.csv's bits, rounded up). */
+    @org.junit.jupiter.api.Test
+    void theHelperKnowsEveryFormatsWidth() throws Exception {
+        java.util.Map<String, Integer> tables = new java.util.TreeMap<>();
+        try (var folders = Files.list(Fixtures.HOME.resolve("spec-tables"))) {
+            for (Path folder : folders.filter(f -> Files.isRegularFile(f.resolve("formats.csv"))).toList()) {
+                convcert.spec.SpecTables.load(folder).formats().forEach(f -> tables.put(f.name(), (f.width() + 7) / 8));
+            }
+        }
+        Process p = new ProcessBuilder("python3", "-c", "import json, sys; sys.path.insert(0, sys.argv[1]); "
+                + "from convcert_device.device import _width; print(json.dumps({n: _width(n) for n in sys.argv[2].split()}))",
+                Fixtures.HOME.resolve("suite/python").toString(), String.join(" ", tables.keySet()))
+                .redirectErrorStream(true).start();
+        String json = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), json);
+        java.util.Map<String, Integer> helper = new com.fasterxml.jackson.databind.ObjectMapper().readValue(json,
+                new com.fasterxml.jackson.core.type.TypeReference<java.util.TreeMap<String, Integer>>() { });
+        tables.forEach((name, bytes) -> assertEquals(bytes, helper.get(name), name));
+    }
+
     /**
      * The helper's aliases are the tables' (every profile's formats.csv and blocks.csv), so a device declaring
      * "f32" and "fp16" is sent, and answers, the case convcert names float->half.
