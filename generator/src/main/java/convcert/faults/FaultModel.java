@@ -351,6 +351,12 @@ public final class FaultModel {
                 yield x -> src.decode(x).negative() && src.decode(x).kind() == Decoded.Kind.FINITE ? wrap.apply(x)
                         : right.apply(x);
             }
+            case "fnu-sign-kept" -> dst.layout() != Layout.IEEE_FNU || src.isInteger() || !src.format().isSigned() ? null : x -> {
+                Decoded in = src.decode(x);
+                // the magnitude's code with the sign one bit above the format: a signed conversion's answer
+                return in.negative() && in.kind() != Decoded.Kind.NAN
+                        ? 1L << dst.format().width() | right.apply(x & ~src.signBit()) : right.apply(x);
+            };
             case "nan-canonical", "nan-sign-dropped", "nan-unquieted", "nan-truncated", "nan-to-zero", "infinity-to-nan",
                  "nan-to-int-min" -> NanFaults.of(p, right, src, dst);
             case "hybrid-band-edge-as-ta" -> {

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * CUTLASS's float_ue4m3_t (suite/devices/cutlass), recorded on the host and replayed: it drops a
- * negative value's sign, which passes only under fnu-negative=absolute. Where nvcc and a CUTLASS
+ * CUTLASS's float_ue4m3_t (suite/devices/cutlass), recorded on the host and on an H200 and replayed. The
+ * host drops a negative value's sign, which passes only under fnu-negative=absolute; the GPU keeps it as
+ * an eighth bit, which no reading allows. Where nvcc and a CUTLASS
  * checkout ($CUTLASS) are present, the library is rebuilt and gives the committed verdicts.
  */
 class CutlassUe4m3Test {
@@ -43,6 +44,23 @@ class CutlassUe4m3Test {
         Fixtures.Run absolute = replay(out.resolve("absolute"), "recording-host", "absolute");
         assertEquals(0, absolute.exit(), absolute.out() + absolute.err());
         Fixtures.sameCases(Fixtures.report(REPORTS.resolve("host")), Fixtures.report(out.resolve("absolute")),
+                List.of("name", "status", "vectors", "mismatches"));
+    }
+
+    @Test
+    void theGpuKeepsTheSignAboveTheSevenBitsUnderEveryReading(@TempDir Path out) throws Exception {
+        for (String negative : List.of("zero", "nan", "absolute")) {
+            Fixtures.Run r = replay(out.resolve(negative), "recording-gpu", negative);
+            assertEquals(1, r.exit(), r.out() + r.err());
+            assertEquals("FAIL", status(out.resolve(negative), "float->ue4m3/rn-sat"));
+            assertEquals("PASS", status(out.resolve(negative), "ue4m3->float/rn-nosat"));
+            // -0.0 and -infinity as the signed E4M3's codes (-0, -448): bit 7 set, outside the type's seven bits
+            String first = Fixtures.find(Fixtures.report(out.resolve(negative)), "float->ue4m3/rn-sat").get("firstMismatches").toString();
+            assertTrue(first.contains("input 0x80000000 (-0.0)") && first.contains("actual 0x80 (not a 7-bit ue4m3 value)"), first);
+            assertTrue(first.contains("input 0xFF800000 (-inf)") && first.contains("actual 0xFE (not a 7-bit ue4m3 value)"), first);
+            assertTrue(r.out().contains("failing cases by diagnosis: fnu-sign-kept 1"), "the diagnosis names the fault\n" + r.out());
+        }
+        Fixtures.sameCases(Fixtures.report(REPORTS.resolve("gpu")), Fixtures.report(out.resolve("zero")),
                 List.of("name", "status", "vectors", "mismatches"));
     }
 
