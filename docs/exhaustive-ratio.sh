@@ -62,7 +62,7 @@ fi
 if [ "${1:-}" != devices ]; then # the expected-value cache: the device alone, a first and a repeated certification
 gcc -O2 -mavx -mf16c -shared -fPIC -DCONVCERT_LIBRARY -Isuite/native -o "$dut/libf16c.so" suite/devices/x86-f16c/f16c_dut.c
 gcc -O2 -pthread -Isuite/native -o "$dut/alone" docs/device-alone.c -ldl
-./convcert --version >/dev/null # the launcher's build check, outside the timings
+./convcert --version >/dev/null # the launcher's build check and JVM class cache (convcert-aot), outside the timings
 for device in "process:cmd=$dut/dut --shared|$dut/libdut.so" "native:lib=$dut/libdut.so|$dut/libdut.so" \
               "native:lib=$dut/libf16c.so|$dut/libf16c.so"; do
   adapter=${device%|*}
