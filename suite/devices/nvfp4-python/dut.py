@@ -14,6 +14,10 @@ nvfp4_ue5m3 row, --name nvfp4_ue5m3), TransformerEngine's CUDA 13.4 option.
 Whole tensors (the TENSORS batch, tensors.csv): the quantizer finds A itself (torch.amax for torchao and
 vLLM, an fmaxf reduction that leaves NaN out for TransformerEngine) and gives it, the scales in their
 layout, then the elements.
+Stochastic rounding (rs, TransformerEngine's NVFP4 gradients): each value comes with 8 random bits after the
+block's (or tensor's) values, and its element rounds as PTX's cvt.rs.satfinite.e2m1x4.f32 says: the random bits
+added to the most significant bits the conversion discards, a carry out rounding the magnitude up. With
+--random-order reversed each four elements take their bits last to first (a harness bug, to be diagnosed).
 
     ./convcert certify --profile cuda --only '*nvfp4*' --adapter 'process:cmd=python3 suite/devices/nvfp4-python/dut.py'
     ./convcert certify --profile cuda --only '*nvfp4*' --decision tensor-scale-arithmetic=divide \\
@@ -35,6 +39,7 @@ VLLM = RECIPE == "vllm"
 NAME = option("--name", "nvfp4")  # another row of blocks.csv with the same element and scales (--size N)
 SIZE = int(option("--size", "16"))
 HIGH_FIRST = option("--nibbles", "low-first") == "high-first"  # the first element in bits 7:4
+REVERSED = option("--random-order", "first-to-first") == "reversed"
 E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
 E4M3 = [(m / 8) * 2.0 ** -6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7) for e in range(16) for m in range(8)][:127]
 # --scale ue5m3: NVIDIA's unsigned E5M3 (bias 15, NaN only 0xFF, largest 114688), TransformerEngine's other NVFP4
@@ -69,12 +74,31 @@ def to_e2m1(q):
     return sign | nearest_even(E2M1, min(abs(float(q)), 6.0))
 
 
+def to_e2m1_rs(q, r):
+    """cvt.rs.satfinite.e2m1 with random bits r: the float's integer significand split at E2M1's quantum there
+    (0.5 below 2, half the binade above), r added to the top 8 discarded bits; a carry out rounds up."""
+    if np.isnan(q):
+        return 7
+    sign = 8 if np.signbit(q) else 0
+    bits = int(np.array([abs(q)], dtype=f32).view(np.uint32)[0])
+    field, fraction = bits >> 23, bits & 0x7FFFFF
+    significand, exponent = (fraction | 1 << 23, field - 150) if field else (fraction, -149)
+    if field == 255:  # infinity saturates
+        return sign | 7
+    quantum = max(significand.bit_length() + exponent - 2, -1)  # log2 of the step: 2^(e-1), at least 0.5
+    shift = quantum - exponent
+    kept, dropped = (significand >> shift, significand & ((1 << shift) - 1)) if shift > 0 else (significand << -shift, 0)
+    top = dropped >> (shift - 8) if shift >= 8 else dropped << (8 - max(shift, 0))
+    magnitude = min((kept + ((top + r) >> 8)) * 2.0 ** quantum, 6.0)
+    return sign | E2M1.index(magnitude)
+
+
 def scale_value(code):
     magnitude = code & ~SIGN
     return f32("nan") if magnitude == SCALE_NAN else f32(SCALES[magnitude])
 
 
-def quantize(amax, x):
+def quantize(amax, x, rbits=None):
     with np.errstate(all="ignore"):
         if np.isnan(x).any():  # the maximum propagates NaN (torch.amax): a NaN scale (decision mx-nan=nan-scale)
             return [SCALE_NAN] + [0] * SIZE
@@ -103,6 +127,9 @@ def quantize(amax, x):
             r = f32(1.0) / (f32(SCALES[scale]) * s_dec)
             r = f32(np.finfo(f32).max) if np.isnan(r) or r > np.finfo(f32).max else r
             q = x * r
+        if rbits is not None:
+            order = [j ^ 3 for j in range(SIZE)] if REVERSED else range(SIZE)
+            return [scale] + [to_e2m1_rs(v, int(rbits[j])) for v, j in zip(q, order)]
         return [scale] + [to_e2m1(v) for v in q]
 
 
@@ -151,17 +178,23 @@ def tensors(w, n):
     """TENSORS batch: whole tensors of blocks along rows, A first on the block side."""
     rows, cols, swizzled = int(w[4]), int(w[5]), w[7] == b"swizzled-128x4"
     slots, count = layout(rows, cols, swizzled)
+    stochastic = w[3] == b"rs"
     reply = bytearray()
     for _ in range(n):
         if w[1] == b"float":
             x = np.frombuffer(sys.stdin.buffer.read(4 * rows * cols), dtype="<f4").reshape(rows, cols)
+            rbits = np.frombuffer(sys.stdin.buffer.read(rows * cols), dtype=np.uint8).reshape(rows, cols) if stochastic else None
             amax = tensor_amax(x)
             scales, codes = [0] * count, np.zeros((rows, cols), dtype=int)
             for (o, i), slot in slots.items():
                 block = np.zeros(SIZE, dtype=f32)
                 part = x[o, i * SIZE:(i + 1) * SIZE]
                 block[:len(part)] = part
-                out = quantize(amax, block)
+                bits = None
+                if stochastic:
+                    bits = np.zeros(SIZE, dtype=np.uint8)
+                    bits[:len(part)] = rbits[o, i * SIZE:(i + 1) * SIZE]
+                out = quantize(amax, block, bits)
                 scales[slot] = out[0]
                 codes[o, i * SIZE:(i + 1) * SIZE] = out[1:1 + len(part)]
             reply += np.array([amax], dtype="<f4").tobytes() + bytes(scales) + pack(list(codes.flatten()))
@@ -183,8 +216,8 @@ TENSORS = ["nvfp4_t5x40", "nvfp4_t130x64_sw"]  # the cuda profile's tensors.csv
 def main():
     recipe = RECIPE
     sys.stdin.buffer.readline()
-    caps = "".join(f"CAP float {t} rn tensor\nCAP {t} float rn tensor\n" for t in TENSORS)
-    sys.stdout.write(f"CAP float {NAME} rn block\nCAP {NAME} float rn block\n{caps}READY\n")
+    caps = "".join(f"CAP float {t} rn tensor\nCAP float {t} rs tensor\nCAP {t} float rn tensor\n" for t in TENSORS)
+    sys.stdout.write(f"CAP float {NAME} rn block\nCAP float {NAME} rs block\nCAP {NAME} float rn block\n{caps}READY\n")
     sys.stdout.flush()
     print("nvfp4 device: recipe " + recipe, file=sys.stderr)
     for line in iter(sys.stdin.buffer.readline, b""):
@@ -204,7 +237,8 @@ def main():
         for _ in range(n):
             if w[1] == b"float":
                 block = np.frombuffer(sys.stdin.buffer.read(4 * (SIZE + 1)), dtype="<f4")
-                out = quantize(block[0], block[1:])
+                rbits = sys.stdin.buffer.read(SIZE) if w[3] == b"rs" else None
+                out = quantize(block[0], block[1:], rbits)
                 pairs = [(out[1 + 2 * i], out[2 + 2 * i]) for i in range(SIZE // 2)]
                 reply += bytes([out[0]]) + bytes(a << 4 | b if HIGH_FIRST else a | b << 4 for a, b in pairs)
             else:

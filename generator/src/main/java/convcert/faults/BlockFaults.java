@@ -9,7 +9,8 @@ import java.util.Arrays;
  * The faults of mechanism block (faults.csv): a quantizer's plausible bugs in finding a block's scale and
  * in laying a tensor out, as a faulty conversion of one vector of a value -> block or value -> tensor case
  * (a block, or a whole tensor). Block-level faults act on every block, in place in a tensor; layout faults
- * on a tensor's stored scales. Only one-level scaled blocks (OCP MX): NVFP4's two-level recipe has its
+ * on a tensor's stored scales; random-bit faults on the random bits a stochastic (rs) case gives each value.
+ * The maximum and layout faults take one-level scaled blocks (OCP MX) only: NVFP4's two-level recipe has its
  * decisions.
  */
 public final class BlockFaults {
@@ -20,7 +21,13 @@ public final class BlockFaults {
     /** The faulty conversion of one vector of the case, or null where the fault cannot apply to it. */
     public static BlockFunction of(Fault f, BlockConverter c) {
         BlockConverter blocks = c.blocks();
-        if (!f.mechanism().equals("block") || !c.toBlock() || !blocks.block().scaled() || blocks.block().twoLevel()) {
+        if (!f.mechanism().equals("block") || !c.toBlock()) {
+            return null;
+        }
+        if (f.parameter().startsWith("random-")) {
+            return c.stochastic() ? randomBits(c, f) : null;
+        }
+        if (!blocks.block().scaled() || blocks.block().twoLevel()) {
             return null;
         }
         TensorShape t = c.block().tensor();
@@ -49,6 +56,29 @@ public final class BlockFaults {
             case "partial-block-reads-on" -> t.along() != TensorShape.Along.ROW || t.columns() % size == 0 || t.rows() < 2
                     ? null : readsOn(c, t, blocks, size);
             default -> throw new IllegalArgumentException("fault " + f.id() + ": unknown block parameter " + f.parameter());
+        };
+    }
+
+    /**
+     * The right conversion of inputs whose random bits (the last of each vector, one per value) went astray:
+     * random-zero, all read as zeros (an rbits register never filled); random-reversed, each group of four values
+     * given the group's bits last to first (cvt.rs's four operands listed the other way round from the bits).
+     */
+    private static BlockFunction randomBits(BlockConverter c, Fault f) {
+        int n = c.block().elements();
+        boolean zero = switch (f.parameter()) {
+            case "random-zero" -> true;
+            case "random-reversed" -> false;
+            default -> throw new IllegalArgumentException("fault " + f.id() + ": unknown block parameter " + f.parameter());
+        };
+        return (in, i, out, o) -> {
+            long[] x = Arrays.copyOfRange(in, i, i + c.inputsPerBlock());
+            int at = x.length - n;
+            for (int j = 0; j < n; j++) {
+                int from = j ^ 3;
+                x[at + j] = zero ? 0 : from < n ? in[i + at + from] : x[at + j];
+            }
+            c.apply(x, 0, out, o, 1);
         };
     }
 

@@ -27,13 +27,15 @@ import java.util.stream.IntStream;
 public final class BlockConverter {
 
     /**
-     * The decisions a block's values read, beside its element conversion's: a block recipe's choices
-     * (nibble-order is how packed elements are stored, not what they are).
+     * The decisions a block's values read, beside its element conversion's: a block recipe's choices, and how
+     * its elements read their random bits under rs (nibble-order is how packed elements are stored, not what
+     * they are).
      */
     public static final List<Semantics.Switch<?>> RECIPE = List.of(Semantics.MX_SCALE, Semantics.MX_NAN,
             Semantics.MX_INFINITY, Semantics.TENSOR_SCALE_ARITHMETIC, Semantics.BLOCK_SCALE_ROUNDING,
             Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN, Semantics.BLOCK_SCALE_CHOICE, Semantics.TENSOR_SCALE_MAXIMUM,
-            Semantics.ZERO_AMAX, Semantics.ELEMENT_ZERO_SIGN, Semantics.SCALE_PADDING, Semantics.TENSOR_AMAX_NAN);
+            Semantics.ZERO_AMAX, Semantics.ELEMENT_ZERO_SIGN, Semantics.SCALE_PADDING, Semantics.TENSOR_AMAX_NAN,
+            Semantics.STOCHASTIC_ROUNDING);
 
     private final BlockFormat block;
     private final Rounding mode;
@@ -61,13 +63,13 @@ public final class BlockConverter {
         this.scale = block.scaled() ? reference.codec(block.scale()) : null;
         String why = "element of " + block.name() + " (" + block.location() + ")";
         this.elements = toBlock
-                ? reference.unlisted(block.value(), block.element(), this.mode, Saturation.SAT, why)
+                ? reference.unlisted(block.value(), block.element(), this.mode, Saturation.SAT, randomBits(block), why)
                 : reference.unlisted(block.element(), block.value(), Rounding.RN, Saturation.NOSAT, why);
         this.smallestScale = scale == null ? 0 : scale.decode(0).exponent();
         this.largestScale = scale == null ? 0 : scale.decode(block.scale().maxFinite()).exponent();
         this.largestElement = element.decode(block.element().maxFinite());
         this.recipe = block.twoLevel() ? new TwoLevelRecipe(reference, block, this.mode) : null;
-        this.inputs = block.inputs(toBlock);
+        this.inputs = block.inputs(toBlock, this.mode);
         this.outputs = block.outputs(toBlock);
         this.tensor = block.tensor() == null ? null
                 : new TensorQuantizer(reference.blockConverter(block.tensor().block(), mode, toBlock), block.tensor(), semantics);
@@ -75,6 +77,25 @@ public final class BlockConverter {
 
     public BlockFormat block() {
         return block;
+    }
+
+    /** The random bits each element takes under rs (0 without). */
+    static int randomBits(BlockFormat block) {
+        return block.random() == null ? 0 : block.random().width();
+    }
+
+    /** Whether each value of a block takes random bits (rs): they follow the values, in the same order. */
+    public boolean stochastic() {
+        return toBlock && mode.stochastic();
+    }
+
+    /**
+     * The operand value i of a block converts from (values start at first): the value, and under rs its
+     * random bits above it, which follow the block's size values.
+     */
+    static long operand(Converter elements, long[] in, int first, int size, int i) {
+        long value = in[first + i];
+        return elements.operands().randomBits() == 0 ? value : elements.operands().operand(value, in[first + size + i]);
     }
 
     /** Whether packed elements put the first of a pair in the high nibble (decision nibble-order). */
@@ -238,7 +259,7 @@ public final class BlockConverter {
     private void quantize(long[] in, int offset, long[] out, int outOffset, List<String> notes) {
         if (scale == null) { // a packed vector: each value converted on its own
             for (int i = 0; i < block.size(); i++) {
-                out[outOffset + i] = elements.apply(in[offset + i]);
+                out[outOffset + i] = elements.apply(operand(elements, in, offset, block.size(), i));
             }
             return;
         }
@@ -259,7 +280,7 @@ public final class BlockConverter {
         }
         int s = (int) scaleCode - block.scale().bias();
         for (int i = 0; i < block.size(); i++) {
-            out[outOffset + 1 + i] = elements.applyScaled(in[offset + i], -s);
+            out[outOffset + 1 + i] = elements.applyScaled(operand(elements, in, offset, block.size(), i), -s);
         }
     }
 

@@ -314,8 +314,14 @@ public final class Reference {
 
     /** As above with the given saturation; why names the use in explanations. */
     Converter unlisted(Format from, Format to, Rounding mode, Saturation saturation, String why) {
-        Conversion c = new Conversion(from, to, Set.of(mode), Set.of(Form.NOSAT), "-", null,
-                why, "tool", new Location(Path.of("-"), 0, 0));
+        return unlisted(from, to, mode, saturation, 0, why);
+    }
+
+    /** As above, each value taking randomBits random bits above it under a stochastic mode (a block's elements). */
+    Converter unlisted(Format from, Format to, Rounding mode, Saturation saturation, int randomBits, String why) {
+        Location none = new Location(Path.of("-"), 0, 0);
+        Conversion c = new Conversion(from, to, Set.of(mode), Set.of(Form.NOSAT), "-", null, why, "tool", none, null,
+                mode.stochastic() ? randomBits : 0, Set.of(), null, false);
         SaturationRule rule = new SaturationRule("-", Map.of(), null, saturation, why, c.location());
         Case spec = new Case(c, mode, Form.NOSAT, tables.powerOnCtrl(), rule);
         return new Converter(spec, semantics, codec(from), codec(to),

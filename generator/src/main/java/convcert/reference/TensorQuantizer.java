@@ -124,7 +124,10 @@ final class TensorQuantizer {
         return Float.floatToRawIntBits(a) & 0xFFFFFFFFL;
     }
 
-    /** Block (o, i)'s inputs as blocks.csv lays them out: [A,] its values, or [A,] its scale then its elements. */
+    /**
+     * Block (o, i)'s inputs as blocks.csv lays them out: [A,] its values, or [A,] its scale then its elements. Under
+     * rs the tensor's random bits follow its values, one per value in the same order, and a block's follow its own.
+     */
     private void gather(long[] in, int inOffset, long amax, int o, int i, long[] one) {
         if (lead > 0) {
             one[0] = amax;
@@ -136,6 +139,9 @@ final class TensorQuantizer {
         for (int j = 0; j < size(); j++) {
             int p = shape.position(o, i, j);
             one[first + j] = p < 0 ? 0 : in[inOffset + (toBlock ? 0 : elementsAt()) + p];
+            if (block.stochastic()) {
+                one[first + size() + j] = p < 0 ? 0 : in[inOffset + shape.values() + p];
+            }
         }
     }
 
@@ -203,6 +209,9 @@ final class TensorQuantizer {
             int p = shape.position(b[0], b[1], j);
             if (p >= 0) {
                 inputs.add((toBlock ? 0 : elementsAt()) + p);
+                if (block.stochastic()) {
+                    inputs.add(shape.values() + p);
+                }
             }
         }
         return inputs;

@@ -42,7 +42,8 @@ final class TwoLevelRecipe {
         this.toScale = reference.unlisted(block.value(), block.scale(), scaleMode, Saturation.SAT, why);
         this.fromScale = reference.unlisted(block.scale(), block.value(), Rounding.RN, Saturation.NOSAT, why);
         String element = "element of " + block.name() + " (" + block.location() + ")";
-        this.toElement = reference.unlisted(block.value(), block.element(), mode, Saturation.SAT, element);
+        this.toElement = reference.unlisted(block.value(), block.element(), mode, Saturation.SAT,
+                BlockConverter.randomBits(block), element);
         this.fromElement = reference.unlisted(block.element(), block.value(), Rounding.RN, Saturation.NOSAT, element);
         this.scaleSign = reference.codec(block.scale()).signBit();
         this.scaleNan = block.scale().nan();
@@ -207,7 +208,10 @@ final class TwoLevelRecipe {
         for (int i = 0; i < size; i++) {
             float x = asFloat(in[offset + 1 + i]);
             float scaled = multiply ? x * inverse : divide() ? x / total : x * r;
-            out[outOffset + i] = toElement.apply(bits(positiveZero && scaled == 0f ? 0f : scaled));
+            long value = bits(positiveZero && scaled == 0f ? 0f : scaled);
+            // under rs each element's random bits follow the values; the scaled binary32 value takes them
+            out[outOffset + i] = toElement.operands().randomBits() == 0 ? toElement.apply(value)
+                    : toElement.apply(toElement.operands().operand(value, in[offset + 1 + size + i]));
         }
     }
 

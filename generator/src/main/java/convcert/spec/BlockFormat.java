@@ -14,17 +14,19 @@ import java.util.Set;
  * recipe derives its per-tensor scale from (null: one level). packed: elements of up to 4 bits are
  * stored two per byte, the first in the low nibble; otherwise every value takes bytes of its own.
  * tensor: for a row of tensors.csv, the whole tensor the case converts at once, in blocks of this
- * format's size (null for a row of blocks.csv).
+ * format's size (null for a row of blocks.csv). random: under rs (stochastic rounding), the unsigned
+ * integer format of the random bits each element takes, as many bits as its width (null without rs).
  */
 public record BlockFormat(String name, List<String> aliases, Format element, Format scale, Format tensorScale, int size,
-                          Format value, Set<Rounding> modes, boolean packed, String description, String source,
-                          Location location, TensorShape tensor) {
+                          Format value, Set<Rounding> modes, boolean packed, Format random, String description,
+                          String source, Location location, TensorShape tensor) {
 
     /** A row of blocks.csv. */
     public BlockFormat(String name, List<String> aliases, Format element, Format scale, Format tensorScale, int size,
-                       Format value, Set<Rounding> modes, boolean packed, String description, String source,
+                       Format value, Set<Rounding> modes, boolean packed, Format random, String description, String source,
                        Location location) {
-        this(name, aliases, element, scale, tensorScale, size, value, modes, packed, description, source, location, null);
+        this(name, aliases, element, scale, tensorScale, size, value, modes, packed, random, description, source, location,
+                null);
     }
 
     /** Scales on the block side: one (a scaled block), none (a packed vector), or a tensor's stored layout. */
@@ -48,15 +50,18 @@ public record BlockFormat(String name, List<String> aliases, Format element, For
 
     /**
      * The formats of a block's inputs, in order: value -> block takes the tensor's largest magnitude
-     * (two-level formats) and size values; block -> value the tensor's largest magnitude, the scale and
-     * size elements.
+     * (two-level formats) and size values, then under rs each value's random bits in the same order;
+     * block -> value the tensor's largest magnitude, the scale and size elements.
      */
-    public List<Format> inputs(boolean toBlock) {
+    public List<Format> inputs(boolean toBlock, Rounding mode) {
         List<Format> formats = new ArrayList<>();
         if (twoLevel() && (tensor == null || !toBlock)) { // a tensor's quantizer finds A itself
             formats.add(tensorScale);
         }
         formats.addAll(toBlock ? Collections.nCopies(elements(), value) : blockSide());
+        if (toBlock && mode.stochastic()) {
+            formats.addAll(Collections.nCopies(elements(), random));
+        }
         return List.copyOf(formats);
     }
 

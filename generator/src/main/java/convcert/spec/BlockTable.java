@@ -21,6 +21,9 @@ final class BlockTable {
     /** Optional: the format of the tensor's largest magnitude, which a two-level recipe scales from. */
     static final String TENSOR_SCALE = "tensor_scale";
 
+    /** Optional: under rs, the unsigned integer format of each element's random bits (its width is their count). */
+    static final String RANDOM = "random";
+
     private BlockTable() {
     }
 
@@ -72,7 +75,7 @@ final class BlockTable {
             for (String word : row.words("modes")) {
                 Rounding mode = Rounding.parse(word);
                 if (mode == null || mode == Rounding.RH || mode == Rounding.RO) {
-                    throw row.error("modes", "'" + word + "' is not a rounding mode for block elements (rn rna rz rd ru)");
+                    throw row.error("modes", "'" + word + "' is not a rounding mode for block elements (rn rna rz rd ru rs)");
                 }
                 if (!modesDefined.contains(mode)) {
                     throw row.error("modes", mode.suffix() + " has no row in rounding.csv");
@@ -85,6 +88,7 @@ final class BlockTable {
             if (!modesDefined.contains(Rounding.RN)) {
                 throw row.error("modes", "block -> " + value.name() + " rounds rn (overflow only): rounding.csv needs rn");
             }
+            Format random = random(table, row, formats, modes);
             String storage = row.required("storage");
             if (!storage.equals("bytes") && !storage.equals("packed")) {
                 throw row.error("storage", "expected bytes (a value per byte or more) or packed (two elements of up to 4 bits "
@@ -95,12 +99,32 @@ final class BlockTable {
                         + element.width());
             }
             BlockFormat b = new BlockFormat(name, row.words("aliases"), element, scale, tensor, size, value, Set.copyOf(modes),
-                    storage.equals("packed"), row.required("description"), row.required("source"), row.location());
+                    storage.equals("packed"), random, row.required("description"), row.required("source"), row.location());
             if (blocks.putIfAbsent(name, b) != null) {
                 throw row.error("name", "duplicate block format '" + name + "'");
             }
         }
         return blocks;
+    }
+
+    /** The random column: required where a mode is stochastic, an unsigned integer of 1 to 32 bits; refused elsewhere. */
+    private static Format random(CsvTable table, CsvTable.Row row, Function<String, Format> formats, Set<Rounding> modes) {
+        boolean stochastic = modes.stream().anyMatch(Rounding::stochastic);
+        boolean given = table.columnNames().contains(RANDOM) && !row.text(RANDOM).isEmpty();
+        if (!stochastic) {
+            if (given) {
+                throw row.error(RANDOM, "random bits without rs (stochastic rounding) in modes");
+            }
+            return null;
+        }
+        if (!given) {
+            throw row.error("modes", "rs (stochastic rounding) needs the format of each element's random bits in a random column");
+        }
+        Format f = format(row, RANDOM, formats);
+        if (f.layout() != Layout.UINT || f.width() > 32) {
+            throw row.error(RANDOM, "random bits are an unsigned integer format of up to 32 bits, not " + f.name());
+        }
+        return f;
     }
 
     private static Format format(CsvTable.Row row, String column, Function<String, Format> formats) {

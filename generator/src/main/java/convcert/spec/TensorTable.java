@@ -70,7 +70,7 @@ final class TensorTable {
             }
             TensorShape shape = new TensorShape(block, rows, columns, along, layout);
             all.put(name, new BlockFormat(name, row.words("aliases"), block.element(), block.scale(), block.tensorScale(), block.size(),
-                    block.value(), block.modes(), packed, row.required("description"), row.required("source"),
+                    block.value(), block.modes(), packed, block.random(), row.required("description"), row.required("source"),
                     row.location(), shape));
         }
         return all;

@@ -69,10 +69,7 @@ public final class BlockVectorFiles implements ExtensionCases {
         String profile = reference.tables().profile();
         List<Manifest.Entry> entries = new ArrayList<>();
         for (BlockConverter c : cases(reference)) {
-            BlockCoverage.Blocks inputs = c.block().tensor() != null
-                    ? TensorCoverage.of(reference, c.block(), c.toBlock(), level, seed)
-                    : c.toBlock() ? new BlockCoverage(reference, c.block(), level, seed).toBlock()
-                    : new BlockCoverage(reference, c.block(), level, seed).fromBlock();
+            BlockCoverage.Blocks inputs = inputs(reference, c, level, seed);
             long[] expected = new long[inputs.count() * c.outputsPerBlock()];
             c.apply(inputs.values(), 0, expected, 0, inputs.count());
             CaseId.Block id = c.id(profile);
@@ -99,6 +96,15 @@ public final class BlockVectorFiles implements ExtensionCases {
                     reference.semantics().choices(), level.label(), seed, inputs.count(), inputs.counts(), files, List.of(), null, null));
         }
         return entries;
+    }
+
+    /** A case's blocks (or tensors) for a level and seed; under rs with each value's random bits after the values. */
+    static BlockCoverage.Blocks inputs(Reference reference, BlockConverter c, Level level, long seed) {
+        BlockCoverage.Blocks inputs = c.block().tensor() != null
+                ? TensorCoverage.of(reference, c.block(), c.toBlock(), level, seed)
+                : c.toBlock() ? new BlockCoverage(reference, c.block(), level, seed).toBlock()
+                : new BlockCoverage(reference, c.block(), level, seed).fromBlock();
+        return c.stochastic() ? StochasticBlocks.of(reference, c, inputs, seed) : inputs;
     }
 
     private static String csv(BlockConverter c, BlockCoverage.Blocks inputs, long[] expected) {

@@ -60,7 +60,11 @@ class TensorQuantizerTest {
             for (Rounding mode : f.modes()) {
                 BlockConverter tensor = reference.blockConverter(f, mode, true);
                 BlockConverter block = reference.blockConverter(t.block(), mode, true);
-                long[] in = values(t.values(), random);
+                int lanes = mode.stochastic() ? t.values() : 0; // rs: a value's random bits after all the values
+                long[] in = java.util.Arrays.copyOf(values(t.values(), random), t.values() + lanes);
+                for (int k = 0; k < lanes; k++) {
+                    in[t.values() + k] = random.nextInt(256);
+                }
                 long[] all = new long[tensor.outputsPerBlock()];
                 tensor.apply(in, 0, all, 0, 1);
                 int lead = f.twoLevel() ? 1 : 0; // A first, then the layout as for one level
@@ -74,13 +78,16 @@ class TensorQuantizerTest {
                 boolean[] used = new boolean[t.scales()];
                 for (int o = 0; o < t.outer(); o++) {
                     for (int i = 0; i * size < axis; i++) {
-                        long[] values = new long[lead + size]; // [A,] then +0 past the edge
+                        long[] values = new long[lead + size + (lanes > 0 ? size : 0)]; // [A,] then +0 past the edge
                         values[0] = lead > 0 ? all[0] : values[0];
                         int[] at = new int[size];
                         for (int j = 0; j < size; j++) {
                             int a = i * size + j;
                             at[j] = a >= axis ? -1 : alongRow ? o * t.columns() + a : a * t.columns() + o;
                             values[lead + j] = at[j] < 0 ? 0 : in[at[j]];
+                            if (lanes > 0) {
+                                values[lead + size + j] = at[j] < 0 ? 0 : in[t.values() + at[j]];
+                            }
                         }
                         long[] expected = new long[1 + size];
                         block.apply(values, 0, expected, 0, 1);
@@ -100,7 +107,7 @@ class TensorQuantizerTest {
                 checked++;
             }
         }
-        assertTrue(checked >= (profile.equals("cuda") ? 2 : 10), "tensor cases checked: " + checked);
+        assertTrue(checked >= (profile.equals("cuda") ? 4 : 10), "tensor cases checked: " + checked);
     }
 
     @Test

@@ -72,8 +72,18 @@ class TwoLevelOracleTest {
     static final float RCP_6 = divide(1f, 6f);
     static final float RCP_M = divide(1f, M);
 
+    /** How element i's scaled value becomes its code: E2M1 to nearest even, or (rs) by its random bits. */
+    interface ElementRounding {
+        int code(int i, float scaled);
+    }
+
     /** amax, then 16 values -> the scale code, then 16 element codes (elements 0 under a NaN scale). */
     static int[] quantize(float amax, float[] x, Options o) {
+        return quantize(amax, x, o, (i, q) -> toE2m1(q));
+    }
+
+    /** The same with each element rounded by the given rule. */
+    static int[] quantize(float amax, float[] x, Options o, ElementRounding element) {
         float a = 0;
         int nans = 0;
         boolean infinite = false;
@@ -116,7 +126,7 @@ class TwoLevelOracleTest {
         float d = multiply(scale, divide(1f, g));
         float r = o.vllm() ? (d == 0 ? 0f : divide(1f, d)) : fminf(divide(1f, d), Float.MAX_VALUE);
         for (int i = 0; i < 16; i++) {
-            out[1 + i] = toE2m1(o.arithmetic().equals("divide-multiply") ? multiply(x[i], divide(divide(1f, t), scale))
+            out[1 + i] = element.code(i, o.arithmetic().equals("divide-multiply") ? multiply(x[i], divide(divide(1f, t), scale))
                     : o.divide() ? divide(x[i], total) : multiply(x[i], r));
         }
         return out;

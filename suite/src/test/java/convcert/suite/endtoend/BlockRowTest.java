@@ -28,8 +28,31 @@ class BlockRowTest {
             }
         }
         Files.writeString(dir.resolve("blocks.csv"), "nvfp4_32,,fp4_e2m1,fp8_e4m3fn,32,float,rn,packed,"
-                + "\"NVFP4's recipe over blocks of 32 (a test row)\",test,float\n", StandardOpenOption.APPEND);
+                + "\"NVFP4's recipe over blocks of 32 (a test row)\",test,float,\n", StandardOpenOption.APPEND);
         return dir;
+    }
+
+    /** rs in a row's modes needs the format of its random bits, an unsigned integer; random bits need rs. */
+    @Test
+    void aStochasticRowNeedsItsRandomBitsAndNothingElseHasThem(@TempDir Path temp) throws IOException {
+        Path tables = withRow(temp);
+        Path blocks = tables.resolve("blocks.csv");
+        String table = Files.readString(blocks);
+        String[][] bad = {
+            {",rn rs,packed,\"a test row\",test,float,\n", "modes: rs (stochastic rounding) needs the format"},
+            {",rn,packed,\"a test row\",test,float,uint8\n", "random: random bits without rs"},
+            {",rn rs,packed,\"a test row\",test,float,int8\n", "random: random bits are an unsigned integer format"},
+        };
+        for (String[] row : bad) {
+            Files.writeString(blocks, table + "nvfp4_rs,,fp4_e2m1,fp8_e4m3fn,16,float" + row[0]);
+            Fixtures.Run check = Fixtures.run("", "tables", "check", "--tables", tables.toString());
+            assertEquals(2, check.exit(), check.out() + check.err());
+            assertEquals(1, check.err().strip().lines().count(), check.err());
+            assertTrue(check.err().contains("blocks.csv:6") && check.err().contains(row[1]), check.err());
+        }
+        Files.writeString(blocks, table + "nvfp4_rs,,fp4_e2m1,fp8_e4m3fn,16,float,rn rs,packed,\"a test row\",test,float,uint8\n");
+        Fixtures.Run check = Fixtures.run("", "tables", "check", "--tables", tables.toString());
+        assertEquals(0, check.exit(), check.out() + check.err());
     }
 
     @Test

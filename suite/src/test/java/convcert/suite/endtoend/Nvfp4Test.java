@@ -47,7 +47,7 @@ class Nvfp4Test {
     @Test
     void transformerEnginesRecipePassesUnderTheDefaults() throws Exception {
         Fixtures.Run r = Fixtures.certify(shared.resolve("te"), "--profile", "cuda", "--vectors", vectors.toString(),
-                "--only", "*nvfp4*", "--adapter", DEVICE);
+                "--only", "*nvfp4*/rn-*", "--adapter", DEVICE);
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode report = Fixtures.report(shared.resolve("te"));
         assertEquals("PASS", Fixtures.find(report, "float->nvfp4/rn-block").get("status").asText());
@@ -70,8 +70,9 @@ class Nvfp4Test {
         JsonNode report = Fixtures.report(shared.resolve("ue5m3"));
         assertEquals("PASS", Fixtures.find(report, "float->nvfp4_ue5m3/rn-block").get("status").asText());
         assertEquals("PASS", Fixtures.find(report, "nvfp4_ue5m3->float/rn-block").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "float->nvfp4_ue5m3/rs-block").get("status").asText()); // random bits too
         r = Fixtures.certify(shared.resolve("ue5m3-as-e4m3"), "--profile", "cuda", "--vectors", vectors.toString(),
-                "--only", "*nvfp4_ue5m3*", "--adapter", ue5m3);
+                "--only", "*nvfp4_ue5m3*/rn-*", "--adapter", ue5m3);
         assertEquals(1, r.exit(), r.out() + r.err());
         assertEquals("FAIL", Fixtures.find(Fixtures.report(shared.resolve("ue5m3-as-e4m3")), "float->nvfp4_ue5m3/rn-block")
                 .get("status").asText());
@@ -81,7 +82,7 @@ class Nvfp4Test {
     void torchaosRecipeFailsUnderTheDefaultsAndPassesUnderItsDecisions() throws Exception {
         String torchao = DEVICE + " --recipe torchao";
         Fixtures.Run r = Fixtures.certify(shared.resolve("torchao"), "--profile", "cuda", "--vectors",
-                vectors.toString(), "--only", "*nvfp4*", "--adapter", torchao);
+                vectors.toString(), "--only", "*nvfp4*/rn-*", "--adapter", torchao);
         assertEquals(1, r.exit(), r.out() + r.err());
         JsonNode quantize = Fixtures.find(Fixtures.report(shared.resolve("torchao")), "float->nvfp4/rn-block");
         assertEquals("FAIL", quantize.get("status").asText());
@@ -97,7 +98,7 @@ class Nvfp4Test {
         assertEquals("tensor-scale-arithmetic=divide block-scale-minimum=smallest-normal tensor-amax-nan=propagate",
                 recipe(Fixtures.find(Fixtures.report(shared.resolve("torchao")), "float->nvfp4_t5x40/rn-tensor")));
         r = Fixtures.certify(shared.resolve("torchao-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
-                "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=divide", "--decision",
+                "--only", "*nvfp4*/rn-*", "--decision", "tensor-scale-arithmetic=divide", "--decision",
                 "block-scale-minimum=smallest-normal", "--decision", "block-scale-sign=signed", "--decision",
                 "tensor-amax-nan=propagate", "--adapter", torchao);
         assertEquals(0, r.exit(), r.out() + r.err());
@@ -117,7 +118,7 @@ class Nvfp4Test {
     void vllmsReferenceRecipeFailsUnderTheDefaultsAndPassesUnderItsDecisions() throws Exception {
         String vllm = DEVICE + " --recipe vllm";
         Fixtures.Run r = Fixtures.certify(shared.resolve("vllm"), "--profile", "cuda", "--vectors", vectors.toString(),
-                "--only", "*nvfp4*", "--adapter", vllm);
+                "--only", "*nvfp4*/rn-*", "--adapter", vllm);
         assertEquals(1, r.exit(), r.out() + r.err());
         JsonNode quantize = Fixtures.find(Fixtures.report(shared.resolve("vllm")), "float->nvfp4/rn-block");
         assertEquals("FAIL", quantize.get("status").asText());
@@ -125,12 +126,12 @@ class Nvfp4Test {
         for (String[] decisions : new String[][] {{"tensor-scale-arithmetic=reciprocal"}, {"tensor-scale-arithmetic=divide"},
             {"tensor-scale-arithmetic=reciprocal-amax"}}) {
             r = Fixtures.certify(shared.resolve("vllm-" + decisions[0].replace('=', '-')), "--profile", "cuda", "--vectors",
-                    vectors.toString(), "--only", "float->nvfp4*", "--decision", decisions[0], "--decision",
+                    vectors.toString(), "--only", "float->nvfp4*/rn-*", "--decision", decisions[0], "--decision",
                     "tensor-amax-nan=propagate", "--adapter", vllm);
             assertEquals(decisions[0].endsWith("reciprocal-amax") ? 0 : 1, r.exit(), decisions[0] + ": " + r.out());
         }
         r = Fixtures.certify(shared.resolve("vllm-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
-                "--only", "*nvfp4*", "--decision", "tensor-scale-arithmetic=reciprocal-amax", "--decision",
+                "--only", "*nvfp4*/rn-*", "--decision", "tensor-scale-arithmetic=reciprocal-amax", "--decision",
                 "block-scale-sign=signed", "--decision", "tensor-amax-nan=propagate", "--adapter", vllm);
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("6 cases"), r.out());
@@ -144,7 +145,7 @@ class Nvfp4Test {
             "block-scale-sign=signed", "tensor-amax-nan=propagate"};
         for (int left = 0; left < decisions.length; left++) {
             java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--profile", "cuda", "--vectors",
-                    vectors.toString(), "--only", "*nvfp4*", "--adapter", torchao));
+                    vectors.toString(), "--only", "*nvfp4*/rn-*", "--adapter", torchao));
             for (int i = 0; i < decisions.length; i++) {
                 if (i != left) {
                     args.add("--decision");
@@ -161,13 +162,13 @@ class Nvfp4Test {
         // vectors generated low-first (the default), read as generated whatever the run's decision
         String high = DEVICE + " --nibbles high-first";
         Fixtures.Run r = Fixtures.certify(shared.resolve("high-default"), "--profile", "cuda", "--vectors",
-                vectors.toString(), "--only", "*nvfp4*", "--adapter", high);
+                vectors.toString(), "--only", "*nvfp4*/rn-*", "--adapter", high);
         assertEquals(1, r.exit(), r.out() + r.err());
         JsonNode report = Fixtures.report(shared.resolve("high-default"));
         assertEquals("FAIL", Fixtures.find(report, "float->nvfp4/rn-block").get("status").asText());
         assertEquals("FAIL", Fixtures.find(report, "nvfp4->float/rn-block").get("status").asText());
         r = Fixtures.certify(shared.resolve("high-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
-                "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", high);
+                "--only", "*nvfp4*/rn-*", "--decision", "nibble-order=high-first", "--adapter", high);
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("6 cases"), r.out());
         // and the default device fails under high-first: the decision is not a waiver
@@ -194,7 +195,7 @@ class Nvfp4Test {
         assertTrue(differing > 0);
         // the high-first set certifies the high-first device with no recomputation
         Fixtures.Run r = Fixtures.certify(shared.resolve("high-set"), "--profile", "cuda", "--vectors", high.toString(),
-                "--only", "*nvfp4*", "--decision", "nibble-order=high-first", "--adapter", DEVICE + " --nibbles high-first");
+                "--only", "*nvfp4*/rn-*", "--decision", "nibble-order=high-first", "--adapter", DEVICE + " --nibbles high-first");
         assertEquals(0, r.exit(), r.out() + r.err());
     }
 
