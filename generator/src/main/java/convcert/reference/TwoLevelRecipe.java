@@ -204,6 +204,11 @@ final class TwoLevelRecipe {
                 : divide() ? "each element: x / (T x S), T x S = " + total
                 : "each element: x x r, r = 1 / (S x rn(1/G)) = " + r
                 + (amaxReciprocal ? " (0 where S x rn(1/G) is 0)" : " (at most FLT_MAX)"));
+        if (toElement.operands().randomBits() > 0) {
+            note(notes, "each element then rounds with its own " + toElement.operands().randomBits()
+                    + " random bits (the inputs after the values), read as decision stochastic-rounding="
+                    + option(Semantics.STOCHASTIC_ROUNDING) + " says");
+        }
         boolean positiveZero = semantics.get(Semantics.ELEMENT_ZERO_SIGN) == Semantics.ElementZeroSign.POSITIVE;
         for (int i = 0; i < size; i++) {
             float x = asFloat(in[offset + 1 + i]);

@@ -47,6 +47,8 @@ class StochasticQuantizerTest {
         assertEquals(1, r.exit(), r.out() + r.err());
         JsonNode c = Fixtures.find(Fixtures.report(shared.resolve("reversed")), "float->nvfp4/rs-block");
         assertEquals("FAIL", c.get("status").asText());
+        String rules = c.get("rules").toString();
+        assertTrue(rules.contains("own 8 random bits") && rules.contains("stochastic-rounding=stochastic-a"), rules);
         assertEquals("random-reversed", Nvfp4Test.recipe(c));
     }
 }
