@@ -138,22 +138,40 @@ final class HandBinary32 {
 
     static final double[] E2M1 = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
 
+    /** Whether a magnitude v strictly between E2M1 values lo and lo + 1 rounds to lo + 1. */
+    interface E2m1Up {
+        boolean up(double v, int lo);
+    }
+
     /** q to E2M1, nearest even, saturating at 6; NaN to +6 (decision finite-nan). */
     static int toE2m1(float q) {
+        return toE2m1(q, (v, lo) -> {
+            double mid = (E2M1[lo] + E2M1[lo + 1]) / 2;
+            return v > mid || (v == mid && (lo & 1) == 1);
+        });
+    }
+
+    /** q to E2M1, an inexact magnitude rounding up where up says, saturating at 6; NaN to +6. */
+    static int toE2m1(float q, E2m1Up up) {
         if (Float.isNaN(q)) {
             return 7;
         }
         int sign = Float.floatToRawIntBits(q) < 0 ? 8 : 0;
         double v = Math.abs((double) q);
+        int lo = e2m1Below(v);
+        if (lo == 7 || E2M1[lo] == v) {
+            return sign | lo;
+        }
+        return sign | (up.up(v, lo) ? lo + 1 : lo);
+    }
+
+    /** The index of the largest E2M1 value at most the magnitude v. */
+    static int e2m1Below(double v) {
         int lo = 0;
         while (lo < 7 && E2M1[lo + 1] <= v) {
             lo++;
         }
-        if (lo == 7 || E2M1[lo] == v) {
-            return sign | lo;
-        }
-        double mid = (E2M1[lo] + E2M1[lo + 1]) / 2;
-        return sign | (v > mid || (v == mid && (lo & 1) == 1) ? lo + 1 : lo);
+        return lo;
     }
 
     static float e2m1(int code) {

@@ -2,6 +2,7 @@ package convcert.reference;
 
 import static convcert.reference.HandBinary32.E2M1;
 import static convcert.reference.HandBinary32.bits;
+import static convcert.reference.HandBinary32.e2m1Below;
 import static convcert.reference.HandBinary32.toE2m1;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,19 +30,7 @@ class StochasticBlockOracleTest {
 
     /** E2M1 under StochasticA with 8 random bits r; NaN gives 7 (decision finite-nan), beyond 6 saturates. */
     static int toE2m1Stochastic(float q, int r) {
-        if (Float.isNaN(q)) {
-            return 7;
-        }
-        int sign = Float.floatToRawIntBits(q) < 0 ? 8 : 0;
-        double v = Math.abs((double) q);
-        int lo = 0;
-        while (lo < 7 && E2M1[lo + 1] <= v) {
-            lo++;
-        }
-        if (lo == 7 || E2M1[lo] == v) {
-            return sign | lo;
-        }
-        return sign | (discarded(v, lo) + r >= 256 ? lo + 1 : lo);
+        return toE2m1(q, (v, lo) -> discarded(v, lo) + r >= 256);
     }
 
     /** floor(v x 2^8), v the fraction of the step above E2M1 value lo (exact: the steps are powers of two). */
@@ -138,10 +127,7 @@ class StochasticBlockOracleTest {
         if (Float.isNaN(q) || v >= 6) {
             return -1;
         }
-        int lo = 0;
-        while (E2M1[lo + 1] <= v) {
-            lo++;
-        }
+        int lo = e2m1Below(v);
         int d = E2M1[lo] == v ? 0 : discarded(v, lo); // below 2^-8 of a step no 8 random bits carry
         return d == 0 ? -1 : 256 - d;
     }
