@@ -102,17 +102,20 @@ class Device:
         convcert runs each saturation state once (the handshake's SATURATION told)."""
         self.checks_alignment = checks_alignment
         self.programs_saturation = programs_saturation
-        self._values = []   # (from, to, rounding, state, in_bytes, out_bytes, fn)
+        self._values = []   # (from, to, rounding, state, in_bytes, out_bytes, fn, scaled, random)
         self._blocks = []   # (from, to, rounding, fn)
         self._tensors = []  # (from, to, rounding, fn)
         self._memory = {}   # case name -> fn
 
-    def convert(self, src, dst, rounding, state, in_bytes=None, out_bytes=None, scaled=False):
+    def convert(self, src, dst, rounding, state, in_bytes=None, out_bytes=None, scaled=False, random=False):
         """Declares a value conversion; the decorated function maps an input array to an output array.
         scaled=True: a pair with a scale lane (conversions.csv's scale column); the function then gets the
-        scales too, a uint32 word per input, the scale field in its low bits (two's complement where signed)."""
+        scales too, a uint32 word per input, the scale field in its low bits (two's complement where signed).
+        random=True: stochastic rounding (rs) with random bits beside each value (the random_bits column); the
+        function gets a uint32 word per input too: the random bits, or with scaled=True the scale field with the
+        random bits above it (gfx950's _sr_ forms)."""
         def register(fn):
-            self._values.append((canonical(src), canonical(dst), rounding, state, in_bytes, out_bytes, fn, scaled))
+            self._values.append((canonical(src), canonical(dst), rounding, state, in_bytes, out_bytes, fn, scaled, random))
             return fn
         return register
 
@@ -161,6 +164,8 @@ class Device:
             lines.append("SATURATION told")
         if any(v[7] for v in self._values):
             lines.append("SCALE")
+        if any(v[8] for v in self._values):
+            lines.append("RANDOM")
         self._out.write(("\n".join(lines + ["READY"]) + "\n").encode())
         self._out.flush()
         for line in iter(self._in.readline, b""):
@@ -197,10 +202,12 @@ class Device:
         out_bytes = (found and found[5]) or _width(dst)
         if in_bytes is None or out_bytes is None:
             return b"ERR unknown width of %s or %s\n" % (src.encode(), dst.encode())
-        # the payload is read whatever happens, so the stream stays in step: a scaled pair's scales follow its inputs
+        # the payload is read whatever happens, so the stream stays in step: a scaled pair's scales, or an rs
+        # case's random bits, follow its inputs
         data = self._read(count * in_bytes)
-        scaled = any(v[7] for v in self._values if _matches(v[0], src) and _matches(v[1], dst))
-        scales = np.frombuffer(self._read(count * 4), dtype="<u4").astype(np.uint32) if scaled else None
+        laned = any(v[7] for v in self._values if _matches(v[0], src) and _matches(v[1], dst)) or any(
+            v[8] for v in self._values if _matches(v[0], src) and _matches(v[1], dst) and _matches(v[2], rounding))
+        scales = np.frombuffer(self._read(count * 4), dtype="<u4").astype(np.uint32) if laned else None
         if count == 0:
             return b"OK 0\n"
         if found is None:

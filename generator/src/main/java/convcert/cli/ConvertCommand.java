@@ -72,7 +72,9 @@ public final class ConvertCommand implements Callable<Integer> {
                     + "(no flags.csv); profiles with flags: " + String.join(" ", profilesWithFlags()));
         }
         Flags lane = flags ? converter.flags() : null;
-        long laneValue = converter.operands().scale() != null || scaleArgument != null ? scaleCode(c, converter) : randomBits(c, converter);
+        boolean scaled = converter.operands().scale() != null || scaleArgument != null;
+        long laneValue = scaled ? scaleCode(c, converter) : randomBits(c, converter);
+        Long scaledRandom = scaled && converter.operands().randomBits() > 0 ? randomBits(c, converter) : null; // gfx950's _sr_ forms
         Format source = c.conversion().from();
         Format destination = c.conversion().to();
         PrintWriter out = spec.commandLine().getOut();
@@ -83,7 +85,7 @@ public final class ConvertCommand implements Callable<Integer> {
         if (!values.isEmpty()) {
             for (int i = 0; i < values.size(); i++) {
                 long bits = parseHex(values.get(i), source, "argument " + (i + 1));
-                emit(out, converter, lane, destination, converter.operands().operand(bits, laneValue));
+                emit(out, converter, lane, destination, operand(converter, bits, laneValue, scaledRandom));
             }
         } else {
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
@@ -103,7 +105,7 @@ public final class ConvertCommand implements Callable<Integer> {
                     if (i > start) {
                         long bits = parseHex(line.substring(start, i), source,
                                 "stdin line " + lineNumber + ", column " + (start + 1));
-                        emit(out, converter, lane, destination, converter.operands().operand(bits, laneValue));
+                        emit(out, converter, lane, destination, operand(converter, bits, laneValue, scaledRandom));
                     }
                 }
             }
@@ -126,6 +128,12 @@ public final class ConvertCommand implements Callable<Integer> {
         } else {
             out.println(destination.hex(result));
         }
+    }
+
+    /** A value with its lane: random bits or a scale, or a scale with random bits above it. */
+    private static long operand(Converter converter, long bits, long laneValue, Long scaledRandom) {
+        long operand = converter.operands().operand(bits, laneValue);
+        return scaledRandom == null ? operand : converter.operands().withRandom(operand, scaledRandom);
     }
 
     /** --random's bits: required by rs, refused elsewhere, at most the pair's random_bits wide. */
@@ -168,8 +176,9 @@ public final class ConvertCommand implements Callable<Integer> {
             throw new UsageException("--scale: " + scaleArgument + " is outside " + lane.min() + " to " + lane.max()
                     + ", the range of " + c.conversion().pairName() + "'s " + lane.bits() + "-bit scale");
         }
-        if (random != null) {
-            throw new UsageException("--random: " + c.conversion().pairName() + " takes a scale, not random bits");
+        if (random != null && converter.operands().randomBits() == 0) {
+            throw new UsageException("--random: " + c.conversion().pairName() + " " + c.rounding().suffix()
+                    + " takes a scale, not random bits");
         }
         return lane.code(scaleArgument);
     }

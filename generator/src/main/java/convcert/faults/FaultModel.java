@@ -6,6 +6,7 @@ import convcert.reference.Converter;
 import convcert.reference.Decoded;
 import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
+import convcert.reference.Operands;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.reference.Values;
@@ -68,7 +69,7 @@ public final class FaultModel {
             case "saturation" -> saturation(c, p);
             case "control" -> control(c, p);
             case "output" -> output(c, right, src, dst, p);
-            case "scale" -> scale(c, right, src, p);
+            case "scale" -> scale(c, right, p);
             case "flags" -> right::apply; // its results are right; its flags (below) are not
             default -> throw new IllegalArgumentException(f.mechanism());
         };
@@ -184,9 +185,9 @@ public final class FaultModel {
             }
             Converter truncating = reference.converter(withMode(c, Rounding.RZ));
             FormatCodec src = right.source();
-            long magnitude = src.mask() & ~src.signBit();
+            long magnitude = src.mask() & ~src.signBit(); // a scale field above the value stays
             return x -> src.decode(x).kind() != Decoded.Kind.FINITE ? truncating.apply(x)
-                    : truncating.apply(x & src.signBit() | (x & magnitude) + right.operands().random(x) & magnitude);
+                    : truncating.apply(x & ~src.mask() | x & src.signBit() | (x & magnitude) + right.operands().random(x) & magnitude);
         }
         String[] ab = p.split("->");
         Rounding from = Reference.rounding(ab[0]);
@@ -203,16 +204,16 @@ public final class FaultModel {
      * A scaled conversion that mishandles its scale: ignores it, applies it the wrong way, reads a
      * signed scale as unsigned, or rounds the unscaled value first and scales that (rounding twice).
      */
-    private Implementation scale(Case c, Converter right, FormatCodec src, String p) {
+    private Implementation scale(Case c, Converter right, String p) {
         ScaleLane lane = c.conversion().scale();
-        long value = src.mask();
+        Operands o = right.operands();
         return switch (p) {
-            case "ignored" -> x -> right.applyScaled(x & value, 0);
-            case "negated" -> x -> right.applyScaled(x & value, -right.operands().scaleExponent(x));
-            case "unsigned" -> x -> right.applyScaled(x & value, (int) (lane.divides() ? -right.operands().lane(x) : right.operands().lane(x)));
-            case "after-rounding" -> {
+            case "ignored" -> x -> right.applyScaled(o.withoutScale(x), 0);
+            case "negated" -> x -> right.applyScaled(o.withoutScale(x), -o.scaleExponent(x));
+            case "unsigned" -> x -> right.applyScaled(o.withoutScale(x), (int) (lane.divides() ? -o.scaleCode(x) : o.scaleCode(x)));
+            case "after-rounding" -> { // the first rounding keeps any random bits; the second, back to the source, is exact
                 Converter back = reference.unlisted(c.conversion().to(), c.conversion().from(), Rounding.RN);
-                yield x -> right.applyScaled(back.apply(right.applyScaled(x & value, 0)), right.operands().scaleExponent(x));
+                yield x -> right.applyScaled(back.apply(right.applyScaled(o.withoutScale(x), 0)), o.scaleExponent(x));
             }
             default -> throw new IllegalArgumentException("scale " + p);
         };

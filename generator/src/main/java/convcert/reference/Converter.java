@@ -106,10 +106,15 @@ public final class Converter {
     /**
      * Stochastic rounding: the top randomBits bits a value discards, where random bits decide its
      * result (a finite, inexact value within the destination's range); -1 elsewhere. Random bits r
-     * carry (stochastic-a) iff r >= 2^randomBits minus these: what the generator aims at.
+     * carry (stochastic-a) iff r >= 2^randomBits minus these: what the generator aims at. A scaled
+     * operand's value is taken times its scale (a NaN scale: -1).
      */
     public long discardedBeforeRandom(long bits) {
-        return stochastic.discardedBefore(bits);
+        ScaleLane lane = operands.scale();
+        if (lane != null && lane.isNan(operands.scaleCode(bits))) {
+            return -1;
+        }
+        return stochastic.discardedBefore(bits, operands.scaleExponent(bits));
     }
 
     /**
@@ -257,13 +262,13 @@ public final class Converter {
     private long convert(long bits, int scale, Unpacked d, Trace t) {
         src.unpack(bits, d);
         ScaleLane lane = operands.scale();
-        if (lane != null && lane.isNan(operands.lane(bits))) {
+        if (lane != null && lane.isNan(operands.scaleCode(bits))) {
             d.set(Decoded.Kind.NAN, d.negative, 0, 0, 0);
-            if (t != null) t.note("its scale 0x" + Long.toHexString(operands.lane(bits)) + " is NaN (" + lane
+            if (t != null) t.note("its scale 0x" + Long.toHexString(operands.scaleCode(bits)) + " is NaN (" + lane
                     + "): the value converts as a NaN of its sign");
         } else if (scale != 0 && d.kind == Decoded.Kind.FINITE) {
             d.exponent += scale;
-            if (t != null) t.note("scaled by 2^" + scale + (operands.scale() != null ? " (its scale 0x" + Long.toHexString(operands.lane(bits))
+            if (t != null) t.note("scaled by 2^" + scale + (operands.scale() != null ? " (its scale 0x" + Long.toHexString(operands.scaleCode(bits))
                     + " read as " + operands.scale() + ", applied exactly before the one rounding)" : " (block scale)"));
         }
         if (t != null) {

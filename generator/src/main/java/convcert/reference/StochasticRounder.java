@@ -31,12 +31,13 @@ final class StochasticRounder {
         return up;
     }
 
-    /** What Converter.discardedBeforeRandom answers: the top randomBits discarded bits, or -1. */
-    long discardedBefore(long bits) {
+    /** What Converter.discardedBeforeRandom answers for a value times 2^scale: the top randomBits discarded bits, or -1. */
+    long discardedBefore(long bits, int scale) {
         Unpacked d = src.unpack(bits, new Unpacked());
         if (randomBits == 0 || d.kind != Decoded.Kind.FINITE || dst.isInteger()) {
             return -1;
         }
+        d.exponent += scale;
         int e = d.exponent + 63 - Long.numberOfLeadingZeros(d.significand);
         int shift = e > maxExponent ? 0 : dst.quantum(e) - d.exponent;
         return shift <= 0 || Rounder.guard(d.significand, shift) == 0 ? -1 : Rounder.discarded(d.significand, shift, randomBits);

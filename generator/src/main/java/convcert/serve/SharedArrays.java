@@ -35,6 +35,10 @@ final class SharedArrays {
         Format destination = converter.spec().conversion().to();
         Operands operands = converter.operands();
         boolean laned = operands.laneBits() > 0;
+        if (operands.scale() != null && operands.randomBits() > 0) { // one lane value per element: a scale or random bits
+            throw new UsageException(converter.spec().conversion().pairName() + " " + converter.spec().rounding().suffix()
+                    + " takes a scale and random bits beside each value; the oracle's lanes carry one of them: certify it instead");
+        }
         if (laned != lanes >= 0) {
             throw new UsageException(laned ? converter.spec().conversion().pairName() + " " + converter.spec().rounding().suffix()
                     + " takes a lane beside each value (" + (operands.scale() != null ? "its scale" : "random bits") + "): give lanes=OFFSET"

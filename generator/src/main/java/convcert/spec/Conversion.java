@@ -31,16 +31,18 @@ public record Conversion(Format from, Format to, Set<Rounding> modes, Set<Form> 
     }
 
     /**
-     * The lane beside each value under a mode: rs's random bits, the scale column, or null. A value and its
-     * lane are one operand, the lane above the value's bits.
+     * The lane beside each value under a mode: rs's random bits, the scale column, both (the scale field
+     * low, the random bits above it), or null. A value and its lane are one operand, the lane above the
+     * value's bits.
      */
     public Lane lane(Rounding mode) {
-        return mode.stochastic() && randomBits > 0 ? Lane.RANDOM : scale != null ? Lane.SCALE : null;
+        boolean random = mode.stochastic() && randomBits > 0;
+        return random && scale != null ? Lane.SCALE_RANDOM : random ? Lane.RANDOM : scale != null ? Lane.SCALE : null;
     }
 
     /** The bits of the lane of a mode (0 without one). */
     public int laneBits(Rounding mode) {
-        return mode.stochastic() && randomBits > 0 ? randomBits : scale != null ? scale.bits() : 0;
+        return (mode.stochastic() ? randomBits : 0) + (scale != null ? scale.bits() : 0);
     }
 
     /** The bits a NaN input gives an integer destination. */

@@ -193,8 +193,8 @@ final class ConversionTable {
     }
 
     /**
-     * A scale is for floating pairs, one lane beside the value: never with rs's random bits (no table
-     * has both yet, and the operand holds one lane).
+     * A scale is for floating pairs, one lane beside the value; with rs's random bits the lane holds both
+     * (the scale field low), and must fit the 64-bit operand and the transports' 32-bit lane word.
      */
     private static ScaleLane scale(CsvTable table, CsvTable.Row row, Format from, Format to, int randomBits) {
         String text = table.columnNames().contains(SCALE) ? row.text(SCALE) : "";
@@ -208,11 +208,13 @@ final class ConversionTable {
         if (from.isInteger() || to.isInteger()) {
             throw row.error(SCALE, "a scale is defined between floating formats only");
         }
-        if (randomBits > 0) {
-            throw row.error(SCALE, "a pair takes random bits or a scale, not both");
+        if (from.width() + lane.bits() + randomBits > 64) {
+            throw row.error(SCALE, from.name() + " and a " + lane.bits() + "-bit scale" + (randomBits > 0 ? " with "
+                    + randomBits + " random bits" : "") + " do not fit in one 64-bit operand");
         }
-        if (from.width() + lane.bits() > 64) {
-            throw row.error(SCALE, from.name() + " and a " + lane.bits() + "-bit scale do not fit in one 64-bit operand");
+        if (lane.bits() + randomBits > 32) {
+            throw row.error(SCALE, "a " + lane.bits() + "-bit scale and " + randomBits
+                    + " random bits do not fit in one 32-bit lane word");
         }
         return lane;
     }

@@ -52,7 +52,7 @@ final class ExampleTable {
             if ((expected & ~to.mask()) != 0) {
                 throw row.error("expected", "does not fit in " + to.name());
             }
-            input |= scale(table, row, c) << from.width();
+            input |= scale(table, row, c) << from.width() | random(table, row, c, mode) << from.width() + (c.scale() == null ? 0 : c.scale().bits());
             boolean erratum = switch (row.required("status")) {
                 case "ok" -> false;
                 case "erratum" -> true;
@@ -91,6 +91,28 @@ final class ExampleTable {
         return lane.code(k);
     }
 
-    /** Optional column: a scaled pair's scale. */
+    /**
+     * A stochastic example (rs) gives its random bits in hex in the optional random column: they sit above
+     * the input and its scale, as the case's operand holds them.
+     */
+    private static long random(CsvTable table, CsvTable.Row row, Conversion c, Rounding mode) {
+        String text = table.columnNames().contains(RANDOM) ? row.text(RANDOM) : "";
+        boolean stochastic = mode.stochastic() && c.randomBits() > 0;
+        if (!stochastic || text.isEmpty()) {
+            if (stochastic || !text.isEmpty()) {
+                throw row.error(table.columnNames().contains(RANDOM) ? RANDOM : "rounding", stochastic
+                        ? "rs takes random bits: the example needs a random column" : "random bits need rounding rs");
+            }
+            return 0;
+        }
+        long bits = row.hex(RANDOM);
+        if (bits >>> c.randomBits() != 0) {
+            throw row.error(RANDOM, "does not fit in the " + c.randomBits() + " random bits of " + c.pairName());
+        }
+        return bits;
+    }
+
+    /** Optional columns: a scaled pair's scale, a stochastic example's random bits. */
     static final String SCALE = "scale";
+    static final String RANDOM = "random";
 }

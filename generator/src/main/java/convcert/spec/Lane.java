@@ -6,7 +6,7 @@ package convcert.spec;
  * lane field.
  */
 public enum Lane {
-    RANDOM("random"), SCALE("scale");
+    RANDOM("random"), SCALE("scale"), SCALE_RANDOM("scale-random");
 
     private final String word;
 

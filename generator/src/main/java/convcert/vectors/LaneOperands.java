@@ -3,6 +3,7 @@ package convcert.vectors;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
+import convcert.reference.Operands;
 import convcert.spec.Conversion;
 import convcert.spec.ScaleLane;
 import java.util.List;
@@ -24,8 +25,12 @@ final class LaneOperands {
         this.seed = seed;
     }
 
+    /** A stochastic scaled conversion (gfx950's _sr_ forms) takes the random bits on each of its scale operands. */
     TaggedInputs operands(Conversion c, Converter converter, TaggedInputs inputs) {
-        return converter.operands().scale() != null ? scaleOperands(c, converter, inputs) : stochasticOperands(c, converter, inputs);
+        boolean scaled = converter.operands().scale() != null;
+        boolean stochastic = converter.operands().randomBits() > 0;
+        TaggedInputs scales = scaled ? scaleOperands(c, converter, inputs) : inputs;
+        return stochastic ? stochasticOperands(c, converter, scales) : scales;
     }
 
     private int atLevel(String tag) {
@@ -82,10 +87,10 @@ final class LaneOperands {
     }
 
     /**
-     * Stochastic rounding's operands (converter.operands().randomBits() > 0): each input with the random bits 0
-     * and all ones (under the input's own tag); where random bits decide its result, also at its carry
-     * boundary, the least random bits that carry and one less (tag carry), and seeded random ones
-     * (tag random-operand, that many per input).
+     * Stochastic rounding's operands (converter.operands().randomBits() > 0): each input (with its scale,
+     * if scaled) with the random bits 0 and all ones (under the input's own tag); where random bits decide
+     * its result, also at its carry boundary, the least random bits that carry and one less (tag carry),
+     * and seeded random ones (tag random-operand, that many per input).
      */
     private TaggedInputs stochasticOperands(Conversion c, Converter converter, TaggedInputs inputs) {
         long full = 1L << converter.operands().randomBits();
@@ -93,21 +98,22 @@ final class LaneOperands {
         boolean carry = tags.stream().anyMatch(t -> t.tag().equals("carry") && t.at(level) > 0);
         int draws = atLevel("random-operand");
         SplittableRandom random = new SplittableRandom(seed ^ (31L * c.pairName().hashCode() + "random-operand".hashCode()));
+        Operands o = converter.operands();
         long[] bits = inputs.bits();
         String[] tag = inputs.tags();
         for (int i = 0; i < bits.length; i++) {
-            operands.add(converter.operands().operand(bits[i], 0), tag[i]);
-            operands.add(converter.operands().operand(bits[i], full - 1), tag[i]);
+            operands.add(o.withRandom(bits[i], 0), tag[i]);
+            operands.add(o.withRandom(bits[i], full - 1), tag[i]);
             long discarded = converter.discardedBeforeRandom(bits[i]);
             if (discarded < 0) {
                 continue;
             }
             if (carry && discarded > 0) {
-                operands.add(converter.operands().operand(bits[i], full - discarded), "carry");
-                operands.add(converter.operands().operand(bits[i], full - discarded - 1), "carry");
+                operands.add(o.withRandom(bits[i], full - discarded), "carry");
+                operands.add(o.withRandom(bits[i], full - discarded - 1), "carry");
             }
             for (int k = 0; k < draws; k++) {
-                operands.add(converter.operands().operand(bits[i], random.nextLong(full)), "random-operand");
+                operands.add(o.withRandom(bits[i], random.nextLong(full)), "random-operand");
             }
         }
         return operands;

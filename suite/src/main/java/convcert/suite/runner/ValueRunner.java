@@ -3,6 +3,7 @@ package convcert.suite.runner;
 import convcert.common.Progress;
 import convcert.reference.Converter;
 import convcert.reference.Flags;
+import convcert.reference.Operands;
 import convcert.spec.Lane;
 import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
@@ -106,9 +107,12 @@ public final class ValueRunner {
                 outcomes[i] = new Outcome(CaseResult.without(keys.get(i), Status.NOT_APPLICABLE, "not implemented by the adapter"),
                         Map.of());
             } else if (laneName != null && !takesLane(adapter.declaring(), laneName)) {
-                outcomes[i] = new Outcome(CaseResult.without(keys.get(i), Status.NOT_APPLICABLE, laneName == Lane.RANDOM
-                        ? "stochastic rounding: the adapter takes no random bits (spi.RandomOperations)"
-                        : "a scaled conversion: the adapter takes no scales (spi.ScaleOperations)"), Map.of());
+                outcomes[i] = new Outcome(CaseResult.without(keys.get(i), Status.NOT_APPLICABLE, switch (laneName) {
+                    case RANDOM -> "stochastic rounding: the adapter takes no random bits (spi.RandomOperations)";
+                    case SCALE -> "a scaled conversion: the adapter takes no scales (spi.ScaleOperations)";
+                    case SCALE_RANDOM -> "a scaled conversion with stochastic rounding: the adapter takes no scales with random "
+                            + "bits (spi.ScaleOperations and spi.RandomOperations)";
+                }), Map.of());
             } else {
                 running.add(i);
             }
@@ -189,7 +193,7 @@ public final class ValueRunner {
                     System.arraycopy(in, from + turn, adapterIn, 0, size - turn);
                     System.arraycopy(in, from, adapterIn, size - turn, turn);
                     Arrays.fill(adapterOut, 0, size, POISON);
-                    if (adapterLane != null) { // operands: the value to inputs, its random bits or scale beside it
+                    if (adapterLane != null) { // operands: the value to inputs, its random bits or scale (or both, one word) beside it
                         for (int k = 0; k < size; k++) {
                             adapterLane[k] = reference.operands().lane(adapterIn[k]);
                             adapterIn[k] &= sourceMask;
@@ -230,7 +234,8 @@ public final class ValueRunner {
 
     /**
      * An input as a report shows it: with its lane where it has one, random bits in hex ("0x3F800001
-     * random 0x1FFF"), a scale as the power of two it gives and its bits ("0x3F800000 scale -10 (0xF6)").
+     * random 0x1FFF"), a scale as the power of two it gives and its bits ("0x3F800000 scale -10 (0xF6)"),
+     * both where it has both ("0x3F800000 scale -10 (0xF6) random 0x1FFF").
      */
     static Shown input(Converter reference, long operand) {
         Shown value = Shown.of(reference.source(), operand & reference.source().mask());
@@ -238,15 +243,32 @@ public final class ValueRunner {
         if (lane == null) {
             return value;
         }
-        String bits = "0x" + Long.toHexString(reference.operands().lane(operand)).toUpperCase(Locale.ROOT);
-        return new Shown(value.bits() + " " + lane + " " + (lane == Lane.SCALE ? reference.operands().scaleExponent(operand)
-                + " (" + bits + ")" : bits), value.reads());
+        Operands o = reference.operands();
+        String scale = "scale " + o.scaleExponent(operand) + " (" + hex(o.scaleCode(operand)) + ")";
+        String random = "random " + hex(o.random(operand));
+        return new Shown(value.bits() + " " + switch (lane) {
+            case RANDOM -> random;
+            case SCALE -> scale;
+            case SCALE_RANDOM -> scale + " " + random;
+        }, value.reads());
     }
 
-    /** Whether an adapter takes a case's lane: random bits (spi.RandomOperations) or scales (spi.ScaleOperations). */
+    private static String hex(long bits) {
+        return "0x" + Long.toHexString(bits).toUpperCase(Locale.ROOT);
+    }
+
+    /**
+     * Whether an adapter takes a case's lane: random bits (spi.RandomOperations), scales
+     * (spi.ScaleOperations), or both, which reach it as scale words with the random bits above the field.
+     */
     private static boolean takesLane(Object adapter, Lane lane) {
-        return lane == Lane.RANDOM ? adapter instanceof RandomOperations r && r.takesRandomBits()
-                : adapter instanceof ScaleOperations s && s.takesScales();
+        boolean random = adapter instanceof RandomOperations r && r.takesRandomBits();
+        boolean scales = adapter instanceof ScaleOperations s && s.takesScales();
+        return switch (lane) {
+            case RANDOM -> random;
+            case SCALE -> scales;
+            case SCALE_RANDOM -> random && scales;
+        };
     }
 
     /** "03 (inexact underflow)". */

@@ -261,4 +261,67 @@ class PythonDeviceTest {
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(Fixtures.passed(Fixtures.report(out), passing) > 0, r.out());
     }
+
+    /**
+     * gfx950's stochastic scaled FP4 conversion (__amd_cvt_floatx2_to_fp4x2_sr_scale) in plain Python, written
+     * from the host model's description rather than the reference: the float's fraction less the scale, the
+     * seed's top 22 bits (the case's random bits, above the scale field in its word) added one place below
+     * the kept bit, then truncated. It passes; taking the seed's low 22 bits instead, as AMD's older FP8 host
+     * code masks its random value, fails.
+     */
+    @ParameterizedTest(name = "seed bits {0}")
+    @CsvSource({"high, 0", "low, 1"})
+    void aStochasticScaledConversionTakesItsRandomBitsAboveTheScale(String seedBits, int exit) throws IOException {
+        Path script = Files.writeString(temp.resolve("sr-" + seedBits + ".py"), """
+                import sys
+                import numpy as np
+                sys.path.insert(0, "%s")
+                from convcert_device import Device
+                device = Device()
+                LOW = "%s" == "low"
+
+                def e2m1(x, word):
+                    sign, k = x >> 31 << 3, ((word & 0xFF) ^ 0x80) - 0x80
+                    seed = (word >> 8) << 10
+                    r = seed & 0x3FFFFF if LOW else seed >> 10
+                    e, m = (x >> 23) & 0xFF, x & 0x7FFFFF
+                    if e == 0xFF or k == -128:
+                        return sign | 7  # NaN, the NaN scale and infinity: the largest magnitude
+                    if e == 0 and m == 0:
+                        return sign
+                    e -= 127
+                    if e == -127:  # a subnormal float, normalised
+                        e += 1
+                        while not m & 0x800000:
+                            m, e = m << 1, e - 1
+                        m &= 0x7FFFFF
+                    e -= k
+                    if e > 2:
+                        return sign | 7
+                    normal = e >= 0
+                    if not normal:
+                        m = (m | 0x800000) >> -e if -e < 32 else 0
+                        e = 0
+                    m += r
+                    if m >= 1 << 23:
+                        e += 1
+                    if normal and e > 2:
+                        return sign | 7
+                    field = e + 1 if normal else e
+                    return sign | field << 1 | (m >> 22) & 1
+
+                @device.convert("float", "e2m1", "rs", "*", scaled=True, random=True)
+                def fp4_sr(x, words):
+                    return np.array([e2m1(int(a), int(w)) for a, w in zip(x, words)], dtype=np.uint8)
+
+                device.run()
+                """.formatted(Fixtures.HOME.resolve("suite/python"), seedBits));
+        Path out = temp.resolve("sr-" + seedBits);
+        Fixtures.Run r = Fixtures.certify(out, "--profile", "gfx950", "--level", "ci", "--only", "float->fp4_e2m1/rs-*",
+                "--adapter", "process:cmd=python3 " + script);
+        assertEquals(exit, r.exit(), r.out() + r.err());
+        assertEquals(exit == 0 ? "PASS" : "FAIL", Fixtures.report(out).path("cases").get(0).path("status").asText(), r.out());
+        assertTrue(exit == 0 || java.util.regex.Pattern.compile("input 0x\\w+ scale -?\\d+ \\(0x\\w+\\) random 0x\\w+ ").matcher(r.out())
+                .find(), "a mismatch shows the scale and the random bits\n" + r.out());
+    }
 }

@@ -72,7 +72,8 @@ class PythonOracleTest {
             for (Path dir : profiles.filter(d -> Files.isRegularFile(d.resolve("formats.csv"))).sorted().toList()) {
                 Reference reference = Reference.of(SpecTables.load(dir));
                 for (Conversion c : reference.tables().conversions()) {
-                    Rounding mode = c.modes().iterator().next();
+                    // the oracle's lanes carry a scale or random bits: gfx950's rs, which takes both, is refused (aRefusedRequest...)
+                    Rounding mode = c.modes().stream().filter(m -> c.lane(m) != convcert.spec.Lane.SCALE_RANDOM).findFirst().orElseThrow();
                     Form form = c.forms(mode).iterator().next();
                     Case spec = reference.resolve(c, mode, form, reference.ctrl((String) null));
                     Converter converter = reference.converter(spec);
@@ -159,7 +160,8 @@ class PythonOracleTest {
                 for call in (lambda: convcert.convert(np.float32([1]), "bf16", profile="ocp-mx"),
                              lambda: convcert.convert(np.uint8([0x1F]), "float", source="e2m1", profile="ocp-mx"),
                              lambda: convcert.convert(np.float32([1]), "half", profile="cudaa"),
-                             lambda: convcert.convert(np.float32([1]), "half")):
+                             lambda: convcert.convert(np.float32([1]), "half"),
+                             lambda: convcert.convert(np.float32([1]), "e2m1", profile="gfx950", rounding="rs", lanes=[0])):
                     try:
                         call()
                         print("no error")
@@ -173,7 +175,7 @@ class PythonOracleTest {
                 "no profile 'cudaa'",
                 "give profile= (e.g. 'ieee754', 'ocp-mx', 'cuda') or tables= (a folder of spec tables), not both or neither: "
                         + "the answer depends on the text",
-                "[64]"), run.out().lines().toList());
+                "float->fp4_e2m1 rs takes a scale and random bits beside each value", "[64]"), run.out().lines().toList());
     }
 
     @Test
