@@ -189,6 +189,14 @@ public final class FaultModel {
             return x -> src.decode(x).kind() != Decoded.Kind.FINITE ? truncating.apply(x)
                     : truncating.apply(x & ~src.mask() | x & src.signBit() | (x & magnitude) + right.operands().random(x) & magnitude);
         }
+        if (p.equals("rs-seed-low-bits")) { // the random bits are a 32-bit seed's top N bits; this takes its low N
+            int n = right.operands().randomBits();
+            if (!c.rounding().stochastic() || n == 0 || n >= 32) {
+                return null;
+            }
+            Operands o = right.operands();
+            return x -> right.apply(o.withRandom(x, o.random(x) << (32 - n) & ((1L << n) - 1)));
+        }
         String[] ab = p.split("->");
         Rounding from = Reference.rounding(ab[0]);
         Rounding to = Reference.rounding(ab[1]);

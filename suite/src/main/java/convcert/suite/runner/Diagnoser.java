@@ -191,7 +191,16 @@ final class Diagnoser {
         // multiply with every decision, and NVFP4's recipe has a dozen
         List<Semantics.Switch<?>> live = BlockConverter.RECIPE.stream()
                 .filter(s -> changesAlone(s, c, inputs, expected, wrong, passes)).toList();
+        boolean faultsTried = false;
         for (Map<String, String> reading : Readings.other(reference, live)) {
+            // a catalogue fault is one change: tried once the single decisions are, so that combinations of
+            // several decisions, which multiply, are read only when neither explains the case
+            if (!faultsTried && reading.size() > 1) {
+                faultsTried = true;
+                if (tryFaults(c, inputs, expected, wrong, passes, full, best)) {
+                    simplest = Math.min(simplest, 1);
+                }
+            }
             if (reading.size() > simplest) {
                 break; // a reading with fewer changes explains the case
             }
@@ -201,12 +210,8 @@ final class Diagnoser {
                 simplest = reading.size();
             }
         }
-        for (Fault f : catalogue) { // a quantizer's bugs (mechanism block): layouts, the maximum
-            BlockFunction w = BlockFaults.of(f, c);
-            if (w != null) {
-                tryBlocks(new Diagnosis.Hypothesis(f.id(), f.description(), 0, 0), w, c, c, inputs, expected, wrong, passes,
-                        full, best);
-            }
+        if (!faultsTried) {
+            tryFaults(c, inputs, expected, wrong, passes, full, best);
         }
         long passesOf = blocks - mismatches;
         if (!full.isEmpty()) {
@@ -214,6 +219,20 @@ final class Diagnoser {
         }
         return best[0] == null ? null : new Diagnosis(wrong.size(), passes.size(), false, List.of(best[0]), List.of(),
                 mismatches, passesOf);
+    }
+
+    /** The catalogue's quantizer faults (mechanism block: layouts, the maximum, random bits): whether one explains all. */
+    private boolean tryFaults(BlockConverter c, long[] inputs, long[] expected, Map<Integer, long[]> wrong,
+                              List<Integer> passes, List<Diagnosis.Hypothesis> full, Diagnosis.Hypothesis[] best) {
+        boolean explains = false;
+        for (Fault f : catalogue) {
+            BlockFunction w = BlockFaults.of(f, c);
+            if (w != null) {
+                explains |= tryBlocks(new Diagnosis.Hypothesis(f.id(), f.description(), 0, 0), w, c, c, inputs, expected,
+                        wrong, passes, full, best);
+            }
+        }
+        return explains;
     }
 
     /**

@@ -266,8 +266,8 @@ class PythonDeviceTest {
      * gfx950's stochastic scaled FP4 conversion (__amd_cvt_floatx2_to_fp4x2_sr_scale) in plain Python, written
      * from the host model's description rather than the reference: the float's fraction less the scale, the
      * seed's top 22 bits (the case's random bits, above the scale field in its word) added one place below
-     * the kept bit, then truncated. It passes; taking the seed's low 22 bits instead, as AMD's older FP8 host
-     * code masks its random value, fails.
+     * the kept bit, then truncated. It passes; taking the seed's low 22 bits instead, as ROCm's older FP8
+     * conversions mask their random value, fails, diagnosed as the catalogue's rs-seed-low-bits.
      */
     @ParameterizedTest(name = "seed bits {0}")
     @CsvSource({"high, 0", "low, 1"})
@@ -321,6 +321,7 @@ class PythonDeviceTest {
                 "--adapter", "process:cmd=python3 " + script);
         assertEquals(exit, r.exit(), r.out() + r.err());
         assertEquals(exit == 0 ? "PASS" : "FAIL", Fixtures.report(out).path("cases").get(0).path("status").asText(), r.out());
+        assertTrue(exit == 0 || r.out().contains("explained by: rs-seed-low-bits"), "the diagnosis names the fault\n" + r.out());
         assertTrue(exit == 0 || java.util.regex.Pattern.compile("input 0x\\w+ scale -?\\d+ \\(0x\\w+\\) random 0x\\w+ ").matcher(r.out())
                 .find(), "a mismatch shows the scale and the random bits\n" + r.out());
     }
