@@ -46,7 +46,8 @@ class Tensor:
         self.profile, self.name, self.block = profile, row["name"], row["block"]
         self.rows, self.columns = int(row["rows"]), int(row["columns"])
         self.column_wise = row["along"] == "column"
-        self.swizzled = row["layout"] == "swizzled-128x4"
+        self.layout = row["layout"]
+        self.swizzled = self.layout == "swizzled-128x4"
         self.packed = row["storage"] == "packed"
         self.size = BLOCK[self.block]
         # torchao's orientation: blocks along the last dimension
@@ -57,7 +58,8 @@ class Tensor:
         self.element_bytes = self.rows * self.columns // (2 if self.packed else 1)
 
     def fits_torchao(self):
-        return self.block in BLOCK and self.k % self.size == 0 and not (self.packed and self.column_wise)
+        return (self.block in BLOCK and self.k % self.size == 0 and not (self.packed and self.column_wise)
+                and self.layout in ("plain", "swizzled-128x4"))  # torchao writes no other scale layout
 
     def inputs(self, vectors, pair):
         return (vectors / self.profile / pair / "rn-tensor.in.bin").read_bytes()

@@ -317,6 +317,8 @@ def _slots(rows, cols, along, layout, size):
     """The slots of a tensor's stored scale layout (spec-tables/README.md, tensors.csv)."""
     outer, axis = (rows, cols) if along == "row" else (cols, rows)
     inner = -(-axis // size)
+    if layout == "shuffled-256x8":  # AMD's pre-shuffled layout: padded to 256 x 8
+        return -(-outer // 256) * 256 * (-(-inner // 8) * 8)
     return outer * inner if layout == "plain" else -(-outer // 128) * 128 * (-(-inner // 4) * 4)
 
 

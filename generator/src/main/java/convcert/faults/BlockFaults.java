@@ -49,7 +49,7 @@ public final class BlockFaults {
                 proxy[size - 1] = 0;
                 blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
             });
-            case "scales-row-major" -> t.layout() != TensorShape.ScaleLayout.SWIZZLED_128X4 ? null
+            case "scales-row-major" -> t.layout() == TensorShape.ScaleLayout.PLAIN ? null
                     : relaid(c, t, (o, i) -> o * t.inner() + i);
             case "swizzle-row-order" -> t.layout() != TensorShape.ScaleLayout.SWIZZLED_128X4 ? null
                     : relaid(c, t, (o, i) -> t.scaleSlot(o, i) / 512 * 512 + (o % 32) * 4 + (o / 32 % 4) * 128 + i % 4);

@@ -14,7 +14,10 @@ import java.util.Locale;
  * {@link ScaleLayout#SWIZZLED_128X4} in cuBLAS's tiled layout for block-scaled GEMMs (the grid padded to
  * 128 outer x 4 inner, tiles of 512 bytes in (outer tile, inner tile) row-major order, within a tile
  * the scale of (o, i) at (o % 32) x 16 + (o / 32 % 4) x 4 + i % 4), as TransformerEngine's swizzle and
- * torchao's to_blocked write it.
+ * torchao's to_blocked write it; {@link ScaleLayout#SHUFFLED_256X8} in AMD's pre-shuffled layout for
+ * gfx950's MX GEMMs (the grid padded to 256 outer x 8 inner, viewed as (outer / 32, 2, 16, inner / 8, 2,
+ * 4), permuted to axes (0, 3, 5, 2, 4, 1) and stored row-major), as aiter's e8m0_shuffle and
+ * rocm-libraries' mxDataGenerator PreSwizzle write it.
  */
 public record TensorShape(BlockFormat block, int rows, int columns, Along along, ScaleLayout layout) {
 
@@ -23,7 +26,7 @@ public record TensorShape(BlockFormat block, int rows, int columns, Along along,
 
     /** How the scale grid is stored. */
     public enum ScaleLayout {
-        PLAIN, SWIZZLED_128X4;
+        PLAIN, SWIZZLED_128X4, SHUFFLED_256X8;
 
         public String word() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -63,16 +66,22 @@ public record TensorShape(BlockFormat block, int rows, int columns, Along along,
 
     /** Entries of the stored scale layout, padding included. */
     public int scales() {
-        return layout == ScaleLayout.PLAIN ? blocks() : roundUp(outer(), 128) * roundUp(inner(), 4);
+        return switch (layout) {
+            case PLAIN -> blocks();
+            case SWIZZLED_128X4 -> roundUp(outer(), 128) * roundUp(inner(), 4);
+            case SHUFFLED_256X8 -> roundUp(outer(), 256) * roundUp(inner(), 8);
+        };
     }
 
     /** Where the scale of block (o, i) of the grid is stored. */
     public int scaleSlot(int o, int i) {
-        if (layout == ScaleLayout.PLAIN) {
-            return along == Along.ROW ? o * inner() + i : i * outer() + o;
-        }
-        int tile = (o / 128) * (roundUp(inner(), 4) / 4) + i / 4;
-        return tile * 512 + (o % 32) * 16 + (o / 32 % 4) * 4 + i % 4;
+        return switch (layout) {
+            case PLAIN -> along == Along.ROW ? o * inner() + i : i * outer() + o;
+            case SWIZZLED_128X4 -> ((o / 128) * (roundUp(inner(), 4) / 4) + i / 4) * 512 + (o % 32) * 16 + (o / 32 % 4) * 4 + i % 4;
+            // (o, i) = (32a + 16b + c, 8d + 4e + f) goes to (a, d, f, c, e, b) of shape (., inner / 8, 4, 16, 2, 2)
+            case SHUFFLED_256X8 -> (o / 32) * 32 * roundUp(inner(), 8) + (i / 8) * 256 + (i % 4) * 64 + (o % 16) * 4
+                    + (i / 4 % 2) * 2 + o / 16 % 2;
+        };
     }
 
     /** The row-major index of value j (0 <= j < size) of block (o, i), or -1 past the tensor's edge. */

@@ -1,9 +1,11 @@
 package convcert.spec;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * tensors.csv (optional): whole tensors quantized into a block format of blocks.csv, one shape and scale
@@ -66,7 +68,8 @@ final class TensorTable {
             };
             TensorShape.ScaleLayout layout = TensorShape.ScaleLayout.parse(row.required("layout"));
             if (layout == null) {
-                throw row.error("layout", "expected plain or swizzled-128x4, got '" + row.text("layout") + "'");
+                throw row.error("layout", "expected one of " + Arrays.stream(TensorShape.ScaleLayout.values())
+                        .map(TensorShape.ScaleLayout::word).collect(Collectors.joining(" ")) + ", got '" + row.text("layout") + "'");
             }
             TensorShape shape = new TensorShape(block, rows, columns, along, layout);
             all.put(name, new BlockFormat(name, row.words("aliases"), block.element(), block.scale(), block.tensorScale(), block.size(),

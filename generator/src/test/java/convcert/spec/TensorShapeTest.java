@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * The scale layouts of tensors.csv against an independent derivation: cuBLAS's swizzled layout as
  * torchao's to_blocked writes it, step by step (pad the grid to 128 x 4, view it as (row tiles, 128,
  * column tiles, 4), permute to (row tiles, column tiles, 128, 4), view as (-1, 4, 32, 4), transpose the
- * middle axes, flatten), done here on index arrays by a generic permute, not by the layout's formula.
+ * middle axes, flatten), and AMD's pre-shuffled layout as aiter's e8m0_shuffle writes it, done here on
+ * index arrays by a generic permute, not by the layouts' formulas.
  */
 class TensorShapeTest {
 
@@ -56,9 +57,44 @@ class TensorShapeTest {
         return permute(tiles, new int[] {rowTiles * columnTiles, 4, 32, 4}, new int[] {0, 2, 1, 3});
     }
 
+    /**
+     * aiter's e8m0_shuffle on a grid of block ids (outer x inner, row-major): pad to (256, 8) multiples, view as
+     * (outer / 32, 2, 16, inner / 8, 2, 4), permute to (0, 3, 5, 2, 4, 1), flatten; -1 padding.
+     */
+    static int[] e8m0Shuffle(int outer, int inner) {
+        int sm = (outer + 255) / 256 * 256;
+        int sn = (inner + 7) / 8 * 8;
+        int[] padded = new int[sm * sn];
+        Arrays.fill(padded, -1);
+        for (int o = 0; o < outer; o++) {
+            for (int i = 0; i < inner; i++) {
+                padded[o * sn + i] = o * inner + i;
+            }
+        }
+        return permute(padded, new int[] {sm / 32, 2, 16, sn / 8, 2, 4}, new int[] {0, 3, 5, 2, 4, 1});
+    }
+
     private static TensorShape shape(int rows, int columns, TensorShape.Along along, TensorShape.ScaleLayout layout) {
         BlockFormat block = TestProfile.reference("ocp-mx").tables().blocks().get("mxfp8_e4m3");
         return new TensorShape(block, rows, columns, along, layout);
+    }
+
+    @Test
+    void theShuffledLayoutIsAitersE8m0Shuffle() {
+        int[][] shapes = {{1, 32}, {5, 72}, {260, 96}, {256, 256}, {513, 300}, {33, 1000}};
+        for (int[] s : shapes) {
+            for (TensorShape.Along along : TensorShape.Along.values()) {
+                TensorShape t = shape(s[0], s[1], along, TensorShape.ScaleLayout.SHUFFLED_256X8);
+                int[] shuffled = e8m0Shuffle(t.outer(), t.inner());
+                assertEquals(shuffled.length, t.scales(), s[0] + "x" + s[1] + " " + along);
+                for (int o = 0; o < t.outer(); o++) {
+                    for (int i = 0; i < t.inner(); i++) {
+                        assertEquals(o * t.inner() + i, shuffled[t.scaleSlot(o, i)], s[0] + "x" + s[1] + " " + along + " (" + o
+                                + ", " + i + ")");
+                    }
+                }
+            }
+        }
     }
 
     @Test

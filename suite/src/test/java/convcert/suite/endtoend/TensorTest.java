@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Whole tensors through the suite (tensors.csv): an MXFP4 tensor quantizer in plain Python, speaking the
  * TENSORS batch, passes every MXFP4 tensor case (a partial block at each row's end, cuBLAS's swizzled
- * scale layout); a quantizer that writes its scales row-major where the swizzled layout is asked for fails
+ * scale layout, AMD's pre-shuffled one); a quantizer that writes its scales row-major where either is asked for fails
  * naming the scale's row and block, diagnosed as the catalogue's scales-row-major; one that leaves NaN codes in the layout's padding fails under
  * scale-padding=zero, and the diagnosis names the reading it follows, as it names the ceiling scale rule; a
  * recording replays; a quantizer written on suite/python's Device.tensors passes both ways.
@@ -61,7 +61,9 @@ class TensorTest {
                     outer, axis = (rows, cols) if along == "row" else (cols, rows)
                     inner = (axis + 31) // 32
                     swizzled = layout == "swizzled-128x4" and FLAW != "plain"
-                    slots = up(outer, 128) * up(inner, 4) if layout == "swizzled-128x4" else outer * inner
+                    shuffled = layout == "shuffled-256x8" and FLAW != "plain"
+                    slots = (up(outer, 128) * up(inner, 4) if layout == "swizzled-128x4" else up(outer, 256) * up(inner, 8)
+                             if layout == "shuffled-256x8" else outer * inner)
                     scales = [0xFF if FLAW == "nan-padding" else 0] * slots
                     elements = [0] * (rows * cols)
                     for o in range(outer):
@@ -70,6 +72,9 @@ class TensorTest {
                             s, es = block([xs[p] for p in at])
                             if swizzled:
                                 slot = ((o // 128) * (up(inner, 4) // 4) + i // 4) * 512 + (o %% 32) * 16 + (o // 32 %% 4) * 4 + i %% 4
+                            elif shuffled:  # aiter's e8m0_shuffle: (o, i) as (a, b, c; d, e, f), stored as (a, d, f, c, e, b)
+                                a, b, c, d, e, f = o // 32, o // 16 %% 2, o %% 16, i // 8, i // 4 %% 2, i %% 4
+                                slot = ((((a * (up(inner, 8) // 8) + d) * 4 + f) * 16 + c) * 2 + e) * 2 + b
                             else:
                                 slot = o * inner + i if along == "row" else i * outer + o
                             scales[slot] = s
@@ -78,7 +83,7 @@ class TensorTest {
                     packed = bytes(elements[k] | elements[k + 1] << 4 for k in range(0, len(elements), 2))
                     return bytes(scales) + packed
                 sys.stdin.buffer.readline()
-                caps = "".join("CAP float mxfp4_e2m1_%%s %%s tensor\\n" %% (t, m) for t in ("t3x66", "t130x64_sw") for m in ("rn",))
+                caps = "".join("CAP float mxfp4_e2m1_%%s %%s tensor\\n" %% (t, m) for t in ("t3x66", "t130x64_sw", "t260x96_sh") for m in ("rn",))
                 sys.stdout.write(caps + "READY\\n"); sys.stdout.flush()
                 for line in iter(sys.stdin.buffer.readline, b""):
                     w = line.decode().split()
@@ -111,6 +116,7 @@ class TensorTest {
         JsonNode report = certified("ok", 0, "--adapter", device(""));
         assertEquals("PASS", Fixtures.find(report, "float->mxfp4_e2m1_t3x66/rn-tensor").get("status").asText());
         assertEquals("PASS", Fixtures.find(report, "float->mxfp4_e2m1_t130x64_sw/rn-tensor").get("status").asText());
+        assertEquals("PASS", Fixtures.find(report, "float->mxfp4_e2m1_t260x96_sh/rn-tensor").get("status").asText());
     }
 
     @Test
@@ -123,6 +129,9 @@ class TensorTest {
         assertTrue(first.contains("scale of row ") && first.contains("(slot "), first);
         assertTrue(c.get("rules").toString().contains("swizzled-128x4"), c.get("rules").toString());
         assertEquals("scales-row-major", Nvfp4Test.recipe(c)); // the catalogue's fault, named by the diagnosis
+        JsonNode shuffled = Fixtures.find(report, "float->mxfp4_e2m1_t260x96_sh/rn-tensor"); // AMD's pre-shuffled layout
+        assertEquals("FAIL", shuffled.get("status").asText());
+        assertEquals("scales-row-major", Nvfp4Test.recipe(shuffled));
     }
 
     @Test
