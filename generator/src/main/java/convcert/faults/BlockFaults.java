@@ -51,6 +51,8 @@ public final class BlockFaults {
             });
             case "scales-row-major" -> t.layout() == TensorShape.ScaleLayout.PLAIN ? null
                     : relaid(c, t, (o, i) -> o * t.inner() + i);
+            case "shuffle-inverted" -> t.layout() != TensorShape.ScaleLayout.SHUFFLED_256X8 ? null
+                    : relaid(c, t, (r, k) -> unshuffled(r * ((t.inner() + 7) / 8 * 8) + k, (t.inner() + 7) / 8 * 8));
             case "swizzle-row-order" -> t.layout() != TensorShape.ScaleLayout.SWIZZLED_128X4 ? null
                     : relaid(c, t, (o, i) -> t.scaleSlot(o, i) / 512 * 512 + (o % 32) * 4 + (o / 32 % 4) * 128 + i % 4);
             case "partial-block-reads-on" -> t.along() != TensorShape.Along.ROW || t.columns() % size == 0 || t.rows() < 2
@@ -87,6 +89,21 @@ public final class BlockFaults {
     }
 
     /** The right tensor with its scales stored at other slots (the rest zero). */
+    /**
+     * AMD's shuffle run backwards: slot k read as a shuffled index (a, d, f, c, e, b) of shape (., inner / 8,
+     * 4, 16, 2, 2) and sent to the row-major index of (32a + 16b + c, 8d + 4e + f) in a grid inner wide.
+     */
+    private static int unshuffled(int k, int inner) {
+        int a = k / (32 * inner);
+        int rest = k % (32 * inner);
+        int d = rest / 256;
+        int f = rest / 64 % 4;
+        int c = rest / 4 % 16;
+        int e = rest / 2 % 2;
+        int b = rest % 2;
+        return (32 * a + 16 * b + c) * inner + 8 * d + 4 * e + f;
+    }
+
     private static BlockFunction relaid(BlockConverter c, TensorShape t, Slot wrong) {
         return (in, i, out, o) -> {
             long[] right = new long[c.outputsPerBlock()];

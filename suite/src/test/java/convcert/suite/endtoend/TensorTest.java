@@ -33,7 +33,10 @@ class TensorTest {
                 vectors.toString()).exit());
     }
 
-    /** The quantizer; flaw: "" (none), "plain" (scales row-major whatever the layout), "nan-padding", "ceil". */
+    /**
+     * The quantizer; flaw: "" (none), "plain" (scales row-major whatever the layout), "nan-padding", "ceil",
+     * "unshuffle" (AMD's layout by the inverse permutation).
+     */
     static String device(String flaw) throws IOException {
         Path dev = shared.resolve("tensor-" + (flaw.isEmpty() ? "ok" : flaw) + ".py");
         Files.writeString(dev, """
@@ -72,6 +75,11 @@ class TensorTest {
                             s, es = block([xs[p] for p in at])
                             if swizzled:
                                 slot = ((o // 128) * (up(inner, 4) // 4) + i // 4) * 512 + (o %% 32) * 16 + (o // 32 %% 4) * 4 + i %% 4
+                            elif shuffled and FLAW == "unshuffle":  # the inverse: the row-major index read as (a, d, f, c, e, b)
+                                sn = up(inner, 8)
+                                a, rest = divmod(o * sn + i, 32 * sn)
+                                d, f, c, e, b = rest // 256, rest // 64 %% 4, rest // 4 %% 16, rest // 2 %% 2, rest %% 2
+                                slot = (32 * a + 16 * b + c) * sn + 8 * d + 4 * e + f
                             elif shuffled:  # aiter's e8m0_shuffle: (o, i) as (a, b, c; d, e, f), stored as (a, d, f, c, e, b)
                                 a, b, c, d, e, f = o // 32, o // 16 %% 2, o %% 16, i // 8, i // 4 %% 2, i %% 4
                                 slot = ((((a * (up(inner, 8) // 8) + d) * 4 + f) * 16 + c) * 2 + e) * 2 + b
@@ -132,6 +140,15 @@ class TensorTest {
         JsonNode shuffled = Fixtures.find(report, "float->mxfp4_e2m1_t260x96_sh/rn-tensor"); // AMD's pre-shuffled layout
         assertEquals("FAIL", shuffled.get("status").asText());
         assertEquals("scales-row-major", Nvfp4Test.recipe(shuffled));
+    }
+
+    @Test
+    void aShuffleRunBackwardsIsDiagnosed() throws IOException {
+        JsonNode report = certified("unshuffle", 1, "--adapter", device("unshuffle"));
+        assertEquals("PASS", Fixtures.find(report, "float->mxfp4_e2m1_t130x64_sw/rn-tensor").get("status").asText());
+        JsonNode c = Fixtures.find(report, "float->mxfp4_e2m1_t260x96_sh/rn-tensor");
+        assertEquals("FAIL", c.get("status").asText());
+        assertEquals("shuffle-inverted", Nvfp4Test.recipe(c));
     }
 
     @Test
