@@ -88,6 +88,33 @@ class BadTablesTest {
                 .expect(2, "types.csv:6:2: format: 'int23' is not a format of formats.csv");
     }
 
+    /**
+     * gfx950's stochastic scaled rows: the value, its scale and its random bits make one 64-bit operand, and
+     * an rs example gives its random bits, which no rn example may.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        random bits that overflow the operand | conversions.csv | ",22$" | ",25"         | conversions.csv:6:7: scale: float and a 8-bit scale with 25 random bits do not fit in one 64-bit operand
+        an rs example without random bits     | examples.csv    | ",0,0x200000,0x7,ok" | ",0,,0x7,ok" | examples.csv:54:10: random: rs takes random bits: the example needs a random column
+        random bits on an rn example          | examples.csv    | "^(fp8-one,.*,0),,0x38" | "$1,0x1,0x38" | examples.csv:2:10: random: random bits need rounding rs
+        """)
+    void aStochasticScaledRowIsChecked(String damage, String file, String from, String to, String message) throws IOException {
+        Path f = tables("gfx950").resolve(file);
+        List<String> lines = new ArrayList<>(Files.readAllLines(f));
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(file.startsWith("conversions") ? "float,fp4_e2m1," : "")) {
+                String changed = lines.get(i).replaceFirst(from.replace("\"", ""), to.replace("\"", ""));
+                if (!changed.equals(lines.get(i))) {
+                    lines.set(i, changed);
+                    break;
+                }
+            }
+        }
+        Files.write(f, lines, StandardCharsets.UTF_8);
+        RobustnessTest.outcome(Fixtures.run("", "tables", "check", "--tables", f.getParent().toString()), null)
+                .expect(2, message);
+    }
+
     private static byte[] prepend(byte[] head, byte[] tail) {
         byte[] all = new byte[head.length + tail.length];
         System.arraycopy(head, 0, all, 0, head.length);
