@@ -131,4 +131,50 @@ class DeviceRecordingsTest {
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(Fixtures.report(out).get("summary").get("passed").asInt() >= 1, r.out());
     }
+
+    /**
+     * A recording of a stochastic scaled case (gfx950's _sr_ forms) carries its lane words, scale and random
+     * bits, beside its inputs: replayed, it passes; with the first carry vector's random bits one less, its
+     * input and word are the next vector's, and a recording that holds one operand twice is an adapter failure
+     * (exit 3); an output one step low where the random bits carry fails, showing the word.
+     */
+    @org.junit.jupiter.api.Test
+    void aStochasticScaledRecordingReplaysWithItsLaneWords() throws IOException {
+        Path vectors = temp.resolve("v-sr");
+        assertEquals(0, Fixtures.run("", "generate", "--profile", "gfx950", "--pair", "float:fp4_e2m1", "--level", "quick",
+                "--format", "bin,csv", "--out", vectors.toString()).exit());
+        Path from = vectors.resolve("gfx950/float-fp4_e2m1");
+        Path recording = Files.createDirectories(temp.resolve("rec-sr/gfx950/float-fp4_e2m1"));
+        Files.copy(from.resolve("rs-sat.in.bin"), recording.resolve("rs-sat.in.bin"));
+        Files.copy(from.resolve("rs-sat.expected.bin"), recording.resolve("rs-sat.out.bin"));
+        Path lanes = recording.resolve("rs-sat.scale-random.bin");
+        byte[] words = Files.readAllBytes(from.resolve("rs-sat.scale-random.bin"));
+        Files.write(lanes, words);
+        String[] run = {"--profile", "gfx950", "--vectors", vectors.toString(), "--only", "float->fp4_e2m1/rs-*",
+            "--adapter", "replay:dir=" + temp.resolve("rec-sr")};
+        assertEquals("PASS", replayed(run, "sr", 0).get("status").asText());
+
+        // the first carry vector holds the least random bits that carry out (above the 8-bit scale field)
+        List<String> rows = Files.readAllLines(from.resolve("rs-sat.csv"));
+        int k = java.util.stream.IntStream.range(1, rows.size()).filter(i -> rows.get(i).endsWith(",carry")).findFirst()
+                .orElseThrow() - 1;
+        java.nio.ByteBuffer word = java.nio.ByteBuffer.wrap(words.clone()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        Files.write(lanes, word.putInt(4 * k, word.getInt(4 * k) - 256).array());
+        String message = replayed(run, "sr-lanes", 3).get("message").asText();
+        assertTrue(message.contains("twice with different outputs"), message);
+
+        Files.write(lanes, words);
+        byte[] out = Files.readAllBytes(recording.resolve("rs-sat.out.bin"));
+        out[k]--; // a positive carry vector (the first is 0x7F7FFFFF's): one step toward zero
+        Files.write(recording.resolve("rs-sat.out.bin"), out);
+        com.fasterxml.jackson.databind.JsonNode c = replayed(run, "sr-out", 1);
+        assertEquals("FAIL", c.get("status").asText());
+        assertTrue(c.get("firstMismatches").get(0).asText().matches(".* scale -?\\d+ \\(0x\\w+\\) random 0x\\w+ .*"), c.toString());
+    }
+
+    private com.fasterxml.jackson.databind.JsonNode replayed(String[] run, String name, int exit) throws IOException {
+        Fixtures.Run r = Fixtures.certify(temp.resolve(name), run);
+        assertEquals(exit, r.exit(), r.out() + r.err());
+        return Fixtures.find(Fixtures.report(temp.resolve(name)), "float->fp4_e2m1/rs-sat");
+    }
 }
