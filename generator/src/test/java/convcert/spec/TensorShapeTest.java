@@ -7,6 +7,7 @@ import convcert.TestProfile;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,33 +82,27 @@ class TensorShapeTest {
 
     @Test
     void theShuffledLayoutIsAitersE8m0Shuffle() {
-        int[][] shapes = {{1, 32}, {5, 72}, {260, 96}, {256, 256}, {513, 300}, {33, 1000}};
-        for (int[] s : shapes) {
-            for (TensorShape.Along along : TensorShape.Along.values()) {
-                TensorShape t = shape(s[0], s[1], along, TensorShape.ScaleLayout.SHUFFLED_256X8);
-                int[] shuffled = e8m0Shuffle(t.outer(), t.inner());
-                assertEquals(shuffled.length, t.scales(), s[0] + "x" + s[1] + " " + along);
-                for (int o = 0; o < t.outer(); o++) {
-                    for (int i = 0; i < t.inner(); i++) {
-                        assertEquals(o * t.inner() + i, shuffled[t.scaleSlot(o, i)], s[0] + "x" + s[1] + " " + along + " (" + o
-                                + ", " + i + ")");
-                    }
-                }
-            }
-        }
+        storesEachScaleWhereTheDerivationDoes(TensorShape.ScaleLayout.SHUFFLED_256X8, TensorShapeTest::e8m0Shuffle,
+                new int[][] {{1, 32}, {5, 72}, {260, 96}, {256, 256}, {513, 300}, {33, 1000}});
     }
 
     @Test
     void theSwizzledLayoutIsTorchaosToBlocked() {
-        int[][] shapes = {{1, 32}, {5, 72}, {128, 128}, {130, 136}, {257, 300}, {33, 1000}};
+        storesEachScaleWhereTheDerivationDoes(TensorShape.ScaleLayout.SWIZZLED_128X4, TensorShapeTest::toBlocked,
+                new int[][] {{1, 32}, {5, 72}, {128, 128}, {130, 136}, {257, 300}, {33, 1000}});
+    }
+
+    /** Every block's scale at the slot where the derivation (outer, inner -> the block id at each slot) puts it. */
+    private static void storesEachScaleWhereTheDerivationDoes(TensorShape.ScaleLayout layout,
+                                                              BiFunction<Integer, Integer, int[]> derivation, int[][] shapes) {
         for (int[] s : shapes) {
             for (TensorShape.Along along : TensorShape.Along.values()) {
-                TensorShape t = shape(s[0], s[1], along, TensorShape.ScaleLayout.SWIZZLED_128X4);
-                int[] blocked = toBlocked(t.outer(), t.inner());
-                assertEquals(blocked.length, t.scales(), s[0] + "x" + s[1] + " " + along);
+                TensorShape t = shape(s[0], s[1], along, layout);
+                int[] derived = derivation.apply(t.outer(), t.inner());
+                assertEquals(derived.length, t.scales(), s[0] + "x" + s[1] + " " + along);
                 for (int o = 0; o < t.outer(); o++) {
                     for (int i = 0; i < t.inner(); i++) {
-                        assertEquals(o * t.inner() + i, blocked[t.scaleSlot(o, i)], s[0] + "x" + s[1] + " " + along + " (" + o
+                        assertEquals(o * t.inner() + i, derived[t.scaleSlot(o, i)], s[0] + "x" + s[1] + " " + along + " (" + o
                                 + ", " + i + ")");
                     }
                 }

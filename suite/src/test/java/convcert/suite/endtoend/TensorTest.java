@@ -137,18 +137,21 @@ class TensorTest {
         assertTrue(first.contains("scale of row ") && first.contains("(slot "), first);
         assertTrue(c.get("rules").toString().contains("swizzled-128x4"), c.get("rules").toString());
         assertEquals("scales-row-major", Nvfp4Test.recipe(c)); // the catalogue's fault, named by the diagnosis
-        JsonNode shuffled = Fixtures.find(report, "float->mxfp4_e2m1_t260x96_sh/rn-tensor"); // AMD's pre-shuffled layout
-        assertEquals("FAIL", shuffled.get("status").asText());
-        assertEquals("scales-row-major", Nvfp4Test.recipe(shuffled));
+        failsAs(report, "float->mxfp4_e2m1_t260x96_sh/rn-tensor", "scales-row-major"); // AMD's pre-shuffled layout
     }
 
     @Test
     void aShuffleRunBackwardsIsDiagnosed() throws IOException {
         JsonNode report = certified("unshuffle", 1, "--adapter", device("unshuffle"));
         assertEquals("PASS", Fixtures.find(report, "float->mxfp4_e2m1_t130x64_sw/rn-tensor").get("status").asText());
-        JsonNode c = Fixtures.find(report, "float->mxfp4_e2m1_t260x96_sh/rn-tensor");
-        assertEquals("FAIL", c.get("status").asText());
-        assertEquals("shuffle-inverted", Nvfp4Test.recipe(c));
+        failsAs(report, "float->mxfp4_e2m1_t260x96_sh/rn-tensor", "shuffle-inverted");
+    }
+
+    /** A case FAILs, and its diagnosis names this reading or fault alone. */
+    private static void failsAs(JsonNode report, String name, String recipe) {
+        JsonNode c = Fixtures.find(report, name);
+        assertEquals("FAIL", c.get("status").asText(), c.toString());
+        assertEquals(recipe, Nvfp4Test.recipe(c));
     }
 
     @Test
