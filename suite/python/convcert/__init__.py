@@ -58,7 +58,8 @@ def convert(array, to, *, profile=None, rounding=None, saturation=None, decision
     rounding: rn rd ru rna rz ro rh rs...; default the pair's only mode (else an error lists them).
     saturation: nosat, sat, satfinite, ... (the form); default nosat where the pair offers it.
     decisions: {id: option} of decisions.csv; ctrl: CTRL bits as "60=0,48=1".
-    lanes: per-element random bits (stochastic rounding) or scale K (scaled pairs), an integer or an array.
+    lanes: per-element random bits (stochastic rounding) or scale K (scaled pairs), an integer or an array; a scaled
+    pair under rs (gfx950's _sr_ forms) takes a pair (K, random bits), each an integer or an array.
     Returns numpy values where numpy has the destination's type (float, half, double, integers) unless bits=True,
     else unsigned bit patterns of the destination's width (a 4-bit format one per byte, in its low bits).
     """
@@ -79,6 +80,12 @@ def convert(array, to, *, profile=None, rounding=None, saturation=None, decision
     if info["lane"] != "none":
         if lanes is None:
             raise ConvcertError("%s takes a lane beside each value (%s): give lanes=" % (info["case"], info["lane"]))
+        if "+" in info["lane"]:  # a scale and random bits: K in the low 32 bits of the word, the bits above
+            if not isinstance(lanes, tuple) or len(lanes) != 2:
+                raise ConvcertError("%s takes a scale and random bits beside each value (%s): give lanes=(K, RANDOM)"
+                                    % (info["case"], info["lane"]))
+            k, random = (np.broadcast_to(np.asarray(v, dtype=np.int64), array.shape) for v in lanes)
+            lanes = (k & 0xFFFFFFFF) | (random << 32)
         lane_values = np.broadcast_to(np.asarray(lanes, dtype=np.int64), array.shape)
     elif lanes is not None:
         raise ConvcertError("%s takes no lanes" % info["case"])

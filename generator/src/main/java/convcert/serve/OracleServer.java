@@ -79,8 +79,9 @@ public final class OracleServer {
     private static String describe(Converter converter) {
         Case c = converter.spec();
         Operands operands = converter.operands();
-        String lane = operands.scale() != null ? "scale:" + operands.scale().min() + ":" + operands.scale().max()
-                : operands.randomBits() > 0 ? "random:" + operands.randomBits() : "none";
+        String scale = operands.scale() == null ? null : "scale:" + operands.scale().min() + ":" + operands.scale().max();
+        String random = operands.randomBits() == 0 ? null : "random:" + operands.randomBits();
+        String lane = scale != null && random != null ? scale + "+" + random : scale != null ? scale : random != null ? random : "none";
         return "ok from=" + c.conversion().from().name() + " to=" + c.conversion().to().name()
                 + " rounding=" + c.rounding().suffix() + " saturation=" + c.form().tableName()
                 + " state=" + c.saturation().tableName()

@@ -30,15 +30,22 @@ final class SharedArrays {
     private SharedArrays() {
     }
 
+    /** Why lane value i is refused: a scale K out of range, or random bits wider than the pair's. */
+    private static String laneError(Operands operands, long i, long lane) {
+        ScaleLane scale = operands.scale();
+        String range = scale == null ? "" : "the scale's range " + scale.min() + " to " + scale.max();
+        if (scale == null || operands.randomBits() == 0) {
+            return "lane " + i + ": " + lane + " is outside " + (scale != null ? range : "the " + operands.randomBits() + " random bits");
+        }
+        return "lane " + i + ": K " + (int) lane + " and random bits 0x" + Long.toHexString(lane >>> 32) + ": K must be in "
+                + range + " and the random bits fit in " + operands.randomBits() + " bits";
+    }
+
     static void convert(Converter converter, Path file, long count, long in, long out, long lanes) throws IOException {
         Format source = converter.spec().conversion().from();
         Format destination = converter.spec().conversion().to();
         Operands operands = converter.operands();
         boolean laned = operands.laneBits() > 0;
-        if (operands.scale() != null && operands.randomBits() > 0) { // one lane value per element: a scale or random bits
-            throw new UsageException(converter.spec().conversion().pairName() + " " + converter.spec().rounding().suffix()
-                    + " takes a scale and random bits beside each value; the oracle's lanes carry one of them: certify it instead");
-        }
         if (laned != lanes >= 0) {
             throw new UsageException(laned ? converter.spec().conversion().pairName() + " " + converter.spec().rounding().suffix()
                     + " takes a lane beside each value (" + (operands.scale() != null ? "its scale" : "random bits") + "): give lanes=OFFSET"
@@ -70,14 +77,18 @@ final class SharedArrays {
                     }
                 }
                 if (laned) {
+                    ScaleLane scale = operands.scale();
+                    int randomBits = operands.randomBits();
                     for (int i = 0; i < n; i++) {
                         long lane = memory.get(LANE, lanes + 8 * (first + i));
-                        ScaleLane scale = operands.scale();
-                        if (scale != null && (lane < scale.min() || lane > scale.max())
-                                || scale == null && operands.randomBits() < 64 && lane >>> operands.randomBits() != 0) {
+                        // a scale with random bits (gfx950's _sr_ forms): K in the low 32 bits, the random bits above
+                        long scaleK = scale != null && randomBits > 0 ? (int) lane : lane;
+                        long random = scale == null ? lane : randomBits > 0 ? lane >>> 32 : 0;
+                        if (scale != null && (scaleK < scale.min() || scaleK > scale.max()) || randomBits < 64 && random >>> randomBits != 0) {
                             return count + first + i;
                         }
-                        values[i] = operands.operand(values[i], scale != null ? scale.code(lane) : lane);
+                        values[i] = scale == null ? operands.operand(values[i], random)
+                                : operands.withRandom(operands.operand(values[i], scale.code(scaleK)), random);
                     }
                 }
                 converter.apply(values, 0, buffers[1], 0, n);
@@ -87,9 +98,7 @@ final class SharedArrays {
             if (bad != Long.MAX_VALUE) {
                 throw bad < count ? new UsageException("element " + bad + ": 0x" + Long.toHexString(read(memory, in, source.bytes(), bad))
                         + " does not fit in " + source.name() + " (" + source.width() + " bits)")
-                        : new UsageException("lane " + (bad - count) + ": " + memory.get(LANE, lanes + 8 * (bad - count))
-                        + " is outside the " + (operands.scale() != null ? "scale's range " + operands.scale().min() + " to "
-                        + operands.scale().max() : operands.randomBits() + " random bits"));
+                        : new UsageException(laneError(operands, bad - count, memory.get(LANE, lanes + 8 * (bad - count))));
             }
         }
     }
