@@ -18,6 +18,9 @@ Stochastic rounding (rs, TransformerEngine's NVFP4 gradients): each value comes 
 block's (or tensor's) values, and its element rounds as PTX's cvt.rs.satfinite.e2m1x4.f32 says: the random bits
 added to the most significant bits the conversion discards, a carry out rounding the magnitude up. With
 --random-order reversed each four elements take their bits last to first (a harness bug, to be diagnosed).
+A rotated tensor (tensors.csv's rotation, the TENSORS line's hadamard-16:SIGNS word) is TransformerEngine's RHT:
+each block's values times diag(signs) @ H / 4 in a float32 matmul before anything else; --rht-signs outputs
+multiplies by H @ diag(signs) instead (decision rotation-signs=outputs).
 
     ./convcert certify --profile cuda --only '*nvfp4*' --adapter 'process:cmd=python3 suite/devices/nvfp4-python/dut.py'
     ./convcert certify --profile cuda --only '*nvfp4*' --decision tensor-scale-arithmetic=divide \\
@@ -40,6 +43,7 @@ NAME = option("--name", "nvfp4")  # another row of blocks.csv with the same elem
 SIZE = int(option("--size", "16"))
 HIGH_FIRST = option("--nibbles", "low-first") == "high-first"  # the first element in bits 7:4
 REVERSED = option("--random-order", "first-to-first") == "reversed"
+SIGNS_AFTER = option("--rht-signs", "inputs") == "outputs"  # x @ (H @ D): the signs on the rotated values
 E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
 E4M3 = [(m / 8) * 2.0 ** -6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7) for e in range(16) for m in range(8)][:127]
 # --scale ue5m3: NVIDIA's unsigned E5M3 (bias 15, NaN only 0xFF, largest 114688), TransformerEngine's other NVFP4
@@ -154,16 +158,28 @@ def unpack(raw):
     return [c for b in raw for c in ((b >> 4, b & 0xF) if HIGH_FIRST else (b & 0xF, b >> 4))]
 
 
-def layout(rows, cols, swizzled):
-    """The slot of each block's scale (blocks of SIZE along each row) and the number of slots: row-major, or
-    cuBLAS's 128x4 tiles (cuBLASLt's block scaling factors layout)."""
+def layout(rows, cols, swizzled, column=False):
+    """The slot of each block's scale (blocks of SIZE along each row of a rows x cols grid; for a tensor blocked down
+    its columns, the grid is its transpose) and the number of slots: row-major in the data's orientation, or cuBLAS's
+    128x4 tiles (cuBLASLt's block scaling factors layout)."""
     inner = (cols + SIZE - 1) // SIZE
     if not swizzled:
-        return {(o, i): o * inner + i for o in range(rows) for i in range(inner)}, rows * inner
+        return {(o, i): i * rows + o if column else o * inner + i for o in range(rows) for i in range(inner)}, rows * inner
     up = lambda n, m: (n + m - 1) // m * m
     slots = {(o, i): ((o // 128) * (up(inner, 4) // 4) + i // 4) * 512 + (o % 32) * 16 + (o // 32 % 4) * 4 + i % 4
              for o in range(rows) for i in range(inner)}
     return slots, up(rows, 128) * up(inner, 4)
+
+
+def hadamard(word):
+    """TransformerEngine's RHT matrix from a rotation word (hadamard-16:+++-...): diag(signs) @ H / sqrt(16), float32."""
+    size, signs = word.split(b":")
+    n = int(size.split(b"-")[1])
+    h = np.ones((1, 1), dtype=f32)
+    while h.shape[0] < n:
+        h = np.block([[h, h], [h, -h]])
+    d = np.diag(np.array([1 if c == ord("+") else -1 for c in signs], dtype=f32))
+    return ((h @ d if SIGNS_AFTER else d @ h) * f32(1 / np.sqrt(n))).astype(f32)
 
 
 def tensor_amax(x):
@@ -175,15 +191,22 @@ def tensor_amax(x):
 
 
 def tensors(w, n):
-    """TENSORS batch: whole tensors of blocks along rows, A first on the block side."""
-    rows, cols, swizzled = int(w[4]), int(w[5]), w[7] == b"swizzled-128x4"
-    slots, count = layout(rows, cols, swizzled)
+    """TENSORS batch: whole tensors of blocks along rows (or down columns: the transpose's rows), A first on the block
+    side. A rotated tensor (the line's rotation word) goes through TransformerEngine's RHT first, a float32 matmul of
+    each block's 16 values (the transpose's rows, viewed (-1, 16)) by diag(signs) @ H / 4, and A is the rotated one's."""
+    height, width, swizzled, column = int(w[4]), int(w[5]), w[7] == b"swizzled-128x4", w[6] == b"column"
+    rows, cols = (width, height) if column else (height, width)
+    slots, count = layout(rows, cols, swizzled, column)
     stochastic = w[3] == b"rs"
+    rotation = hadamard(w[11]) if len(w) == 13 else None
+    grid = (lambda a: a.T) if column else (lambda a: a)  # the tensor as rows of blocks, and back
     reply = bytearray()
     for _ in range(n):
         if w[1] == b"float":
-            x = np.frombuffer(sys.stdin.buffer.read(4 * rows * cols), dtype="<f4").reshape(rows, cols)
-            rbits = np.frombuffer(sys.stdin.buffer.read(rows * cols), dtype=np.uint8).reshape(rows, cols) if stochastic else None
+            x = grid(np.frombuffer(sys.stdin.buffer.read(4 * rows * cols), dtype="<f4").reshape(height, width))
+            rbits = grid(np.frombuffer(sys.stdin.buffer.read(rows * cols), dtype=np.uint8).reshape(height, width)) if stochastic else None
+            if rotation is not None:
+                x = (np.ascontiguousarray(x).reshape(-1, SIZE) @ rotation).astype(f32).reshape(rows, cols)
             amax = tensor_amax(x)
             scales, codes = [0] * count, np.zeros((rows, cols), dtype=int)
             for (o, i), slot in slots.items():
@@ -197,20 +220,20 @@ def tensors(w, n):
                 out = quantize(amax, block, bits)
                 scales[slot] = out[0]
                 codes[o, i * SIZE:(i + 1) * SIZE] = out[1:1 + len(part)]
-            reply += np.array([amax], dtype="<f4").tobytes() + bytes(scales) + pack(list(codes.flatten()))
+            reply += np.array([amax], dtype="<f4").tobytes() + bytes(scales) + pack(list(grid(codes).flatten()))
         else:
             raw = sys.stdin.buffer.read(4 + count + rows * cols // 2)
             amax = np.frombuffer(raw[:4], dtype="<f4")[0]
-            codes = np.array(unpack(raw[4 + count:])).reshape(rows, cols)
+            codes = grid(np.array(unpack(raw[4 + count:])).reshape(height, width))
             values = np.zeros((rows, cols), dtype=f32)
             for (o, i), slot in slots.items():
                 block = list(codes[o, i * SIZE:(i + 1) * SIZE])
                 values[o, i * SIZE:(i + 1) * SIZE] = dequantize(amax, raw[4 + slot], block + [0] * (SIZE - len(block)))[:len(block)]
-            reply += values.astype("<f4").tobytes()
+            reply += grid(values).astype("<f4").tobytes()
     return reply
 
 
-TENSORS = ["nvfp4_t5x40", "nvfp4_t130x64_sw"]  # the cuda profile's tensors.csv
+TENSORS = ["nvfp4_t5x40", "nvfp4_t130x64_sw", "nvfp4_t64x24_col_rht"]  # the cuda profile's tensors.csv
 
 
 def main():

@@ -250,9 +250,10 @@ class Device:
 
     def _tensor_batch(self, words):
         src, dst, rounding = words[1:4]
-        rows, cols, along, layout, size, storage, amax, count = words[4:12]
-        rows, cols, size, count = int(rows), int(cols), int(size), int(count)
-        shape = {"rows": rows, "columns": cols, "along": along, "layout": layout, "size": size,
+        rows, cols, along, layout, size, storage, amax = words[4:11]
+        rotation = words[11] if len(words) == 13 else None  # a rotated tensor's hadamard-N:SIGNS, before the count
+        rows, cols, size, count = int(rows), int(cols), int(size), int(words[-1])
+        shape = {"rows": rows, "columns": cols, "along": along, "layout": layout, "size": size, "rotation": rotation,
                  "packed": storage == "packed", "amax": amax == "amax", "slots": _slots(rows, cols, along, layout, size)}
         lead, slots, n = 4 if shape["amax"] else 0, shape["slots"], rows * cols
         side = lead + slots + (n // 2 if shape["packed"] else n)  # [A,] scales, elements

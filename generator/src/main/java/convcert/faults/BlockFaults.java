@@ -9,7 +9,8 @@ import java.util.Arrays;
  * The faults of mechanism block (faults.csv): a quantizer's plausible bugs in finding a block's scale and
  * in laying a tensor out, as a faulty conversion of one vector of a value -> block or value -> tensor case
  * (a block, or a whole tensor). Block-level faults act on every block, in place in a tensor; layout faults
- * on a tensor's stored scales; random-bit faults on the random bits a stochastic (rs) case gives each value.
+ * on a tensor's stored scales; random-bit faults on the random bits a stochastic (rs) case gives each value;
+ * rotation faults on how a rotated tensor's values are rotated (rotation-skipped, rotation-unnormalized).
  * The maximum and layout faults take one-level scaled blocks (OCP MX) only: NVFP4's two-level recipe has its
  * decisions.
  */
@@ -26,6 +27,15 @@ public final class BlockFaults {
         }
         if (f.parameter().startsWith("random-")) {
             return c.stochastic() ? randomBits(c, f) : null;
+        }
+        switch (f.parameter()) { // a rotated tensor's, NVFP4's (two-level) included
+            case "rotation-skipped" -> {
+                return c.rotatedBy(false, true);
+            }
+            case "rotation-unnormalized" -> {
+                return c.rotatedBy(true, false);
+            }
+            default -> { }
         }
         if (!blocks.block().scaled() || blocks.block().twoLevel()) {
             return null;
@@ -88,7 +98,6 @@ public final class BlockFaults {
         int of(int o, int i);
     }
 
-    /** The right tensor with its scales stored at other slots (the rest zero). */
     /**
      * AMD's shuffle run backwards: slot k read as a shuffled index (a, d, f, c, e, b) of shape (., inner / 8,
      * 4, 16, 2, 2) and sent to the row-major index of (32a + 16b + c, 8d + 4e + f) in a grid inner wide.
@@ -104,6 +113,7 @@ public final class BlockFaults {
         return (32 * a + 16 * b + c) * inner + 8 * d + 4 * e + f;
     }
 
+    /** The right tensor with its scales stored at other slots (the rest zero). */
     private static BlockFunction relaid(BlockConverter c, TensorShape t, Slot wrong) {
         return (in, i, out, o) -> {
             long[] right = new long[c.outputsPerBlock()];

@@ -35,7 +35,7 @@ public final class BlockConverter {
             Semantics.MX_INFINITY, Semantics.TENSOR_SCALE_ARITHMETIC, Semantics.BLOCK_SCALE_ROUNDING,
             Semantics.BLOCK_SCALE_MINIMUM, Semantics.BLOCK_SCALE_SIGN, Semantics.BLOCK_SCALE_CHOICE, Semantics.TENSOR_SCALE_MAXIMUM,
             Semantics.ZERO_AMAX, Semantics.ELEMENT_ZERO_SIGN, Semantics.SCALE_PADDING, Semantics.TENSOR_AMAX_NAN,
-            Semantics.STOCHASTIC_ROUNDING);
+            Semantics.ROTATION_SIGNS, Semantics.STOCHASTIC_ROUNDING);
 
     private final BlockFormat block;
     private final Rounding mode;
@@ -302,6 +302,12 @@ public final class BlockConverter {
      */
     public BlockFunction withBlocks(BlockFunction perBlock) {
         return tensor == null ? perBlock : tensor.with(perBlock)::apply;
+    }
+
+    /** One vector of a rotated tensor case with its values not rotated, or rotated without 1 / sqrt(size); null for another case. */
+    public BlockFunction rotatedBy(boolean rotated, boolean normalized) {
+        return tensor == null || block.tensor().rotation() == null || !toBlock ? null : tensor.rotatedBy(!rotated ? null
+                : new HadamardRotation.Reading(semantics.get(Semantics.ROTATION_SIGNS), normalized))::apply;
     }
 
     private void dequantize(long[] in, int offset, long[] out, int outOffset) {

@@ -52,6 +52,10 @@ final class ProfileNeeds {
         return t.blocks().values().stream().anyMatch(b -> b.tensor() != null && b.twoLevel());
     }
 
+    static boolean rotatedTensors(SpecTables t) {
+        return t.blocks().values().stream().anyMatch(b -> b.tensor() != null && b.tensor().rotation() != null);
+    }
+
     static boolean twoLevelBlocks(SpecTables t) {
         return t.blocks().values().stream().anyMatch(b -> b.twoLevel());
     }

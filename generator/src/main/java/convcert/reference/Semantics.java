@@ -41,8 +41,7 @@ public final class Semantics {
         return s;
     }
 
-    /** Non-saturating overflow under rz, rd, ru: IEEE 754 7.4's, infinity for every value beyond the largest finite
-     *  one, or infinity where the value rounded with an unbounded exponent lies beyond it (LLVM: round, then saturate). */
+    /** Non-saturating overflow under rz, rd, ru: 7.4's infinity beyond the largest finite, or where rounded beyond (LLVM). */
     public enum DirectedOverflow { LARGEST_FINITE, INFINITY, ROUNDED_BEYOND }
 
     public static final Switch<DirectedOverflow> DIRECTED_OVERFLOW = declare("directed-overflow", DirectedOverflow.class,
@@ -227,6 +226,11 @@ public final class Semantics {
 
     public static final Switch<TensorAmaxNan> TENSOR_AMAX_NAN = declare("tensor-amax-nan", TensorAmaxNan.class, ProfileNeeds::twoLevelTensors);
 
+    /** A rotated tensor's signs D: on its values before the Hadamard matrix (x D H), after it (x H D), or none (x H). */
+    public enum RotationSigns { INPUTS, OUTPUTS, NONE }
+
+    public static final Switch<RotationSigns> ROTATION_SIGNS = declare("rotation-signs", RotationSigns.class, ProfileNeeds::rotatedTensors);
+
     /** When a result is tiny, for the underflow flag: rounded to the precision with an unbounded exponent, or before. */
     public enum Tininess { AFTER_ROUNDING, BEFORE_ROUNDING }
 
@@ -261,8 +265,8 @@ public final class Semantics {
      */
     public enum StochasticRounding { STOCHASTIC_A, STOCHASTIC_B, STOCHASTIC_C }
 
-    public static final Switch<StochasticRounding> STOCHASTIC_ROUNDING = declare("stochastic-rounding",
-            StochasticRounding.class, t -> ProfileNeeds.offers(t, Rounding.RS));
+    public static final Switch<StochasticRounding> STOCHASTIC_ROUNDING = declare("stochastic-rounding", StochasticRounding.class,
+            t -> ProfileNeeds.offers(t, Rounding.RS));
 
     /** The sign of a canonical NaN: positive (Arm's default NaN with FPCR.AH=0), or negative (AH=1). Optional. */
     public enum DefaultNanSign { POSITIVE, NEGATIVE }
@@ -270,30 +274,27 @@ public final class Semantics {
     public static final Switch<DefaultNanSign> DEFAULT_NAN_SIGN = declare("default-nan-sign", DefaultNanSign.class, t -> false);
 
     /**
-     * A non-saturating overflow into a format whose one non-finite value is NaN (OCP E4M3): the NaN
-     * nan-encoding gives, or the NaN with the sign of the overflowing value (Arm FEAT_FP8 with
-     * FPMR.OSC=0: "with the sign of the result", while NaN inputs give the default NaN). Optional: a
-     * profile without the row keeps the first option.
+     * A non-saturating overflow into a format whose one non-finite value is NaN (OCP E4M3): the NaN nan-encoding gives,
+     * or the NaN with the sign of the overflowing value (Arm FEAT_FP8 with FPMR.OSC=0: "with the sign of the result",
+     * while NaN inputs give the default NaN). Optional: a profile without the row keeps the first option.
      */
     public enum OverflowNan { ENCODED, SIGNED }
 
     public static final Switch<OverflowNan> OVERFLOW_NAN = declare("overflow-nan", OverflowNan.class, t -> false);
 
     /**
-     * Whether an OFP8 E5M2 NaN whose quiet bit (the fraction's first) is clear is signaling, raising
-     * invalid when converted (ieee, as in the wider IEEE formats), or quiet like every other OFP8 NaN
-     * (RISC-V Zvfofp8min: converting OFP8 to BF16, "no floating-point exception flags are set"; QEMU's
-     * ocp_fp8e5m2_no_signal_nan). Optional: a profile without the row keeps the first option.
+     * Whether an OFP8 E5M2 NaN whose quiet bit (the fraction's first) is clear is signaling, raising invalid when converted
+     * (ieee, as in the wider IEEE formats), or quiet like every other OFP8 NaN (RISC-V Zvfofp8min: converting OFP8 to BF16,
+     * "no floating-point exception flags are set"; QEMU's ocp_fp8e5m2_no_signal_nan). Optional: the first by default.
      */
     public enum E5m2SignalingNan { IEEE, QUIET }
 
     public static final Switch<E5m2SignalingNan> E5M2_SIGNALING_NAN = declare("e5m2-signaling-nan", E5m2SignalingNan.class, t -> false);
 
     /**
-     * Conversions to E4M3FNUZ (AMD's, max 240): as the API converts (none), or with the value first
-     * clamped to +-224, OCP E4M3's range shared with 448 / 2 (vLLM, SGLang: torch.clamp(x, -224, 224)
-     * before the cast, so that FNUZ and OCP checkpoints scale alike): every finite value beyond 224 and
-     * every infinity gives +-224, NaN stays NaN. Optional: a profile without the row keeps none.
+     * Conversions to E4M3FNUZ (AMD's, max 240): as the API converts (none), or with the value first clamped to +-224,
+     * OCP E4M3's range shared with 448 / 2 (vLLM, SGLang: torch.clamp(x, -224, 224) before the cast, so that FNUZ and
+     * OCP checkpoints scale alike): beyond 224 and infinity give +-224, NaN stays NaN. Optional: none by default.
      */
     public enum FnuzClamp { NONE, CLAMP_224 }
 

@@ -12,6 +12,9 @@ import java.util.List;
  * then the elements, row-major; dequantizing takes the same and gives the values. Padding slots of a
  * swizzled layout hold the zero code, judged or not by decision scale-padding.
  *
+ * <p>A rotated tensor (TensorShape's rotation) has each block's values rotated first (HadamardRotation), and the rest
+ * happens to the rotated values: its amax, its blocks.
+ *
  * <p>Under a two-level block (NVFP4) the tensor's largest magnitude A leads the block side: the quantizer
  * finds it (the largest magnitude of the tensor's values; a NaN by decision tensor-amax-nan) and gives it
  * first; dequantizing takes it first. Every block converts under it.
@@ -27,13 +30,17 @@ final class TensorQuantizer {
     private final int[] slotOf; // per value: the slot of its block's scale
     private final boolean[] padding; // per slot: no block's scale
     private final BlockFunction perBlock; // the block's own conversion, or a fault model's
+    private final HadamardRotation.Reading rotation; // null: the values as given
 
     TensorQuantizer(BlockConverter block, TensorShape shape, Semantics semantics) {
-        this(block, shape, semantics, (in, i, out, o) -> block.apply(in, i, out, o, 1));
+        this(block, shape, semantics, (in, i, out, o) -> block.apply(in, i, out, o, 1), shape.rotation() == null ? null
+                : new HadamardRotation.Reading(semantics.get(Semantics.ROTATION_SIGNS), true));
     }
 
-    private TensorQuantizer(BlockConverter block, TensorShape shape, Semantics semantics, BlockFunction perBlock) {
+    private TensorQuantizer(BlockConverter block, TensorShape shape, Semantics semantics, BlockFunction perBlock,
+                            HadamardRotation.Reading rotation) {
         this.perBlock = perBlock;
+        this.rotation = rotation;
         this.shape = shape;
         this.block = block;
         this.toBlock = block.toBlock();
@@ -59,7 +66,36 @@ final class TensorQuantizer {
 
     /** The same tensor with each block converted by another function. */
     TensorQuantizer with(BlockFunction other) {
-        return new TensorQuantizer(block, shape, semantics, other);
+        return new TensorQuantizer(block, shape, semantics, other, rotation);
+    }
+
+    /** The same tensor with its values rotated under another reading (null: not at all); a fault model's. */
+    TensorQuantizer rotatedBy(HadamardRotation.Reading reading) {
+        return new TensorQuantizer(block, shape, semantics, perBlock, reading);
+    }
+
+    /**
+     * One tensor's inputs with its values rotated, block by block (TensorShape's rotation; quantizing only), copied
+     * from in[offset..); or in itself where nothing rotates.
+     */
+    private long[] rotated(long[] in, int offset) {
+        if (rotation == null || !toBlock) {
+            return in;
+        }
+        long[] x = Arrays.copyOfRange(in, offset, offset + shape.values() * (block.stochastic() ? 2 : 1)); // values, random bits
+        float[] group = new float[size()];
+        for (int o = 0; o < shape.outer(); o++) {
+            for (int i = 0; i < shape.inner(); i++) {
+                for (int j = 0; j < size(); j++) {
+                    group[j] = Float.intBitsToFloat((int) x[shape.position(o, i, j)]);
+                }
+                float[] y = HadamardRotation.rotate(group, shape.rotation(), rotation);
+                for (int j = 0; j < size(); j++) {
+                    x[shape.position(o, i, j)] = Float.floatToRawIntBits(y[j]) & 0xFFFFFFFFL;
+                }
+            }
+        }
+        return x;
     }
 
     BlockConverter block() {
@@ -80,7 +116,9 @@ final class TensorQuantizer {
     }
 
     /** One tensor: in[inOffset..) its inputs, out[outOffset..) its outputs. */
-    void apply(long[] in, int inOffset, long[] out, int outOffset) {
+    void apply(long[] given, int givenOffset, long[] out, int outOffset) {
+        long[] in = rotated(given, givenOffset);
+        int inOffset = in == given ? givenOffset : 0;
         long[] one = new long[block.inputsPerBlock()];
         long[] result = new long[block.outputsPerBlock()];
         if (toBlock) {
@@ -218,8 +256,14 @@ final class TensorQuantizer {
     }
 
     /** How the tensor converts, and the block of output i in detail. */
-    List<String> explain(long[] in, int offset, int i) {
+    List<String> explain(long[] given, int givenOffset, int i) {
+        long[] in = rotated(given, givenOffset);
+        int offset = in == given ? givenOffset : 0;
         List<String> lines = new ArrayList<>();
+        if (in != given) {
+            lines.add("each block's values first rotated by " + shape.rotation().word() + " (decision rotation-signs="
+                    + Semantics.optionName(rotation.signs()) + "); the blocks below are of the rotated values");
+        }
         lines.add(shape.rows() + " x " + shape.columns() + " values in blocks of " + size() + " along each "
                 + (shape.along() == TensorShape.Along.ROW ? "row" : "column") + " (" + shape.block().name()
                 + ", a partial block padded with zeros), scales in layout " + shape.layout().word() + " ("

@@ -18,8 +18,11 @@ import java.util.Locale;
  * gfx950's MX GEMMs (the grid padded to 256 outer x 8 inner, viewed as (outer / 32, 2, 16, inner / 8, 2,
  * 4), permuted to axes (0, 3, 5, 2, 4, 1) and stored row-major), as aiter's e8m0_shuffle and
  * rocm-libraries' mxDataGenerator PreSwizzle write it.
+ *
+ * <p>A rotation (null for none) takes each block's values through a Hadamard transform before they are
+ * quantized; its blocks are whole (the axis a multiple of the block size).
  */
-public record TensorShape(BlockFormat block, int rows, int columns, Along along, ScaleLayout layout) {
+public record TensorShape(BlockFormat block, int rows, int columns, Along along, ScaleLayout layout, Rotation rotation) {
 
     /** The axis a block runs along: consecutive values of a row, or of a column. */
     public enum Along { ROW, COLUMN }

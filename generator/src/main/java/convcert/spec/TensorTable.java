@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 /**
  * tensors.csv (optional): whole tensors quantized into a block format of blocks.csv, one shape and scale
- * layout per row (TensorShape). Each row becomes a block format of its own, whose one "block" is the
+ * layout per row (TensorShape), with an optional rotation column (Rotation). Each row becomes a block format of its own, whose one "block" is the
  * whole tensor, so that tensor cases travel every path block cases do.
  */
 final class TensorTable {
@@ -71,11 +71,29 @@ final class TensorTable {
                 throw row.error("layout", "expected one of " + Arrays.stream(TensorShape.ScaleLayout.values())
                         .map(TensorShape.ScaleLayout::word).collect(Collectors.joining(" ")) + ", got '" + row.text("layout") + "'");
             }
-            TensorShape shape = new TensorShape(block, rows, columns, along, layout);
+            TensorShape shape = new TensorShape(block, rows, columns, along, layout, rotation(table, row, block,
+                    along == TensorShape.Along.ROW ? columns : rows));
             all.put(name, new BlockFormat(name, row.words("aliases"), block.element(), block.scale(), block.tensorScale(), block.size(),
                     block.value(), block.modes(), packed, block.random(), row.required("description"), row.required("source"),
                     row.location(), shape));
         }
         return all;
+    }
+
+    /** The optional rotation column: blank (or absent) for none; a rotation needs whole blocks along its axis. */
+    private static Rotation rotation(CsvTable table, CsvTable.Row row, BlockFormat block, int axis) {
+        if (!table.columnNames().contains("rotation") || row.text("rotation").isEmpty()) {
+            return null;
+        }
+        String[] why = new String[1];
+        Rotation r = Rotation.parse(row.text("rotation"), block.size(), why);
+        if (r == null) {
+            throw row.error("rotation", why[0]);
+        }
+        if (axis % block.size() != 0) {
+            throw row.error("rotation", "a rotation takes whole blocks: " + axis + " values along the block's axis is not a multiple of "
+                    + block.size());
+        }
+        return r;
     }
 }

@@ -30,14 +30,15 @@ public record BlockLayout(List<Format> formats, boolean packed, boolean highFirs
      * The process protocol's batch line (suite/ADAPTERS.md) up to its count: "BLOCKS FROM TO ROUNDING ", or for a
      * tensor case "TENSORS FROM TO ROUNDING ROWS COLUMNS ALONG LAYOUT SIZE STORAGE AMAX ": all a device needs to lay
      * a tensor out without the tables (SIZE values a block, bytes or packed elements, "amax" where the tensor's
-     * largest magnitude leads the block side, "-" otherwise).
+     * largest magnitude leads the block side, "-" otherwise), then a rotated tensor's rotation ("hadamard-16:+-...").
      */
     public static String batchLine(BlockConverter c) {
         TensorShape t = c.block().tensor();
         String pair = c.pairName().replace("->", " ") + " " + c.mode().suffix() + " ";
         return t == null ? "BLOCKS " + pair : "TENSORS " + pair + t.rows() + " " + t.columns() + " "
                 + t.along().name().toLowerCase(Locale.ROOT) + " " + t.layout().word() + " " + t.block().size() + " "
-                + (c.block().packed() ? "packed" : "bytes") + " " + (c.block().twoLevel() ? "amax" : "-") + " ";
+                + (c.block().packed() ? "packed" : "bytes") + " " + (c.block().twoLevel() ? "amax" : "-") + " "
+                + (t.rotation() == null ? "" : t.rotation().word() + " ");
     }
 
     /** The same layout with the given nibble order (stored files keep the order they were generated in). */

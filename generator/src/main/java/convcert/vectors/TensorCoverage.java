@@ -2,6 +2,7 @@ package convcert.vectors;
 
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
+import convcert.reference.HadamardRotation;
 import convcert.reference.Reference;
 import convcert.spec.BlockFormat;
 import convcert.spec.TensorShape;
@@ -22,7 +23,8 @@ import java.util.Map;
  * ones take their first block's. Every other quantizing tensor has its NaN and infinite values made +0: a
  * single one decides a tensor's A (tensor-amax-nan), and a finite A is what tells the recipes apart; a finite
  * NVFP4 tensor is made of coverage blocks made for one A (the smallest such groups, in turn), its last value A
- * itself, so that its blocks meet the recipes' arithmetic as the block cases do.
+ * itself, so that its blocks meet the recipes' arithmetic as the block cases do. A rotated tensor holds the
+ * preimages of such blocks under its rotation (rotatable).
  */
 final class TensorCoverage {
 
@@ -99,8 +101,44 @@ final class TensorCoverage {
                     values[base + perTensor - 1] = blocks.values()[group.get(0) * blocks.perBlock()];
                 }
             }
+            if (toBlock && shape.rotation() != null) {
+                rotatable(values, base, shape);
+            }
             tags[t] = toBlock && t % 2 == 1 ? "finite tensor" : "tensor";
         }
         return new BlockCoverage.Blocks(values, tags, perTensor);
+    }
+
+    /**
+     * A rotated tensor's values made the preimage of what they were, block by block: the coverage's block becomes
+     * what the quantizer sees after the rotation. First each block is made exactly rotatable in binary32 whatever
+     * the order of summation: NaN and infinity become +0 (and -0 too, whose sum's sign is the order's), the block
+     * scaled by a power of two into binades -100 to 100 where it lies beyond, and each value cut toward zero to a
+     * multiple of 2^-15 of the block's largest binade, so that every x holds at most 20 significant bits and
+     * every partial sum of its rotation at most 24. The edges of a block's scale stay where the coverage put them, bar their last bits.
+     */
+    private static void rotatable(long[] values, int base, TensorShape shape) {
+        int n = shape.block().size();
+        float[] y = new float[n];
+        for (int o = 0; o < shape.outer(); o++) {
+            for (int i = 0; i < shape.inner(); i++) {
+                int top = Integer.MIN_VALUE;
+                for (int j = 0; j < n; j++) {
+                    float v = Float.intBitsToFloat((int) values[base + shape.position(o, i, j)]);
+                    y[j] = Float.isFinite(v) && v != 0 ? v : 0f;
+                    top = y[j] == 0 ? top : Math.max(top, Math.getExponent(y[j]));
+                }
+                int shift = top == Integer.MIN_VALUE ? 0 : top > 100 ? 100 - top : top < -100 ? -100 - top : 0;
+                double grid = top == Integer.MIN_VALUE ? 1 : Math.scalb(1.0, top + shift - 15);
+                for (int j = 0; j < n; j++) {
+                    double scaled = Math.scalb((double) y[j], shift);
+                    y[j] = (float) (Math.floor(Math.abs(scaled) / grid) * grid * Math.signum(scaled)) + 0f;
+                }
+                float[] x = HadamardRotation.preimage(y, shape.rotation());
+                for (int j = 0; j < n; j++) {
+                    values[base + shape.position(o, i, j)] = Float.floatToRawIntBits(x[j] + 0f) & 0xFFFFFFFFL;
+                }
+            }
+        }
     }
 }

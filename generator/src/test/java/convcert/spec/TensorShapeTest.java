@@ -77,7 +77,7 @@ class TensorShapeTest {
 
     private static TensorShape shape(int rows, int columns, TensorShape.Along along, TensorShape.ScaleLayout layout) {
         BlockFormat block = TestProfile.reference("ocp-mx").tables().blocks().get("mxfp8_e4m3");
-        return new TensorShape(block, rows, columns, along, layout);
+        return new TensorShape(block, rows, columns, along, layout, null);
     }
 
     @Test

@@ -115,6 +115,22 @@ class BadTablesTest {
                 .expect(2, message);
     }
 
+    /** tensors.csv's rotation column: a Hadamard rotation of whole blocks, one sign per row. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        a rotation of another size     | hadamard-32:+++-+------+-+-- | tensors.csv:4:11: rotation: a rotation spans one block of 4, 16 or 64 values
+        a sign that is not + or -      | hadamard-16:+++-+------+-+-x | tensors.csv:4:11: rotation: expected 16 signs, each + or -, after the colon
+        a rotation that is not named   | walsh-16:+++-+------+-+--    | tensors.csv:4:11: rotation: expected hadamard-SIZE:SIGNS
+        a partial block under rotation | 64,24,column->60,24,column   | tensors.csv:4:11: rotation: a rotation takes whole blocks: 60 values
+        """)
+    void aRotationIsChecked(String damage, String change, String message) throws IOException {
+        Path f = tables("cuda").resolve("tensors.csv");
+        String[] fromTo = change.contains("->") ? change.split("->") : new String[] {"hadamard-16:+++-+------+-+--", change};
+        Files.writeString(f, Files.readString(f).replace(fromTo[0], fromTo[1]));
+        RobustnessTest.outcome(Fixtures.run("", "tables", "check", "--tables", f.getParent().toString()), null)
+                .expect(2, message);
+    }
+
     private static byte[] prepend(byte[] head, byte[] tail) {
         byte[] all = new byte[head.length + tail.length];
         System.arraycopy(head, 0, all, 0, head.length);

@@ -55,6 +55,24 @@ class Nvfp4Test {
         // whole tensors (tensors.csv): the device finds A with an fmaxf-like reduction, lays the scales out itself
         assertEquals("PASS", Fixtures.find(report, "float->nvfp4_t130x64_sw/rn-tensor").get("status").asText());
         assertEquals("PASS", Fixtures.find(report, "nvfp4_t5x40->float/rn-tensor").get("status").asText());
+        // TransformerEngine's RHT, a float32 matmul in the device: its order of summation cannot matter
+        assertEquals("PASS", Fixtures.find(report, "float->nvfp4_t64x24_col_rht/rn-tensor").get("status").asText());
+    }
+
+    /** A quantizer that puts the RHT's signs on the rotated values fails, and the diagnosis names that reading. */
+    @Test
+    void theRotationsSignsAreFoundByDiagnosis() throws Exception {
+        String after = DEVICE + " --rht-signs outputs";
+        Fixtures.Run r = Fixtures.certify(shared.resolve("rht"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "float->*rht/r*", "--adapter", after);
+        assertEquals(1, r.exit(), r.out() + r.err());
+        JsonNode report = Fixtures.report(shared.resolve("rht"));
+        assertEquals("rotation-signs=outputs", recipe(Fixtures.find(report, "float->nvfp4_t64x24_col_rht/rn-tensor")));
+        assertEquals("rotation-signs=outputs", recipe(Fixtures.find(report, "float->nvfp4_t64x24_col_rht/rs-tensor")));
+        r = Fixtures.certify(shared.resolve("rht-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+                "--only", "float->*rht/r*", "--decision", "rotation-signs=outputs", "--adapter", after);
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("2 cases"), r.out());
     }
 
     /**
@@ -102,7 +120,7 @@ class Nvfp4Test {
                 "block-scale-minimum=smallest-normal", "--decision", "block-scale-sign=signed", "--decision",
                 "tensor-amax-nan=propagate", "--adapter", torchao);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("6 cases"), r.out());
+        assertTrue(r.out().contains("8 cases"), r.out());
     }
 
     /** The readings a complete diagnosis names, " or " between readings that give the same blocks. */
@@ -134,7 +152,7 @@ class Nvfp4Test {
                 "--only", "*nvfp4*/rn-*", "--decision", "tensor-scale-arithmetic=reciprocal-amax", "--decision",
                 "block-scale-sign=signed", "--decision", "tensor-amax-nan=propagate", "--adapter", vllm);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("6 cases"), r.out());
+        assertTrue(r.out().contains("8 cases"), r.out());
     }
 
     @Test
@@ -170,7 +188,7 @@ class Nvfp4Test {
         r = Fixtures.certify(shared.resolve("high-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*/rn-*", "--decision", "nibble-order=high-first", "--adapter", high);
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("6 cases"), r.out());
+        assertTrue(r.out().contains("8 cases"), r.out());
         // and the default device fails under high-first: the decision is not a waiver
         r = Fixtures.certify(shared.resolve("low-under-high"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "float->nvfp4/rn-block", "--decision", "nibble-order=high-first", "--adapter", DEVICE);
