@@ -64,6 +64,34 @@ class CutlassUe4m3Test {
                 List.of("name", "status", "vectors", "mismatches"));
     }
 
+    /**
+     * The bytes a signed value leaves in a float_ue4m3_t on the GPU (0x80-0xFF) read back, recorded on an H100: the
+     * GPU's cvt.rn.f16x2.e4m3x2 reads bit 7 as a sign, the host's conversion ignores it; 0xFF is NaN to both.
+     */
+    @Test
+    void bit7ReadsAsASignOnTheGpuAndIsIgnoredOnTheHost() throws Exception {
+        Path codes = REPORTS.resolve("codes-80-ff");
+        byte[] in = Files.readAllBytes(codes.resolve("in.bin"));
+        java.nio.FloatBuffer host = java.nio.ByteBuffer.wrap(Files.readAllBytes(codes.resolve("host.out.bin")))
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+        java.nio.FloatBuffer gpu = java.nio.ByteBuffer.wrap(Files.readAllBytes(codes.resolve("gpu.out.bin")))
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+        assertEquals(128, in.length);
+        for (int k = 0; k < 128; k++) {
+            int code = in[k] & 0xFF;
+            assertEquals(0x80 + k, code);
+            int m = code & 0x7F; // the magnitude's code: E4M3 with bias 7, subnormals below 2^-6
+            double magnitude = m == 0x7F ? Double.NaN : (m >> 3) == 0 ? (m & 7) / 8.0 * Math.pow(2, -6)
+                    : (1 + (m & 7) / 8.0) * Math.pow(2, (m >> 3) - 7);
+            if (m == 0x7F) {
+                assertTrue(Float.isNaN(host.get(k)) && Float.isNaN(gpu.get(k)), "0xFF");
+            } else {
+                assertEquals(Float.floatToRawIntBits((float) magnitude), Float.floatToRawIntBits(host.get(k)), "host " + code);
+                assertEquals(Float.floatToRawIntBits((float) -magnitude), Float.floatToRawIntBits(gpu.get(k)), "gpu " + code);
+            }
+        }
+    }
+
     @Test
     void theLibraryRebuiltGivesTheCommittedVerdicts(@TempDir Path out) throws Exception {
         String cutlass = System.getenv("CUTLASS");

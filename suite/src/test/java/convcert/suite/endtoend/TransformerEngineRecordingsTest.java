@@ -17,7 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * TransformerEngine's NVFP4 reference quantizer (reference_nvfp4.py, loaded unchanged by
  * suite/devices/pytorch/te4over6.py), recorded on a CPU and a GPU in its default recipe and in "Four Over Six"
  * with each error measure (reports/devices/pytorch): each passes under the recipe its certification found,
- * each of 4over6's decisions is needed, and the diagnosis finds the recipe from the defaults unaided.
+ * each of 4over6's decisions is needed, and the diagnosis finds the recipe from the defaults unaided. The same
+ * quantizer with its random Hadamard transform (suite/devices/pytorch/te_rht.py) over the rotated tensor: with
+ * its signs it passes under the defaults, without them the diagnosis names rotation-signs=none.
  */
 class TransformerEngineRecordingsTest {
 
@@ -65,6 +67,28 @@ class TransformerEngineRecordingsTest {
         List<String> full = new ArrayList<>(recipe("4over6-mae"));
         full.remove("tensor-scale-maximum=scale-256");
         assertEquals(1, certify("mae-448", "4over6-mae-cpu", full).exit());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> theHadamardTransformPassesWithItsSignsOrAsTheDiagnosisReadsThem() {
+        return Stream.of("cpu", "cuda").map(device -> DynamicTest.dynamicTest(device, () -> {
+            for (String mask : List.of("signs", "no-signs")) {
+                String out = "rht-" + mask + "-" + device;
+                List<String> args = List.of("--profile", "cuda", "--level", "ci", "--only", "float->*rht/*",
+                        "--adapter", "replay:dir=" + PYTORCH.resolve("recording-te-rht-" + mask + "-" + device));
+                Fixtures.Run r = Fixtures.certify(temp.resolve(out), args.toArray(String[]::new));
+                assertEquals(mask.equals("signs") ? 0 : 1, r.exit(), r.out() + r.err());
+                if (mask.equals("no-signs")) {
+                    assertEquals("rotation-signs=none", Nvfp4Test.recipe(Fixtures.find(Fixtures.report(temp.resolve(out)),
+                            "float->nvfp4_t64x24_col_rht/rn-tensor")));
+                    List<String> decided = new ArrayList<>(args);
+                    decided.addAll(List.of("--decision", "rotation-signs=none"));
+                    r = Fixtures.certify(temp.resolve(out + "-decided"), decided.toArray(String[]::new));
+                    assertEquals(0, r.exit(), r.out() + r.err());
+                }
+                assertTrue(r.out().contains("PASS: 1 cases, 4 vectors"), r.out());
+            }
+        }));
     }
 
     @Test
