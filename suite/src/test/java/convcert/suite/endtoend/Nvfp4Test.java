@@ -63,16 +63,22 @@ class Nvfp4Test {
     @Test
     void theRotationsSignsAreFoundByDiagnosis() throws Exception {
         String after = DEVICE + " --rht-signs outputs";
-        Fixtures.Run r = Fixtures.certify(shared.resolve("rht"), "--profile", "cuda", "--vectors", vectors.toString(),
-                "--only", "float->*rht/r*", "--adapter", after);
-        assertEquals(1, r.exit(), r.out() + r.err());
-        JsonNode report = Fixtures.report(shared.resolve("rht"));
+        JsonNode report = certify(1, "rht", "float->*rht/r*", after);
         assertEquals("rotation-signs=outputs", recipe(Fixtures.find(report, "float->nvfp4_t64x24_col_rht/rn-tensor")));
         assertEquals("rotation-signs=outputs", recipe(Fixtures.find(report, "float->nvfp4_t64x24_col_rht/rs-tensor")));
-        r = Fixtures.certify(shared.resolve("rht-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
-                "--only", "float->*rht/r*", "--decision", "rotation-signs=outputs", "--adapter", after);
-        assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("2 cases"), r.out());
+        certify(0, "rht-decided", "float->*rht/r*", after, "rotation-signs=outputs");
+    }
+
+    /** Certifies the cases only selects, under the decisions given, expecting exit; the report. */
+    private static JsonNode certify(int exit, String out, String only, String adapter, String... decisions) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--profile", "cuda", "--vectors", vectors.toString(), "--only", only,
+                "--adapter", adapter));
+        for (String d : decisions) {
+            args.addAll(List.of("--decision", d));
+        }
+        Fixtures.Run r = Fixtures.certify(shared.resolve(out), args.toArray(String[]::new));
+        assertEquals(exit, r.exit(), r.out() + r.err());
+        return Fixtures.report(shared.resolve(out));
     }
 
     /**
@@ -135,20 +141,15 @@ class Nvfp4Test {
     @Test
     void vllmsReferenceRecipeFailsUnderTheDefaultsAndPassesUnderItsDecisions() throws Exception {
         String vllm = DEVICE + " --recipe vllm";
-        Fixtures.Run r = Fixtures.certify(shared.resolve("vllm"), "--profile", "cuda", "--vectors", vectors.toString(),
-                "--only", "*nvfp4*/rn-*", "--adapter", vllm);
-        assertEquals(1, r.exit(), r.out() + r.err());
-        JsonNode quantize = Fixtures.find(Fixtures.report(shared.resolve("vllm")), "float->nvfp4/rn-block");
+        JsonNode quantize = Fixtures.find(certify(1, "vllm", "*nvfp4*/rn-*", vllm), "float->nvfp4/rn-block");
         assertEquals("FAIL", quantize.get("status").asText());
         assertEquals("tensor-scale-arithmetic=reciprocal-amax", recipe(quantize));
         for (String[] decisions : new String[][] {{"tensor-scale-arithmetic=reciprocal"}, {"tensor-scale-arithmetic=divide"},
             {"tensor-scale-arithmetic=reciprocal-amax"}}) {
-            r = Fixtures.certify(shared.resolve("vllm-" + decisions[0].replace('=', '-')), "--profile", "cuda", "--vectors",
-                    vectors.toString(), "--only", "float->nvfp4*/rn-*", "--decision", decisions[0], "--decision",
-                    "tensor-amax-nan=propagate", "--adapter", vllm);
-            assertEquals(decisions[0].endsWith("reciprocal-amax") ? 0 : 1, r.exit(), decisions[0] + ": " + r.out());
+            certify(decisions[0].endsWith("reciprocal-amax") ? 0 : 1, "vllm-" + decisions[0].replace('=', '-'),
+                    "float->nvfp4*/rn-*", vllm, decisions[0], "tensor-amax-nan=propagate");
         }
-        r = Fixtures.certify(shared.resolve("vllm-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
+        Fixtures.Run r = Fixtures.certify(shared.resolve("vllm-decided"), "--profile", "cuda", "--vectors", vectors.toString(),
                 "--only", "*nvfp4*/rn-*", "--decision", "tensor-scale-arithmetic=reciprocal-amax", "--decision",
                 "block-scale-sign=signed", "--decision", "tensor-amax-nan=propagate", "--adapter", vllm);
         assertEquals(0, r.exit(), r.out() + r.err());
