@@ -9,20 +9,18 @@ import convcert.reference.FormatCodec;
 import convcert.reference.Operands;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
-import convcert.reference.Values;
 import convcert.spec.Conversion;
 import convcert.spec.Form;
 import convcert.spec.Format;
-import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spec.SaturationRule;
 import convcert.spec.ScaleLane;
 import convcert.spi.CtrlState;
-import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
 
 /**
  * Turns a fault row into a faulty implementation of one case: the reference with other semantics,
@@ -30,11 +28,6 @@ import java.util.Map;
  * Returns null where the fault cannot arise (it does not apply, or would change nothing by design).
  */
 public final class FaultModel {
-
-    /** A faulty implementation: input bits to output bits. */
-    public interface Implementation {
-        long apply(long input);
-    }
 
     /** The exception flags a faulty implementation raises converting an input to its output. */
     public interface FlagsImplementation {
@@ -52,7 +45,7 @@ public final class FaultModel {
         this.scope = new FaultScope(reference);
     }
 
-    public Implementation implementation(Fault f, Case c) {
+    public Faulty implementation(Fault f, Case c) {
         if (!applies(f, c)) {
             return null;
         }
@@ -68,9 +61,19 @@ public final class FaultModel {
             case "decision" -> decision(c, p);
             case "saturation" -> saturation(c, p);
             case "control" -> control(c, p);
-            case "output" -> output(c, right, src, dst, p);
+            case "output" -> OutputFaults.of(p, right, new OutputFaults.Others() {
+                @Override
+                public Converter withSaturation(Saturation s) {
+                    return reference.converter(FaultModel.this.withSaturation(c, s));
+                }
+
+                @Override
+                public Converter withMode(Rounding mode) {
+                    return reference.converter(FaultModel.this.withMode(c, mode));
+                }
+            }, c.rounding() == Rounding.RH);
             case "scale" -> scale(c, right, p);
-            case "flags" -> right::apply; // its results are right; its flags (below) are not
+            case "flags" -> Faulty.of(right); // its results are right; its flags (below) are not
             default -> throw new IllegalArgumentException(f.mechanism());
         };
     }
@@ -108,6 +111,21 @@ public final class FaultModel {
         };
     }
 
+    /**
+     * Whether an input of the case lies exactly halfway between its two neighbours in the destination (a tie
+     * of rounding to nearest), whatever the case's mode: what a diagnosis says of its mismatches. Null where
+     * the case has no inputs between two results (a stochastic or scaled case, an integer-to-integer pair).
+     */
+    public LongPredicate ties(Case c) {
+        if (c.rounding().stochastic() || c.conversion().scale() != null || c.rounding() == Rounding.RH
+                || (c.conversion().from().isInteger() && c.conversion().to().isInteger())) {
+            return null;
+        }
+        Converter away = reference.converter(withMode(c, Rounding.RNA));
+        Converter towardZero = reference.converter(withMode(c, Rounding.RZ));
+        return TieFaults.test(away, towardZero);
+    }
+
     /** The applies words: modes, states and kinds of conversion, each category a disjunction (FaultScope). */
     public boolean applies(Fault f, Case c) {
         return scope.applies(f, c);
@@ -124,60 +142,32 @@ public final class FaultModel {
     }
 
     /**
-     * At a tie the result goes elsewhere than to the even neighbour. A tie is an input exactly halfway
-     * between its two neighbours (toward zero: rz; away: rna), checked in exact arithmetic.
+     * At a tie the result goes elsewhere than to the even neighbour (TieFaults): away from zero, toward
+     * zero or up, everywhere, or away only below the smallest normal value (a subnormal path of its own).
      */
-    private Implementation ties(Case c, Converter rn, String how) {
+    private Faulty ties(Case c, Converter rn, String how) {
         if (c.rounding() != Rounding.RN) {
             return null;
         }
         Converter away = reference.converter(withMode(c, Rounding.RNA));
         Converter towardZero = reference.converter(withMode(c, Rounding.RZ));
-        Converter other = switch (how) {
-            case "away" -> away;
-            case "toward-zero" -> towardZero;
-            case "up" -> reference.converter(withMode(c, Rounding.RU));
+        return switch (how) {
+            case "away" -> TieFaults.of(rn, away, away, towardZero, false);
+            case "away-subnormal" -> rn.destination().isInteger() ? null : TieFaults.of(rn, away, away, towardZero, true);
+            case "toward-zero" -> TieFaults.of(rn, towardZero, away, towardZero, false);
+            case "up" -> TieFaults.of(rn, reference.converter(withMode(c, Rounding.RU)), away, towardZero, false);
             default -> throw new IllegalArgumentException("ties " + how);
         };
-        FormatCodec src = rn.source();
-        FormatCodec dst = rn.destination();
-        // Above the largest finite value the next grid point stands where the format ends: a tie there
-        // (between the largest finite and overflow) is a tie like any other.
-        BigDecimal beyond = dst.isInteger() ? null : Values.exact(false, dst.maxKept() + 1, dst.quantum(dst.maxExponent()));
-        return x -> {
-            long a = away.apply(x);
-            long z = towardZero.apply(x);
-            if (a == z) {
-                return rn.apply(x); // exact: no tie
-            }
-            Decoded da = dst.decode(a);
-            Decoded dz = dst.decode(z);
-            Decoded dx = src.decode(x);
-            // a finite input rounded away past the largest finite value: infinity, or NaN where there is none
-            boolean overflowed = da.kind() == Decoded.Kind.INFINITE || (da.kind() == Decoded.Kind.NAN && !dst.hasInfinity());
-            if (dx.kind() != Decoded.Kind.FINITE || (da.kind() == Decoded.Kind.NAN && !overflowed)
-                    || (overflowed && beyond == null)) {
-                return rn.apply(x);
-            }
-            BigDecimal up = overflowed ? beyond : magnitude(da);
-            boolean tie = magnitude(dx).multiply(BigDecimal.TWO).compareTo(up.add(magnitude(dz))) == 0;
-            return tie ? other.apply(x) : rn.apply(x);
-        };
     }
 
-    private static BigDecimal magnitude(Decoded d) {
-        return d.kind() == Decoded.Kind.FINITE ? Values.exact(false, d.significand(), d.exponent())
-                : BigDecimal.ZERO;
-    }
-
-    private Implementation rounding(Case c, Converter right, String p) {
+    private Faulty rounding(Case c, Converter right, String p) {
         if (p.equals("swap-directed-negative")) {
             if (c.rounding() != Rounding.RU && c.rounding() != Rounding.RD) {
                 return null;
             }
             Converter swapped = reference.converter(withMode(c, c.rounding() == Rounding.RU ? Rounding.RD : Rounding.RU));
             FormatCodec src = right.source();
-            return x -> src.decode(x).negative() ? swapped.apply(x) : right.apply(x);
+            return Faulty.where(x -> src.decode(x).negative(), swapped, right);
         }
         if (p.equals("rs-added-at-source-lsb")) {
             if (!c.rounding().stochastic()) {
@@ -204,15 +194,14 @@ public final class FaultModel {
         if (!applies || c.rounding() == to || (to == Rounding.RH && reference.tables().hybridRule(c.conversion().from()) == null)) {
             return null;
         }
-        Converter wrong = reference.converter(withMode(c, to));
-        return wrong::apply;
+        return Faulty.of(reference.converter(withMode(c, to)));
     }
 
     /**
      * A scaled conversion that mishandles its scale: ignores it, applies it the wrong way, reads a
      * signed scale as unsigned, or rounds the unscaled value first and scales that (rounding twice).
      */
-    private Implementation scale(Case c, Converter right, String p) {
+    private Faulty scale(Case c, Converter right, String p) {
         ScaleLane lane = c.conversion().scale();
         Operands o = right.operands();
         return switch (p) {
@@ -227,27 +216,27 @@ public final class FaultModel {
         };
     }
 
-    private Implementation input(Converter right, FormatCodec src, String p) {
+    private Faulty input(Converter right, FormatCodec src, String p) {
         if (p.startsWith("drop-low-bits=")) {
             int k = Integer.parseInt(p.substring(p.indexOf('=') + 1));
             if (src.format().width() <= k + 8) {
                 return null; // narrow sources are covered exhaustively; the fault is about wide inputs
             }
             long mask = ~((1L << k) - 1);
-            return x -> {
-                Decoded d = src.decode(x);
-                return d.kind() == Decoded.Kind.FINITE ? right.apply(x & mask) : right.apply(x);
-            };
+            return Faulty.before(right, x -> src.decode(x).kind() == Decoded.Kind.FINITE ? x & mask : x);
+        }
+        if (p.equals("drop-below-guard")) {
+            return StickyFaults.belowGuard(right);
         }
         if (p.equals("subnormals-as-zero")) {
             if (src.isInteger()) {
                 return null;
             }
-            return x -> {
+            return Faulty.before(right, x -> {
                 Decoded d = src.decode(x);
                 boolean subnormal = d.kind() == Decoded.Kind.FINITE && d.binade() < src.minExponent();
-                return right.apply(subnormal ? x & (src.signBit() | ~src.mask()) : x); // a lane above stays
-            };
+                return subnormal ? x & (src.signBit() | ~src.mask()) : x; // a lane above stays
+            });
         }
         throw new IllegalArgumentException("input " + p);
     }
@@ -256,7 +245,7 @@ public final class FaultModel {
      * Double rounding: to the intermediate format with rn, then to the destination in the case's mode
      * (not for stochastic rounding or a scale, which belong to the one rounding).
      */
-    private Implementation via(Case c, String intermediate) {
+    private Faulty via(Case c, String intermediate) {
         Format mid = reference.tables().findFormat(intermediate);
         Conversion conv = c.conversion();
         if (mid == null || c.rounding().stochastic() || conv.scale() != null || mid.equals(conv.from()) || mid.equals(conv.to()) || mid.isInteger()
@@ -267,7 +256,7 @@ public final class FaultModel {
         Conversion second = new Conversion(mid, conv.to(), conv.modes(), conv.forms(), conv.group(), conv.implicitRounding(),
                 conv.api(), conv.source(), conv.location());
         Converter then = reference.converter(new Case(second, c.rounding(), c.form(), c.ctrl(), c.rule()));
-        return x -> then.apply(first.apply(x));
+        return Faulty.composed(first, then);
     }
 
     /** Why a fault that its applies words admit changes nothing in this profile (FaultScope). */
@@ -275,13 +264,13 @@ public final class FaultModel {
         return scope.whyInert(f);
     }
 
-    private Implementation decision(Case c, String p) {
+    private Faulty decision(Case c, String p) {
         String[] kv = p.split("=", 2);
         Map<String, String> choices = reference.semantics().choices();
         if (!choices.containsKey(kv[0]) || choices.get(kv[0]).equals(kv[1])) {
             return null;
         }
-        return otherReading(c, p)::apply;
+        return Faulty.of(otherReading(c, p));
     }
 
     /** The case's converter with decision=option instead of the profile's choice. */
@@ -292,16 +281,15 @@ public final class FaultModel {
         return new Reference(reference.tables(), Semantics.of(reference.tables(), changed)).converter(c);
     }
 
-    private Implementation saturation(Case c, String p) {
+    private Faulty saturation(Case c, String p) {
         Saturation effective = Saturation.parse(p);
         if (c.saturation() == effective || (effective == Saturation.WRAP && !c.conversion().to().isInteger())) {
             return null; // nothing changes, or wrapping has no meaning for a floating destination
         }
-        Converter wrong = reference.converter(withSaturation(c, effective));
-        return wrong::apply;
+        return Faulty.of(reference.converter(withSaturation(c, effective)));
     }
 
-    private Implementation control(Case c, String p) {
+    private Faulty control(Case c, String p) {
         String[] kv = p.split("=", 2);
         Form form = c.form();
         CtrlState ctrl = c.ctrl();
@@ -323,68 +311,6 @@ public final class FaultModel {
         } catch (UsageException notOffered) {
             return null;
         }
-        Converter w = reference.converter(wrong);
-        return w::apply;
-    }
-
-    /**
-     * A binade at the edge of a band where hybrid rounding compares (tapered.csv): its neighbour on one
-     * side rounds ties-away. An implementation whose band starts or ends one binade off treats it as TA.
-     */
-    private static boolean bandEdge(FormatCodec dst, int e) {
-        if (e < dst.minExponent() - 1 || e > dst.maxExponent()) {
-            return false;
-        }
-        boolean compares = dst.taperedRow(e).hybrid().equals("compare");
-        boolean below = e - 1 >= dst.minExponent() && !dst.taperedRow(e - 1).hybrid().equals("compare");
-        boolean above = e + 1 <= dst.maxExponent() && !dst.taperedRow(e + 1).hybrid().equals("compare");
-        return compares && (below || above);
-    }
-
-    private Implementation output(Case c, Converter right, FormatCodec src, FormatCodec dst, String p) {
-        long sign = dst.signBit();
-        return switch (p) {
-            case "zero-sign-lost" -> x -> {
-                long r = right.apply(x);
-                return r == sign && dst.decode(r).kind() == Decoded.Kind.ZERO ? 0 : r;
-            };
-            case "infinity-to-max" -> !dst.hasInfinity() ? null : x -> {
-                long r = right.apply(x);
-                return dst.decode(r).kind() == Decoded.Kind.INFINITE ? dst.largestFinite(dst.decode(r).negative()) : r;
-            };
-            case "negative-unsigned-wraps" -> {
-                if (src.isInteger() && !src.format().isSigned()) {
-                    yield null; // an unsigned source has no negative input
-                }
-                Converter wrap = reference.converter(withSaturation(c, Saturation.WRAP));
-                yield x -> src.decode(x).negative() && src.decode(x).kind() == Decoded.Kind.FINITE ? wrap.apply(x)
-                        : right.apply(x);
-            }
-            case "fnu-sign-kept" -> dst.layout() != Layout.IEEE_FNU || src.isInteger() || !src.format().isSigned() ? null : x -> {
-                Decoded in = src.decode(x);
-                // the magnitude's code with the sign one bit above the format: a signed conversion's answer
-                return in.negative() && in.kind() != Decoded.Kind.NAN
-                        ? 1L << dst.format().width() | right.apply(x & ~src.signBit()) : right.apply(x);
-            };
-            case "nan-canonical", "nan-sign-dropped", "nan-unquieted", "nan-truncated", "nan-to-zero", "infinity-to-nan",
-                 "nan-to-int-min" -> NanFaults.of(p, right, src, dst);
-            case "hybrid-band-edge-as-ta" -> {
-                if (c.rounding() != Rounding.RH || dst.format().layout() != Layout.TAPERED) {
-                    yield null;
-                }
-                Converter ta = reference.converter(withMode(c, Rounding.RNA));
-                yield x -> {
-                    Decoded in = src.decode(x);
-                    return in.kind() == Decoded.Kind.FINITE && bandEdge(dst, in.binade()) ? ta.apply(x) : right.apply(x);
-                };
-            }
-            case "overflow-threshold-late" -> !dst.hasInfinity() ? null : x -> {
-                long r = right.apply(x);
-                Decoded in = src.decode(x);
-                return dst.decode(r).kind() == Decoded.Kind.INFINITE && in.kind() == Decoded.Kind.FINITE
-                        && in.binade() <= dst.maxExponent() ? dst.largestFinite(in.negative()) : r;
-            };
-            default -> throw new IllegalArgumentException("output " + p);
-        };
+        return Faulty.of(reference.converter(wrong));
     }
 }

@@ -1,6 +1,5 @@
 package convcert.faults;
 
-import convcert.faults.FaultModel.Implementation;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
@@ -17,41 +16,32 @@ final class NanFaults {
     }
 
     /** The faulty implementation of an output fault p of this family, or null where it cannot arise. */
-    static Implementation of(String p, Converter right, FormatCodec src, FormatCodec dst) {
+    static Faulty of(String p, Converter right, FormatCodec src, FormatCodec dst) {
         long sign = dst.signBit();
         return switch (p) {
-            case "nan-canonical" -> !dst.hasNan() ? null : x -> {
-                long r = right.apply(x);
-                return dst.decode(r).kind() == Decoded.Kind.NAN ? dst.format().nan() : r;
-            };
-            case "nan-sign-dropped" -> sign == 0 || !dst.hasNan() ? null : x -> {
-                long r = right.apply(x);
-                return dst.decode(r).kind() == Decoded.Kind.NAN ? r & ~sign : r;
-            };
-            case "nan-unquieted" -> dst.format().layout() != Layout.IEEE ? null : x -> {
-                long r = right.apply(x);
+            case "nan-canonical" -> !dst.hasNan() ? null
+                    : Faulty.after(right, (x, r) -> dst.decode(r).kind() == Decoded.Kind.NAN ? dst.format().nan() : r);
+            case "nan-sign-dropped" -> sign == 0 || !dst.hasNan() ? null
+                    : Faulty.after(right, (x, r) -> dst.decode(r).kind() == Decoded.Kind.NAN ? r & ~sign : r);
+            case "nan-unquieted" -> dst.format().layout() != Layout.IEEE ? null : Faulty.after(right, (x, r) -> {
                 long quiet = 1L << (dst.format().mantissaBits() - 1);
                 return dst.decode(r).kind() == Decoded.Kind.NAN ? r & ~quiet : r; // an emptied payload reads as infinity
-            };
-            case "nan-truncated" -> !truncatesPayload(src, dst) ? null : x -> {
+            });
+            case "nan-truncated" -> !truncatesPayload(src, dst) ? null : Faulty.after(right, (x, r) -> {
                 long v = x & src.mask();
                 if (src.decode(v).kind() != Decoded.Kind.NAN) {
-                    return right.apply(x);
+                    return r;
                 }
                 long payload = (v & ((1L << src.format().mantissaBits()) - 1))
                         >>> (src.format().mantissaBits() - dst.format().mantissaBits());
                 return dst.infinity((v & src.signBit()) != 0) | payload; // the exponent field kept all ones
-            };
-            case "nan-to-zero" -> !dst.hasNan() ? null : x -> {
-                long r = right.apply(x);
-                return dst.decode(r).kind() == Decoded.Kind.NAN ? dst.zero(false) : r;
-            };
-            case "infinity-to-nan" -> !dst.hasInfinity() || !dst.hasNan() ? null : x -> {
-                long r = right.apply(x);
-                return dst.decode(r).kind() == Decoded.Kind.INFINITE ? dst.format().nan() : r;
-            };
-            case "nan-to-int-min" -> src.isInteger() || !dst.format().isSigned() ? null : x -> src.decode(x).kind()
-                    == Decoded.Kind.NAN ? dst.integerMin() : right.apply(x);
+            });
+            case "nan-to-zero" -> !dst.hasNan() ? null
+                    : Faulty.after(right, (x, r) -> dst.decode(r).kind() == Decoded.Kind.NAN ? dst.zero(false) : r);
+            case "infinity-to-nan" -> !dst.hasInfinity() || !dst.hasNan() ? null
+                    : Faulty.after(right, (x, r) -> dst.decode(r).kind() == Decoded.Kind.INFINITE ? dst.format().nan() : r);
+            case "nan-to-int-min" -> src.isInteger() || !dst.format().isSigned() ? null : Faulty.after(right,
+                    (x, r) -> src.decode(x).kind() == Decoded.Kind.NAN ? dst.integerMin() : r);
             default -> throw new IllegalArgumentException("output " + p);
         };
     }

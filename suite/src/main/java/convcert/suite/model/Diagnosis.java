@@ -3,30 +3,45 @@ package convcert.suite.model;
 import java.util.List;
 
 /**
- * What a failing case's implementation probably does wrong, from the fault catalogue
- * (spec-tables/faults.csv), as data: complete when each of faults reproduces every one of the diagnosed
- * mismatches and changes none of the passes read; otherwise faults holds the best partial explanation
- * alone, and unexplained the first inputs (hex) it does not reproduce. mismatches and passes: how many
- * of each the hypotheses were tried on; of: how many the case has (more than were tried when the case
- * is too large to try them all, as an exhaustive one).
+ * Why a failing case fails, as data: the causes that explain every mismatch (faults of the catalogue,
+ * spec-tables/faults.csv, or other readings of the case's decisions), each checked against every vector that
+ * could refute it, and where the mismatches lie and how they differ (findings), which a diagnosis always has.
+ * complete: faults explain every mismatch (each everywhere, or within its scope); otherwise faults is empty
+ * and the findings alone say where and how the results differ. mismatches and passes: how many of each the
+ * causes were checked on; of: how many the case has; wholeSpace: the check covered every input of the case
+ * (an exhaustive one), through digests of each region's mismatches rather than a sample.
  */
-public record Diagnosis(long mismatches, long passes, boolean complete, List<Hypothesis> faults, List<String> unexplained,
-                        long mismatchesOf, long passesOf) {
+public record Diagnosis(boolean complete, List<Hypothesis> faults, List<Finding> findings, long mismatches, long passes,
+                        long mismatchesOf, long passesOf, boolean wholeSpace) {
 
-    /** A fault tried on the case: the mismatches it reproduces and the passes it would break. */
-    public record Hypothesis(String fault, String description, long explains, long changes) {
+    /**
+     * A cause: the fault or reading, what it is, how many mismatches it gives exactly, and its scope. scope null:
+     * it gives every result of the case, mismatches and passes alike; otherwise the region (in words) where it
+     * gives every result, all mismatches lying there, and changes: the passing vectors it would change elsewhere,
+     * elsewhere the region (in words) where they lie.
+     */
+    public record Hypothesis(String fault, String description, long explains, long changes, String scope, String elsewhere) {
+    }
+
+    /** Where some mismatches lie and how they differ, in words, with how many they are. */
+    public record Finding(long mismatches, String text) {
     }
 
     public Diagnosis {
         faults = List.copyOf(faults);
-        unexplained = unexplained == null ? List.of() : List.copyOf(unexplained);
-        if (faults.isEmpty() || (!complete && faults.size() != 1)) {
-            throw new IllegalArgumentException("a diagnosis names its faults, a partial one exactly one");
+        findings = findings == null ? List.of() : List.copyOf(findings);
+        if (complete == faults.isEmpty()) {
+            throw new IllegalArgumentException("a complete diagnosis names its causes, an incomplete one none");
         }
     }
 
-    /** Whether the hypotheses were tried on part of the case only. */
+    /** Whether the causes were checked on part of the case only. */
     public boolean sampled() {
-        return mismatches < mismatchesOf || passes < passesOf;
+        return !wholeSpace && (mismatches < mismatchesOf || passes < passesOf);
+    }
+
+    /** Whether some cause holds only within a scope. */
+    public boolean scoped() {
+        return faults.stream().anyMatch(h -> h.scope() != null);
     }
 }

@@ -78,7 +78,10 @@ public final class ConsoleReport {
                 out.println("    first: " + Markup.console(ReportText.line(e.firstMismatches().getFirst())));
             }
             if (e.diagnosis() != null) {
-                out.println("    diagnosis: " + ReportText.diagnosis(e.diagnosis()));
+                out.println("    diagnosis: " + ReportText.causes(e.diagnosis()));
+                if (!e.diagnosis().findings().isEmpty()) {
+                    out.println("    where and how: " + ReportText.findings(e.diagnosis()));
+                }
             }
         });
         if (findings.size() > LISTED_CASES) {
@@ -90,7 +93,7 @@ public final class ConsoleReport {
                 byCause.merge(ReportText.cause(e.diagnosis()), 1L, Long::sum);
             }
         }
-        if (bad.stream().anyMatch(e -> e.status() == Status.FAIL && e.diagnosis() != null)) { // some cause beside "unexplained"
+        if (!byCause.isEmpty()) {
             out.println("failing cases by diagnosis: " + byCause.entrySet().stream().map(x -> x.getKey() + " " + x.getValue())
                     .collect(Collectors.joining(", ")));
         }

@@ -45,33 +45,48 @@ public final class ReportText {
         return mismatches.stream().map(ReportText::line).toList();
     }
 
-    /** A diagnosis in words, or null for none. */
+    /** A diagnosis in words, or null for none: its causes with their scope, then where and how the results differ. */
     public static String diagnosis(Diagnosis d) {
         if (d == null) {
             return null;
         }
-        String sampled = !d.sampled() ? "" : " (tried on " + (d.mismatches() < d.mismatchesOf() ? "the first " : "")
-                + d.mismatches() + " of the case's " + d.mismatchesOf() + " mismatches and the first " + d.passes() + " of its "
-                + d.passesOf() + " passes)";
-        if (d.complete()) {
-            return "all " + d.mismatches() + " mismatches, and none of the " + d.passes() + " passes, are explained by: "
-                    + d.faults().stream().map(h -> h.fault() + " (" + h.description() + ")").collect(Collectors.joining("; or "))
-                    + sampled;
-        }
-        Diagnosis.Hypothesis h = d.faults().getFirst();
-        return "best partial explanation: " + h.fault() + " (" + h.description() + ") explains " + h.explains() + " of "
-                + d.mismatches() + " mismatches and changes " + h.changes() + " of " + d.passes() + " passes" + sampled
-                + (d.unexplained().isEmpty() ? "" : "; not explained: " + String.join(" ", d.unexplained())
-                + (h.explains() + d.unexplained().size() < d.mismatches() ? " ..." : ""));
+        return causes(d) + (d.findings().isEmpty() ? "" : "; where and how: " + findings(d));
     }
 
-    /** What a failing case is grouped under: the fault ids that explain it, "partial: ID", or "unexplained". */
+    /** The causes of a diagnosis with their scope and what they were checked on, or that none fits. */
+    public static String causes(Diagnosis d) {
+        String checked = d.wholeSpace() ? ", checked over every input of the case" : !d.sampled() ? ""
+                : String.format(" (checked on %,d of the case's %,d mismatches and %,d of its %,d passes)", d.mismatches(),
+                d.mismatchesOf(), d.passes(), d.passesOf());
+        String causes;
+        if (!d.complete()) {
+            causes = "no cause of the catalogue gives these results";
+        } else if (!d.scoped()) {
+            causes = d.faults().stream().map(h -> h.fault() + " (" + h.description() + ")").collect(Collectors.joining(", or "))
+                    + String.format(": %s all %,d mismatches and changes none of the %,d passes%s",
+                    d.faults().size() > 1 ? "each gives" : "gives", d.mismatchesOf(), d.passesOf(), checked);
+        } else {
+            causes = d.faults().stream().map(h -> String.format("partly %s (%s): where %s it gives every result, all %,d "
+                    + "mismatches among them; elsewhere it does not hold (it would change %,d passing vectors where %s)",
+                    h.fault(), h.description(), h.scope(), h.explains(), h.changes(), h.elsewhere()))
+                    .collect(Collectors.joining("; or ")) + checked;
+        }
+        return causes;
+    }
+
+    /** The findings of a diagnosis: "1,048,574: expected the largest finite, got NaN; ...". */
+    public static String findings(Diagnosis d) {
+        return d.findings().stream().map(f -> f.mismatches() > 0 ? String.format("%,d: %s", f.mismatches(), f.text()) : f.text())
+                .collect(Collectors.joining("; "));
+    }
+
+    /** What a failing case is grouped under: the causes (scoped ones "partly ID"), or "unexplained". */
     public static String cause(Diagnosis d) {
-        if (d == null) {
+        if (d == null || !d.complete()) {
             return "unexplained";
         }
-        return d.complete() ? d.faults().stream().map(Diagnosis.Hypothesis::fault).collect(Collectors.joining(" or "))
-                : "partial: " + d.faults().getFirst().fault();
+        return d.faults().stream().map(h -> h.scope() == null ? h.fault() : "partly " + h.fault())
+                .collect(Collectors.joining(" or "));
     }
 
     /**

@@ -1,18 +1,16 @@
 package convcert.suite.runner;
 
 import convcert.reference.Converter;
+import convcert.suite.diagnosis.VectorSource;
 
 /** Where a conversion case's inputs and expected results come from, a batch at a time. */
-public interface Batches {
+public interface Batches extends VectorSource {
 
     /** Values per adapter call (suite/ADAPTERS.md promises no more). */
     int BATCH = 1 << 16;
 
     /** Values per chunk of expected values: large, so that computing them in parallel pays. */
     int CHUNK = 1 << 20;
-
-    /** Fills in[] and expected[] with the next batch; returns its size, 0 at the end. */
-    int next(long[] in, long[] expected);
 
     /** Whether the expected values are the reference's computation now (not stored golden values). */
     default boolean computed() {

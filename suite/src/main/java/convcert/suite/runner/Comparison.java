@@ -5,6 +5,7 @@ import convcert.reference.NaNs;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.spi.MemoryCase;
+import convcert.suite.diagnosis.Judge;
 import java.util.Arrays;
 
 /**
@@ -12,7 +13,7 @@ import java.util.Arrays;
  * decision nan-comparison=any, both NaN of the destination format. The runners, the diagnosis and
  * score all judge by it. Bits beyond the format's width are a wrong answer, never noise to mask.
  */
-public final class Comparison {
+public final class Comparison implements Judge {
 
     private final Reference reference;
     private final boolean anyNaN;
@@ -27,8 +28,15 @@ public final class Comparison {
     }
 
     /** Whether actual agrees with expected, both patterns of the codec's format. */
+    @Override
     public boolean same(FormatCodec codec, long expected, long actual) {
         return expected == actual || (anyNaN && NaNs.isNaN(codec, expected) && NaNs.isNaN(codec, actual));
+    }
+
+    /** The bits themselves, or for every NaN one pattern (all ones beyond any format's width) where any NaN agrees. */
+    @Override
+    public long canonical(FormatCodec codec, long bits) {
+        return anyNaN && NaNs.isNaN(codec, bits) ? -1L : bits;
     }
 
     /** Whether bits of the codec's format agree with every NaN by this rule (nan-comparison=any and bits a NaN). */

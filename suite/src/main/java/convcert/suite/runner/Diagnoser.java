@@ -13,6 +13,8 @@ import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
+import convcert.suite.diagnosis.MismatchLog;
+import convcert.suite.diagnosis.ValueDiagnosis;
 import convcert.suite.model.Diagnosis;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,19 +35,21 @@ import java.util.stream.Stream;
  */
 final class Diagnoser {
 
-    /** Inputs of a very large (exhaustive) case read for passes: the first this many. */
+    /** Inputs of a very large case read for the passes of a flags diagnosis: the first this many. */
     private static final long PASS_SAMPLE = 1L << 20;
 
     private final Reference reference;
     private final FaultModel model;
     private final List<Fault> catalogue;
     private final Comparison comparison;
+    private final ValueDiagnosis values;
 
     private Diagnoser(Reference reference, List<Fault> catalogue, Comparison comparison) {
         this.reference = reference;
         this.model = new FaultModel(reference);
         this.catalogue = catalogue;
         this.comparison = comparison;
+        this.values = new ValueDiagnosis(model, catalogue, comparison);
     }
 
     /** With the home's fault catalogue (spec-tables/faults.csv); without one, null. */
@@ -54,51 +58,15 @@ final class Diagnoser {
         return Files.isRegularFile(file) ? new Diagnoser(reference, FaultCatalogue.load(file), comparison) : null;
     }
 
-    /** Unexplained inputs a partial diagnosis lists. */
-    private static final int LISTED = 10;
-
     /**
-     * The faults that explain the wrong answers (input -> actual) of a case whose vectors batches reads,
-     * with mismatches and vectors in all; null for none.
+     * A failing conversion case: the causes that give every wrong answer and every right one (of every vector
+     * of the set, or every input of an exhaustive range), or a scope where one holds, and where the mismatches
+     * lie and how they differ. wrong: the wrong answers kept; log: every mismatch.
      */
-    Diagnosis explain(Converter reference, Supplier<Batches> batches, Map<Long, Long> wrong, long mismatches, long vectors) {
-        if (wrong.isEmpty()) {
-            return null;
-        }
-        List<long[]> passes = passes(batches, wrong);
-        FormatCodec dst = reference.destination();
-        List<Diagnosis.Hypothesis> full = new ArrayList<>();
-        Diagnosis.Hypothesis best = null;
-        FaultModel.Implementation bestModel = null;
-        long bestScore = 0;
-        for (Fault f : catalogue) {
-            FaultModel.Implementation w = model.implementation(f, reference.spec());
-            if (w == null) {
-                continue;
-            }
-            long explained = wrong.entrySet().stream()
-                    .filter(e -> comparison.same(dst, w.apply(e.getKey()), e.getValue())).count();
-            long broken = passes.stream().filter(p -> !comparison.same(dst, p[1], w.apply(p[0]))).count();
-            if (explained == wrong.size() && broken == 0) {
-                full.add(new Diagnosis.Hypothesis(f.id(), f.description(), explained, broken));
-            } else if (explained - broken > bestScore) {
-                bestScore = explained - broken;
-                best = new Diagnosis.Hypothesis(f.id(), f.description(), explained, broken);
-                bestModel = w;
-            }
-        }
-        long passesOf = vectors - mismatches;
-        if (!full.isEmpty()) {
-            return new Diagnosis(wrong.size(), passes.size(), true, full, List.of(), mismatches, passesOf);
-        }
-        if (best == null) {
-            return null;
-        }
-        FaultModel.Implementation model = bestModel;
-        List<String> unexplained = wrong.entrySet().stream()
-                .filter(e -> !comparison.same(dst, model.apply(e.getKey()), e.getValue())).limit(LISTED)
-                .map(e -> reference.source().format().hex(e.getKey())).toList();
-        return new Diagnosis(wrong.size(), passes.size(), false, List.of(best), unexplained, mismatches, passesOf);
+    Diagnosis explain(Converter converter, Supplier<Batches> batches, Map<Long, Long> wrong, MismatchLog log, long vectors) {
+        Batches whole = batches.get();
+        ValueDiagnosis.Space space = whole instanceof Batches.Range r ? new ValueDiagnosis.Space(r.position(), r.end()) : null;
+        return values.explain(converter, batches, space, wrong, log, vectors);
     }
 
     /** The passing inputs with their expected values ({input, expected}), of the first PASS_SAMPLE inputs. */
@@ -132,39 +100,42 @@ final class Diagnoser {
         List<long[]> passes = passes(batches, wrong);
         Flags right = converter.flags();
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
-        Diagnosis.Hypothesis best = null;
-        long bestScore = 0;
-        Map<Diagnosis.Hypothesis, FaultModel.FlagsImplementation> hypotheses = new LinkedHashMap<>();
+        Map<String[], FaultModel.FlagsImplementation> hypotheses = new LinkedHashMap<>();
         for (Map<String, String> reading : Readings.other(reference, FLAG_DECISIONS)) {
-            hypotheses.put(new Diagnosis.Hypothesis(Readings.name(reading), "the flags this reading of decisions.csv raises",
-                    0, 0), Readings.under(reference, reading).converter(converter.spec()).flags()::of);
+            hypotheses.put(new String[] {Readings.name(reading), "the flags this reading of decisions.csv raises"},
+                    Readings.under(reference, reading).converter(converter.spec()).flags()::of);
         }
         for (Fault f : catalogue) { // the flag decisions are tried above, alone and together
             FaultModel.FlagsImplementation lane = f.mechanism().equals("flags") ? model.flags(f, converter.spec()) : null;
             if (lane != null) {
-                hypotheses.put(new Diagnosis.Hypothesis(f.id(), f.description(), 0, 0), lane);
+                hypotheses.put(new String[] {f.id(), f.description()}, lane);
             }
         }
-        for (Map.Entry<Diagnosis.Hypothesis, FaultModel.FlagsImplementation> candidate : hypotheses.entrySet()) {
+        for (Map.Entry<String[], FaultModel.FlagsImplementation> candidate : hypotheses.entrySet()) {
             FaultModel.FlagsImplementation lane = candidate.getValue();
-            long explained = wrong.entrySet().stream()
-                    .filter(e -> lane.of(e.getKey(), converter.apply(e.getKey())) == e.getValue()).count();
-            long broken = passes.stream().filter(p -> lane.of(p[0], p[1]) != right.of(p[0], p[1])).count();
-            Diagnosis.Hypothesis h = new Diagnosis.Hypothesis(candidate.getKey().fault(), candidate.getKey().description(),
-                    explained, broken);
-            if (explained == wrong.size() && broken == 0) {
-                full.add(h);
-            } else if (explained - broken > bestScore) {
-                bestScore = explained - broken;
-                best = h;
+            boolean explains = wrong.entrySet().stream()
+                    .allMatch(e -> lane.of(e.getKey(), converter.apply(e.getKey())) == e.getValue());
+            if (explains && passes.stream().allMatch(p -> lane.of(p[0], p[1]) == right.of(p[0], p[1]))) {
+                full.add(new Diagnosis.Hypothesis(candidate.getKey()[0], candidate.getKey()[1], wrong.size(), 0, null, null));
             }
         }
         long passesOf = vectors - mismatches;
-        if (!full.isEmpty()) {
-            return new Diagnosis(wrong.size(), passes.size(), true, List.of(full.getFirst()), List.of(), mismatches, passesOf);
+        List<Diagnosis.Finding> findings = flagFindings(converter, wrong);
+        return new Diagnosis(!full.isEmpty(), full.isEmpty() ? List.of() : List.of(full.getFirst()), findings, wrong.size(),
+                passes.size(), mismatches, passesOf, false);
+    }
+
+    /** Wrong flags grouped by what was expected and what came: "expected 03 (inexact underflow), got 01 (inexact)". */
+    private static List<Diagnosis.Finding> flagFindings(Converter converter, Map<Long, Integer> wrong) {
+        Flags right = converter.flags();
+        Map<String, Long> groups = new LinkedHashMap<>();
+        for (Map.Entry<Long, Integer> e : wrong.entrySet()) {
+            int want = right.of(e.getKey(), converter.apply(e.getKey()));
+            groups.merge("flags expected " + ValueRunner.flagText(want) + ", got " + ValueRunner.flagText(e.getValue()), 1L,
+                    Long::sum);
         }
-        return best == null ? null : new Diagnosis(wrong.size(), passes.size(), false, List.of(best), List.of(), mismatches,
-                passesOf);
+        return groups.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(4)
+                .map(e -> new Diagnosis.Finding(e.getValue(), e.getKey())).toList();
     }
 
     /** Passing blocks a block diagnosis reads: the first this many. */
@@ -185,7 +156,6 @@ final class Diagnoser {
         List<Integer> passes = IntStream.range(0, blocks).filter(b -> !wrong.containsKey(b))
                 .limit(PASS_BLOCKS).boxed().toList();
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
-        Diagnosis.Hypothesis[] best = {null};
         int simplest = Integer.MAX_VALUE;
         // a decision none of whose other options changes any of these blocks alone is left out: the readings
         // multiply with every decision, and NVFP4's recipe has a dozen
@@ -197,7 +167,7 @@ final class Diagnoser {
             // several decisions, which multiply, are read only when neither explains the case
             if (!faultsTried && reading.size() > 1) {
                 faultsTried = true;
-                if (tryFaults(c, inputs, expected, wrong, passes, full, best)) {
+                if (tryFaults(c, inputs, expected, wrong, passes, full)) {
                     simplest = Math.min(simplest, 1);
                 }
             }
@@ -205,31 +175,49 @@ final class Diagnoser {
                 break; // a reading with fewer changes explains the case
             }
             BlockConverter h = Readings.under(reference, reading).blockConverter(c.block(), c.mode(), c.toBlock());
-            if (tryBlocks(new Diagnosis.Hypothesis(Readings.name(reading), "the blocks this reading of decisions.csv gives",
-                    0, 0), (x, i, y, o) -> h.apply(x, i, y, o, 1), h, c, inputs, expected, wrong, passes, full, best)) {
+            if (tryBlocks(Readings.name(reading), "the blocks this reading of decisions.csv gives",
+                    (x, i, y, o) -> h.apply(x, i, y, o, 1), h, c, inputs, expected, wrong, passes, full)) {
                 simplest = reading.size();
             }
         }
         if (!faultsTried) {
-            tryFaults(c, inputs, expected, wrong, passes, full, best);
+            tryFaults(c, inputs, expected, wrong, passes, full);
         }
-        long passesOf = blocks - mismatches;
-        if (!full.isEmpty()) {
-            return new Diagnosis(wrong.size(), passes.size(), true, full, List.of(), mismatches, passesOf);
+        return new Diagnosis(!full.isEmpty(), full, blockFindings(c, expected, wrong, mismatches), wrong.size(), passes.size(),
+                mismatches, blocks - mismatches, false);
+    }
+
+    /** Which outputs of the wrong blocks differ (scales, elements) and how, by the kinds of their mismatches. */
+    private List<Diagnosis.Finding> blockFindings(BlockConverter c, long[] expected, Map<Integer, long[]> wrong,
+                                                  long mismatches) {
+        Map<String, Long> groups = new LinkedHashMap<>();
+        int out = c.outputsPerBlock();
+        for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
+            for (int i = 0; i < out; i++) {
+                long want = expected[w.getKey() * out + i];
+                long got = w.getValue()[i];
+                if (c.compared(expected, w.getKey() * out, i) && !comparison.same(c.outputCodec(i), want, got)) {
+                    String part = c.part(i).replaceAll(" .*", "").replaceAll("[0-9]+$", "");
+                    groups.merge(part + "s: " + MismatchClassifier.classify(c.outputCodec(i), want, got).label(), 1L, Long::sum);
+                }
+            }
         }
-        return best[0] == null ? null : new Diagnosis(wrong.size(), passes.size(), false, List.of(best[0]), List.of(),
-                mismatches, passesOf);
+        List<Diagnosis.Finding> found = new ArrayList<>();
+        found.add(new Diagnosis.Finding(mismatches, "blocks differ" + (wrong.size() < mismatches ? " (the first "
+                + wrong.size() + " read)" : "")));
+        groups.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(4)
+                .forEach(e -> found.add(new Diagnosis.Finding(e.getValue(), e.getKey())));
+        return found;
     }
 
     /** The catalogue's quantizer faults (mechanism block: layouts, the maximum, random bits): whether one explains all. */
     private boolean tryFaults(BlockConverter c, long[] inputs, long[] expected, Map<Integer, long[]> wrong,
-                              List<Integer> passes, List<Diagnosis.Hypothesis> full, Diagnosis.Hypothesis[] best) {
+                              List<Integer> passes, List<Diagnosis.Hypothesis> full) {
         boolean explains = false;
         for (Fault f : catalogue) {
             BlockFunction w = BlockFaults.of(f, c);
             if (w != null) {
-                explains |= tryBlocks(new Diagnosis.Hypothesis(f.id(), f.description(), 0, 0), w, c, c, inputs, expected,
-                        wrong, passes, full, best);
+                explains |= tryBlocks(f.id(), f.description(), w, c, c, inputs, expected, wrong, passes, full);
             }
         }
         return explains;
@@ -264,39 +252,29 @@ final class Diagnoser {
     }
 
     /**
-     * One hypothesis on a block case: how many wrong blocks it gives exactly (judged as judge judges its own
-     * outputs) and how many passing blocks it changes; added to full when it explains all and changes none,
-     * else kept in best[0] when it is the best partial one so far. Whether it explains the case.
+     * One hypothesis on a block case: added to full when it gives every wrong block exactly (judged as judge
+     * judges its own outputs) and changes no passing block. Whether it explains the case.
      */
-    private boolean tryBlocks(Diagnosis.Hypothesis named, BlockFunction h, BlockConverter judge, BlockConverter c,
+    private boolean tryBlocks(String name, String description, BlockFunction h, BlockConverter judge, BlockConverter c,
                               long[] inputs, long[] expected, Map<Integer, long[]> wrong, List<Integer> passes,
-                              List<Diagnosis.Hypothesis> full, Diagnosis.Hypothesis[] best) {
+                              List<Diagnosis.Hypothesis> full) {
         int in = c.inputsPerBlock();
         int out = c.outputsPerBlock();
         long[] result = new long[out];
-        long explained = 0;
         for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
             h.apply(inputs, w.getKey() * in, result, 0);
-            explained += sameBlock(judge, result, 0, w.getValue(), 0) ? 1 : 0;
+            if (!sameBlock(judge, result, 0, w.getValue(), 0)) {
+                return false;
+            }
         }
-        if (explained < wrong.size() && (explained == 0 || best[0] != null
-                && explained <= best[0].explains() - best[0].changes())) {
-            return false; // neither full nor better than the best partial one, whatever it changes
-        }
-        long broken = 0;
         for (int b : passes) {
             h.apply(inputs, b * in, result, 0);
-            broken += sameBlock(c, expected, b * out, result, 0) ? 0 : 1;
+            if (!sameBlock(c, expected, b * out, result, 0)) {
+                return false;
+            }
         }
-        Diagnosis.Hypothesis hypothesis = new Diagnosis.Hypothesis(named.fault(), named.description(), explained, broken);
-        if (explained == wrong.size() && broken == 0) {
-            full.add(hypothesis);
-            return true;
-        }
-        if (explained - broken > 0 && (best[0] == null || explained - broken > best[0].explains() - best[0].changes())) {
-            best[0] = hypothesis;
-        }
-        return false;
+        full.add(new Diagnosis.Hypothesis(name, description, wrong.size(), 0, null, null));
+        return true;
     }
 
     /** Whether a block's outputs got equal want's as judge judges them (no elements under a NaN scale). */

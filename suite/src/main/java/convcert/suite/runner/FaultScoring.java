@@ -4,6 +4,7 @@ import convcert.common.WorkingDirectory;
 import convcert.faults.BlockFaults;
 import convcert.faults.Fault;
 import convcert.faults.FaultModel;
+import convcert.faults.Faulty;
 import convcert.families.CaseKeys;
 import convcert.reference.BlockConverter;
 import convcert.reference.BlockFunction;
@@ -65,7 +66,7 @@ public final class FaultScoring {
                 for (int i = 0; i < (f.mechanism().equals("control") ? variants.size() : 1); i++) {
                     Case state = reference.resolve(VectorStore.key(e, i));
                     admitted |= model.applies(f, state);
-                    FaultModel.Implementation wrong = model.implementation(f, state);
+                    Faulty wrong = model.implementation(f, state);
                     if (wrong == null) {
                         continue;
                     }
@@ -130,7 +131,7 @@ public final class FaultScoring {
     }
 
     /** Whether the fault's outputs differ from the expected ones anywhere, judged by the run's Comparison. */
-    private static boolean differs(FaultModel.Implementation wrong, long[][] io, FormatCodec dst, Comparison comparison) {
+    private static boolean differs(Faulty wrong, long[][] io, FormatCodec dst, Comparison comparison) {
         for (int k = 0; k < io[0].length; k++) {
             if (!comparison.same(dst, io[1][k], wrong.apply(io[0][k]))) {
                 return true;

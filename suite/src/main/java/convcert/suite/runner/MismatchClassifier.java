@@ -137,13 +137,12 @@ final class MismatchClassifier {
         return value(in).abs().compareTo(limit) > 0;
     }
 
-    /** Sign, and subnormal against zero, from the values; null when it is a matter of distance. */
+    /** Sign, and a subnormal result flushed to zero, from the values; null when it is a matter of distance. */
     private static MismatchKind byValue(FormatCodec destination, Decoded e, Decoded a) {
         if (e.negative() != a.negative() && value(e).abs().compareTo(value(a).abs()) == 0) {
             return SIGN;
         }
-        if ((e.kind() == Decoded.Kind.ZERO && subnormal(destination, a)) || (a.kind() == Decoded.Kind.ZERO
-                && subnormal(destination, e))) {
+        if (a.kind() == Decoded.Kind.ZERO && subnormal(destination, e)) { // a subnormal made zero; zero made a subnormal is rounding
             return FLUSHED;
         }
         return null;

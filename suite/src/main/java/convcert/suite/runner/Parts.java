@@ -5,6 +5,7 @@ import convcert.reference.Converter;
 import convcert.spi.AdapterException;
 import convcert.spi.CaseKey;
 import convcert.spi.ConverterAdapter;
+import convcert.suite.diagnosis.MismatchLog;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.Status;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ final class Parts implements AutoCloseable {
                                        Progress progress) {
         if (parts.size() == 1) {
             return runner.runAlike(own, keys, references, parts.getFirst(), progress).stream()
-                    .map(o -> new ValueRunner.Outcome(o.result(), diagnosed(List.of(o)), o.wrongFlags())).toList();
+                    .map(o -> new ValueRunner.Outcome(o.result(), diagnosed(List.of(o)), o.wrongFlags(), o.log())).toList();
         }
         List<AdapterInstance> instances;
         try {
@@ -87,7 +88,7 @@ final class Parts implements AutoCloseable {
                 List<ValueRunner.Outcome> outcomes = byPart.stream().map(o -> o.get(key)).toList();
                 merged.add(new ValueRunner.Outcome(CaseResult.merged(keys.get(k), outcomes.stream()
                         .map(ValueRunner.Outcome::result).toList(), config.firstMismatches(), ValueRunner.millis(start)),
-                        diagnosed(outcomes), diagnosed(outcomes, ValueRunner.Outcome::wrongFlags)));
+                        diagnosed(outcomes), diagnosed(outcomes, ValueRunner.Outcome::wrongFlags), joined(outcomes)));
             }
             return merged;
         } catch (ExecutionException e) {
@@ -115,6 +116,18 @@ final class Parts implements AutoCloseable {
                     .forEach(e -> wrong.put(e.getKey(), e.getValue()));
         }
         return wrong;
+    }
+
+    /** The parts' mismatch logs as one, in input order (null if a part has none: it did not run). */
+    private static MismatchLog joined(List<ValueRunner.Outcome> outcomes) {
+        MismatchLog first = outcomes.getFirst().log();
+        for (ValueRunner.Outcome o : outcomes.subList(1, outcomes.size())) {
+            if (first == null || o.log() == null) {
+                return null;
+            }
+            first.join(o.log());
+        }
+        return first;
     }
 
     /** The instances for a case in n parts: the run's own, then one more per part, made when first needed. */

@@ -266,8 +266,8 @@ public final class SuiteRun implements AutoCloseable {
             return r.diagnosed(diagnoser == null ? null : diagnoser.explainFlags(v.reference(), v.whole(), o.wrongFlags(),
                     o.result().mismatches(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrongFlags()));
         }
-        return r.diagnosed(diagnoser == null ? null : diagnoser.explain(v.reference(), v.whole(), o.wrong(),
-                o.result().mismatches(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrong()));
+        return r.diagnosed(diagnoser == null || o.log() == null ? null : diagnoser.explain(v.reference(), v.whole(), o.wrong(),
+                o.log(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrong()));
     }
 
     /** A block case; a failing one is diagnosed by the other readings of its recipe's decisions. */

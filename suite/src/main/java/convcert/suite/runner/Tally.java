@@ -5,6 +5,7 @@ import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Values;
 import convcert.spi.CaseKey;
+import convcert.suite.diagnosis.MismatchLog;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.FirstMismatch;
 import convcert.suite.model.FirstMismatch.Shown;
@@ -32,6 +33,8 @@ final class Tally {
     final List<FirstMismatch> first = new ArrayList<>();
     final Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
     final InputMap.Counter where;
+    /** Every value mismatch, for the diagnosis to check its causes against. */
+    final MismatchLog log;
     long vectors;
     long mismatches;
     /** Why the case's results cannot be trusted though the adapter answered (a contradicted expected-value cache), or null. */
@@ -46,6 +49,7 @@ final class Tally {
         this.sourceMask = reference.source().mask();
         this.integral = reference.spec().conversion().integral();
         this.where = InputMap.Counter.of(reference.source().format());
+        this.log = new MismatchLog(reference, comparison, MismatchKind.UNWRITTEN);
     }
 
     /** Judges elements [from, to): values by the run's Comparison, flags (where certified) exactly. */
@@ -59,8 +63,11 @@ final class Tally {
             if (sameValue && sameFlags) {
                 continue;
             }
-            if (!sameValue && wrong.size() < ValueRunner.DIAGNOSED) { // the fault models explain values
-                wrong.put(in[i], actual[i]);
+            if (!sameValue) { // the fault models explain values
+                log.add(in[i], expected[i], actual[i]);
+                if (wrong.size() < ValueRunner.DIAGNOSED) {
+                    wrong.put(in[i], actual[i]);
+                }
             } else if (sameValue && wrongFlags.size() < ValueRunner.DIAGNOSED) { // the flag decisions explain flags
                 wrongFlags.put(in[i], actualFlags[i] & 0xFF);
             }
@@ -105,6 +112,7 @@ final class Tally {
      */
     void unwritten(long in, long expected) {
         FormatCodec source = reference.source();
+        log.add(in, expected, MismatchKind.UNWRITTEN);
         count(in, MismatchKind.UNANSWERED, () -> new FirstMismatch.Value(ValueRunner.input(reference, in),
                 Values.fields(source, in & sourceMask), Shown.of(reference.destination(), expected),
                 new Shown("unwritten", "the output still held the poison when asked again"), MismatchKind.UNANSWERED));
@@ -127,6 +135,6 @@ final class Tally {
         List<String> rules = first.isEmpty() ? List.of() : reference.explain(firstInput).rules();
         return new ValueRunner.Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, vectors, mismatches,
                 first, rules, kinds, null, null, millis, null, Map.of(), mismatches == 0 || where == null ? null : where.map()),
-                wrong, wrongFlags);
+                wrong, wrongFlags, log);
     }
 }

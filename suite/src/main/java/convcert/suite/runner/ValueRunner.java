@@ -11,6 +11,7 @@ import convcert.spi.ConverterAdapter;
 import convcert.spi.FlagOperations;
 import convcert.spi.RandomOperations;
 import convcert.spi.ScaleOperations;
+import convcert.suite.diagnosis.MismatchLog;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.FirstMismatch.Shown;
 import convcert.suite.model.MismatchKind;
@@ -43,12 +44,13 @@ public final class ValueRunner {
 
     /**
      * A case's result and its wrong answers (input -> actual), at most DIAGNOSED of them, in input order;
-     * wrongFlags: the inputs whose result was right and whose flags were not (input -> actual flags).
+     * wrongFlags: the inputs whose result was right and whose flags were not (input -> actual flags); log: every
+     * value mismatch (null for a case that did not run).
      */
-    public record Outcome(CaseResult result, Map<Long, Long> wrong, Map<Long, Integer> wrongFlags) {
+    public record Outcome(CaseResult result, Map<Long, Long> wrong, Map<Long, Integer> wrongFlags, MismatchLog log) {
 
         public Outcome(CaseResult result, Map<Long, Long> wrong) {
-            this(result, wrong, Map.of());
+            this(result, wrong, Map.of(), null);
         }
     }
 

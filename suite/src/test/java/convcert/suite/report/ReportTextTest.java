@@ -44,18 +44,24 @@ class ReportTextTest {
     }
 
     @Test
-    void aDiagnosisSaysWhatItExplainsAndOnWhatSample() {
-        Diagnosis complete = new Diagnosis(5, 100, true, List.of(new Diagnosis.Hypothesis("ties-away", "ties away from zero",
-                5, 0)), List.of(), 5, 100);
-        assertEquals("all 5 mismatches, and none of the 100 passes, are explained by: ties-away (ties away from zero)",
-                ReportText.diagnosis(complete));
-        assertEquals("ties-away", ReportText.cause(complete));
-        Diagnosis partial = new Diagnosis(4, 10, false, List.of(new Diagnosis.Hypothesis("ftz", "flush to zero", 2, 1)),
-                List.of("0x00000001"), 400, 1000);
-        assertEquals("best partial explanation: ftz (flush to zero) explains 2 of 4 mismatches and changes 1 of 10 passes"
-                + " (tried on the first 4 of the case's 400 mismatches and the first 10 of its 1000 passes);"
-                + " not explained: 0x00000001 ...", ReportText.diagnosis(partial));
-        assertEquals("partial: ftz", ReportText.cause(partial));
+    void aDiagnosisNamesItsCausesWithTheirScopeAndWhatItChecked() {
+        Diagnosis exact = new Diagnosis(true, List.of(new Diagnosis.Hypothesis("ties-away", "ties away from zero", 5, 0, null,
+                null)), List.of(new Diagnosis.Finding(5, "one step away from zero (normal results)")), 5, 100, 5, 100, false);
+        assertEquals("ties-away (ties away from zero): gives all 5 mismatches and changes none of the 100 passes; where and"
+                + " how: 5: one step away from zero (normal results)", ReportText.diagnosis(exact));
+        assertEquals("ties-away", ReportText.cause(exact));
+        Diagnosis scoped = new Diagnosis(true, List.of(new Diagnosis.Hypothesis("ties-away", "ties away from zero", 8, 6,
+                "|x| < 2^-6", "2^-6 <= |x| < 448")), List.of(), 8, 2358, 8, 2358, false);
+        assertEquals("partly ties-away (ties away from zero): where |x| < 2^-6 it gives every result, all 8 mismatches"
+                + " among them; elsewhere it does not hold (it would change 6 passing vectors where 2^-6 <= |x| < 448)",
+                ReportText.diagnosis(scoped));
+        assertEquals("partly ties-away", ReportText.cause(scoped));
+        Diagnosis none = new Diagnosis(false, List.of(), List.of(new Diagnosis.Finding(1_048_574,
+                "expected the largest finite, got NaN"), new Diagnosis.Finding(1_048_574, "464 < |x| < 480 (every input there "
+                + "differs)")), 1_048_574, 4_293_918_722L, 1_048_574, 4_293_918_722L, true);
+        assertEquals("no cause of the catalogue gives these results; where and how: 1,048,574: expected the largest finite,"
+                + " got NaN; 1,048,574: 464 < |x| < 480 (every input there differs)", ReportText.diagnosis(none));
+        assertEquals("unexplained", ReportText.cause(none));
         assertEquals("unexplained", ReportText.cause(null));
     }
 }
