@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The layers ARCHITECTURE.md draws, kept: spi below the generator below the suite, common (errors, digests,
  * progress, the home) below everything in the generator; inside the suite,
- * model at the bottom, runner, report and adapters beside each other and never importing one another,
+ * model at the bottom, diagnosis above it, runner (which uses the diagnosis), report and adapters beside each other and
+ * never importing one another,
  * junit and the commands on top; only commands use the generator's command package. And no main source file
  * of any module over 400 lines.
  */
@@ -29,7 +30,8 @@ class ArchitectureTest {
     /** For each package, the convcert packages it may import (besides its own). */
     static final Map<String, Set<String>> ALLOWED = Map.of(
             "convcert.suite.model", Set.of(),
-            "convcert.suite.runner", Set.of("convcert.suite.model"),
+            "convcert.suite.diagnosis", Set.of("convcert.suite.model"),
+            "convcert.suite.runner", Set.of("convcert.suite.model", "convcert.suite.diagnosis"),
             "convcert.suite.report", Set.of("convcert.suite.model"),
             "convcert.suite.adapters", Set.of("convcert.suite.opencl", "convcert.suite.model"),
             "convcert.suite.opencl", Set.of(),

@@ -3,6 +3,7 @@ package convcert.suite.diagnosis;
 import convcert.reference.Converter;
 import convcert.reference.Decoded;
 import convcert.reference.FormatCodec;
+import convcert.spec.Lane;
 import convcert.suite.model.Diagnosis.Finding;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ final class Findings {
         List<Finding> found = new ArrayList<>(relations(log));
         List<Finding> stretches = set != null ? stretchesOf(set.get(), wrong, log) : stretchesOf(log);
         if (stretches != null && stretches.size() <= STRETCHES) {
-            found.addAll(stretches);
+            found.addAll(points(stretches));
         } else {
             found.add(new Finding(log.total(), inputKinds(log)));
             boolean[] in = new boolean[log.count.length];
@@ -63,7 +64,67 @@ final class Findings {
         if (t != null) {
             found.add(t);
         }
+        Finding scales = set == null ? null : scales(set.get(), wrong, log.total());
+        if (scales != null) {
+            found.add(scales);
+        }
         return found;
+    }
+
+    /**
+     * Which scales the mismatches of a scaled case have (the scale beside each value): the bands of scale values
+     * where every vector of the set differs, and where none does; null for a case without scales, or where the
+     * mismatches are not all kept.
+     */
+    private Finding scales(VectorSource vectors, Map<Long, Long> wrong, long total) {
+        Lane lane = reference.lane();
+        if (lane == null || lane == Lane.RANDOM || wrong.size() != total) {
+            return null;
+        }
+        java.util.TreeMap<Integer, long[]> byScale = new java.util.TreeMap<>(); // scale -> {vectors, mismatches}
+        long[] in = new long[CauseCheck.CHUNK];
+        long[] expected = new long[CauseCheck.CHUNK];
+        for (int n; (n = vectors.next(in, expected)) > 0; ) {
+            for (int i = 0; i < n; i++) {
+                long[] c = byScale.computeIfAbsent(reference.operands().scaleExponent(in[i]), k -> new long[2]);
+                c[0]++;
+                c[1] += wrong.containsKey(in[i]) ? 1 : 0;
+            }
+        }
+        List<String> all = new ArrayList<>();
+        List<String> some = new ArrayList<>();
+        List<String> none = new ArrayList<>();
+        Integer from = null;
+        int kind = -1;
+        Integer last = null;
+        for (Map.Entry<Integer, long[]> e : byScale.entrySet()) {
+            int k = e.getValue()[1] == 0 ? 0 : e.getValue()[1] == e.getValue()[0] ? 2 : 1;
+            if (k != kind) {
+                if (from != null) {
+                    List.of(none, some, all).get(kind).add(from.equals(last) ? "" + from : from + ".." + last);
+                }
+                from = e.getKey();
+                kind = k;
+            }
+            last = e.getKey();
+        }
+        if (from != null) {
+            List.of(none, some, all).get(kind).add(from.equals(last) ? "" + from : from + ".." + last);
+        }
+        if (all.size() + some.size() > STRETCHES) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        if (!all.isEmpty()) {
+            parts.add("every vector differs with scale " + String.join(", ", all));
+        }
+        if (!some.isEmpty()) {
+            parts.add("some differ with scale " + String.join(", ", some));
+        }
+        if (!none.isEmpty()) {
+            parts.add("none differs with scale " + String.join(", ", none));
+        }
+        return new Finding(total, "by scale: " + String.join("; ", parts));
     }
 
     private List<Finding> relations(MismatchLog log) {
@@ -160,12 +221,8 @@ final class Findings {
                 + (right < 0 ? " <= " + regions.show(max) : " < " + regions.show(right));
     }
 
-    /**
-     * Stretches with their mirror images across zero written once, with |x|; single values ("x = v") listed in
-     * one finding.
-     */
-    private static List<Finding> symmetric(Map<String, Long> stretches, String every) {
-        List<Finding> found = pairs(stretches, every);
+    /** Stretches with their single values ("x = v") listed in one finding. */
+    private static List<Finding> points(List<Finding> found) {
         List<Finding> points = found.stream().filter(f -> f.text().contains(" = ")).toList();
         if (points.size() < 2) {
             return found;
@@ -178,7 +235,8 @@ final class Findings {
         return joined;
     }
 
-    private static List<Finding> pairs(Map<String, Long> stretches, String every) {
+    /** Stretches with their mirror images across zero written once, with |x|. */
+    private static List<Finding> symmetric(Map<String, Long> stretches, String every) {
         List<Finding> found = new ArrayList<>();
         Map<String, Long> left = new LinkedHashMap<>(stretches);
         for (Map.Entry<String, Long> e : stretches.entrySet()) {

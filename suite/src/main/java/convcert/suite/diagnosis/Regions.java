@@ -68,13 +68,31 @@ final class Regions {
         }
         List<String> parts = new ArrayList<>();
         if (signMagnitude && positive.equals(negative)) {
-            positive.forEach(b -> parts.add(b.replace("x", "|x|")));
+            positive.forEach(b -> parts.add(signed(b, "|x|")));
         } else {
-            positive.forEach(b -> parts.add(signMagnitude ? "x >= 0, " + b : b));
-            negative.forEach(b -> parts.add("x <= -0, " + b.replace("x", "|x|")));
+            positive.forEach(b -> parts.add(signMagnitude ? signed(b, "+") : b));
+            negative.forEach(b -> parts.add(signed(b, "-")));
         }
         special.stream().distinct().forEach(parts::add);
         return parts.isEmpty() ? null : String.join(" or ", parts);
+    }
+
+    /**
+     * A band of magnitudes ("lo hi", either "-" where the band reaches zero or the largest finite value) in words for
+     * the positive values (+), the negative ones (-) or both (|x|).
+     */
+    private static String signed(String band, String sign) {
+        String[] b = band.split(" ");
+        String lo = b[0];
+        String hi = b[1];
+        return switch (sign) {
+            case "|x|" -> lo.equals("-") && hi.equals("-") ? "every finite x" : lo.equals("-") ? "|x| < " + hi
+                    : hi.equals("-") ? "|x| >= " + lo : lo + " <= |x| < " + hi;
+            case "+" -> lo.equals("-") && hi.equals("-") ? "every finite x >= 0" : lo.equals("-") ? "0 <= x < " + hi
+                    : hi.equals("-") ? "x >= " + lo : lo + " <= x < " + hi;
+            default -> lo.equals("-") && hi.equals("-") ? "every finite x <= -0" : lo.equals("-") ? "-" + hi + " < x <= -0"
+                    : hi.equals("-") ? "x <= -" + lo : "-" + hi + " < x <= -" + lo;
+        };
     }
 
     /** Whether a cell holds infinities or NaNs (an all-ones exponent field of an IEEE layout). */
@@ -87,7 +105,10 @@ final class Regions {
         return src.decode(cells.first(c)).kind() == Decoded.Kind.NAN ? "NaN inputs" : "infinite and NaN inputs";
     }
 
-    /** Cells [from, to) as one band of values: "a <= x < b", "x < b", "x >= a" (magnitudes where sign-magnitude). */
+    /**
+     * Cells [from, to) as one band: of values "a <= x <= b" (two's complement, unsigned), or of magnitudes "lo hi"
+     * (sign-magnitude; "-" where it reaches zero, or the largest finite value), which signed() words.
+     */
     private String band(int from, int to) {
         long first = cells.first(from);
         long last = cells.first(to - 1) + cells.size() - 1;
@@ -97,16 +118,18 @@ final class Regions {
         int half = cells.count() / 2;
         boolean bottom = from % half == 0; // from zero up
         boolean top = to % half == 0 || special(to); // up to the largest finite magnitude
-        String low = show(first & ~src.signBit());
-        String high = top ? null : show(cells.first(to) & ~src.signBit());
-        return bottom && top ? "every finite x" : bottom ? "x < " + high : top ? "x >= " + low : low + " <= x < " + high;
+        return (bottom ? "-" : show(first & ~src.signBit())) + " " + (top ? "-" : show(cells.first(to) & ~src.signBit()));
     }
 
-    /** A finite pattern's value as text (Regions.text), or its bits where that is too long. */
+    /** A finite pattern's value as text (Regions.text), a long one as the shortest decimal of its float or double. */
     String show(long bits) {
         BigDecimal v = value(bits);
-        String t = v == null ? null : text(v);
-        return t != null ? t : src.format().hex(bits & src.mask());
+        if (v == null) {
+            return src.format().hex(bits & src.mask());
+        }
+        String t = text(v);
+        // a long exact value as the shortest decimal that reads back as the same float or double
+        return t != null ? t : src.format().width() <= 32 ? Float.toString(v.floatValue()) : Double.toString(v.doubleValue());
     }
 
     /** A finite pattern's value (its magnitude for a negative sign-magnitude one); null for infinity or NaN. */

@@ -45,89 +45,58 @@ public final class ValueDiagnosis {
     public Diagnosis explain(Converter reference, Supplier<? extends VectorSource> vectors, Space space,
                              Map<Long, Long> wrong, MismatchLog log, long vectorCount) {
         List<CauseCheck.Changes> candidates = screened(reference, wrong, log.cells.count());
-        CauseCheck check = new CauseCheck(reference, judge, log);
-        long t0 = System.nanoTime();
-        if (System.getenv("CONVCERT_TRACE") != null) System.err.println("candidates: " + candidates.stream().map(k -> k.fault).toList());
         if (!candidates.isEmpty()) {
+            CauseCheck check = new CauseCheck(reference, judge, log);
             if (space == null) {
                 check.set(candidates, vectors.get());
             } else {
                 check.range(candidates, space.first(), space.end());
             }
         }
-        if (System.getenv("CONVCERT_TRACE") != null) System.err.println("check: " + (System.nanoTime() - t0) / 1000000 + " ms");
-        List<Diagnosis.Hypothesis> exact = new ArrayList<>();
-        List<Diagnosis.Hypothesis> scoped = new ArrayList<>();
-        Regions regions = new Regions(log.cells, reference.source());
-        boolean[] mismatching = new boolean[log.cells.count()];
-        for (int c = 0; c < mismatching.length; c++) {
-            mismatching[c] = log.count[c] > 0;
-        }
-        for (CauseCheck.Changes k : candidates) {
-            if (!agrees(k, log)) {
-                continue;
-            }
-            boolean elsewhere = false;
-            long changes = 0;
-            for (int c = 0; c < k.extra.length; c++) {
-                elsewhere |= k.extra[c];
-                changes += k.extra[c] ? k.count[c] : 0;
-            }
-            if (!elsewhere) {
-                exact.add(new Diagnosis.Hypothesis(k.fault, k.description, log.total(), 0, null, null));
-            } else {
-                changes = k.whole ? changes : k.sampled;
-                boolean[] scope = new boolean[mismatching.length];
-                String inScope = regions.words(mismatching, k.extra, scope);
-                String where = regions.words(k.extra, scope, null);
-                scoped.add(new Diagnosis.Hypothesis(k.fault, k.description, log.total(), changes, inScope,
-                        (where == null ? "" : where)
-                        + (k.whole ? "" : " (seen in a sample of one input in " + sampleStride(space) + ")")));
-            }
-        }
-        scoped.sort(Comparator.comparingLong(Diagnosis.Hypothesis::changes));
-        List<Diagnosis.Hypothesis> causes = !exact.isEmpty() ? exact : scoped.stream().limit(2).toList();
+        Verdicts verdicts = new Verdicts(new Regions(log.cells, reference.source()), log,
+                space == null ? 0 : Math.max(1, (space.end() - space.first()) >>> 20));
+        candidates.forEach(verdicts::judge);
+        List<Diagnosis.Hypothesis> causes = verdicts.causes();
         List<Diagnosis.Finding> findings = new Findings(reference, model.ties(reference.spec()))
                 .of(log, wrong, space == null ? vectors : null);
         long mismatches = log.total();
-        return new Diagnosis(!causes.isEmpty(), causes, findings, mismatches, vectorCount - mismatches, mismatches,
+        boolean complete = !causes.isEmpty() && causes.getFirst().explains() == mismatches;
+        return new Diagnosis(complete, causes, findings, mismatches, vectorCount - mismatches, mismatches,
                 vectorCount - mismatches, space != null);
     }
 
-    private static long sampleStride(Space space) {
-        return Math.max(1, (space.end() - space.first()) >>> 20);
-    }
+    /** Candidates checked at most: those that give every wrong answer kept first, then those that give most. */
+    private static final int CHECKED = 4;
 
-    /** The candidates that give every wrong answer kept. */
+    /**
+     * The candidates worth checking over every input: each gives more than half the wrong answers kept (one that
+     * gives all of them may be the cause; one that gives most may be a part of it), best first, at most CHECKED.
+     */
     private List<CauseCheck.Changes> screened(Converter reference, Map<Long, Long> wrong, int cells) {
         FormatCodec dst = reference.destination();
         long[] in = wrong.keySet().stream().mapToLong(Long::longValue).toArray();
         long[] out = new long[in.length];
         List<CauseCheck.Changes> kept = new ArrayList<>();
+        Map<CauseCheck.Changes, Integer> gives = new java.util.HashMap<>();
         for (Fault f : catalogue) {
             Faulty w = model.implementation(f, reference.spec());
             if (w == null) {
                 continue;
             }
             w.apply(in, null, out, 0, in.length);
-            boolean all = true;
-            for (int i = 0; i < in.length && all; i++) {
-                all = judge.same(dst, out[i], wrong.get(in[i]));
+            int n = 0;
+            for (int i = 0; i < in.length; i++) {
+                n += judge.same(dst, out[i], wrong.get(in[i])) ? 1 : 0;
             }
-            if (all) {
-                kept.add(new CauseCheck.Changes(f.id(), f.description(), w, cells));
+            if (2L * n > in.length) {
+                CauseCheck.Changes k = new CauseCheck.Changes(f.id(), f.description(), w, cells);
+                kept.add(k);
+                gives.put(k, n);
             }
         }
-        return kept;
+        kept.sort(Comparator.comparingInt((CauseCheck.Changes k) -> -gives.get(k)));
+        long all = kept.stream().filter(k -> gives.get(k) == in.length).count();
+        return kept.subList(0, (int) Math.min(kept.size(), Math.max(all, CHECKED)));
     }
 
-    /** Whether a candidate gives exactly the device's mismatches in every cell that holds some. */
-    private static boolean agrees(CauseCheck.Changes k, MismatchLog log) {
-        for (int c = 0; c < log.count.length; c++) {
-            if (log.count[c] > 0 && (k.count[c] != log.count[c] || k.digest[c] != log.digest[c])) {
-                return false;
-            }
-        }
-        return true;
-    }
 }

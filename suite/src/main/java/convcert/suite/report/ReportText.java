@@ -59,7 +59,12 @@ public final class ReportText {
                 : String.format(" (checked on %,d of the case's %,d mismatches and %,d of its %,d passes)", d.mismatches(),
                 d.mismatchesOf(), d.passes(), d.passesOf());
         String causes;
-        if (!d.complete()) {
+        if (d.part() != null) {
+            Diagnosis.Hypothesis h = d.part();
+            causes = String.format("in part %s (%s): where %s it gives the %,d mismatches and no other result; not the %,d"
+                    + " mismatches where %s", h.fault(), h.description(), h.scope(), h.explains(), d.mismatchesOf()
+                    - h.explains(), h.elsewhere()) + checked;
+        } else if (!d.complete()) {
             causes = "no cause of the catalogue gives these results";
         } else if (!d.scoped()) {
             causes = d.faults().stream().map(h -> h.fault() + " (" + h.description() + ")").collect(Collectors.joining(", or "))
@@ -82,8 +87,11 @@ public final class ReportText {
 
     /** What a failing case is grouped under: the causes (scoped ones "partly ID"), or "unexplained". */
     public static String cause(Diagnosis d) {
-        if (d == null || !d.complete()) {
+        if (d == null || d.faults().isEmpty()) {
             return "unexplained";
+        }
+        if (!d.complete()) {
+            return "in part " + d.part().fault();
         }
         return d.faults().stream().map(h -> h.scope() == null ? h.fault() : "partly " + h.fault())
                 .collect(Collectors.joining(" or "));

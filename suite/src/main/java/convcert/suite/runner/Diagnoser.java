@@ -102,7 +102,7 @@ final class Diagnoser {
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
         Map<String[], FaultModel.FlagsImplementation> hypotheses = new LinkedHashMap<>();
         for (Map<String, String> reading : Readings.other(reference, FLAG_DECISIONS)) {
-            hypotheses.put(new String[] {Readings.name(reading), "the flags this reading of decisions.csv raises"},
+            hypotheses.put(named(reading, "the flags this reading of decisions.csv raises"),
                     Readings.under(reference, reading).converter(converter.spec()).flags()::of);
         }
         for (Fault f : catalogue) { // the flag decisions are tried above, alone and together
@@ -123,6 +123,16 @@ final class Diagnoser {
         List<Diagnosis.Finding> findings = flagFindings(converter, wrong);
         return new Diagnosis(!full.isEmpty(), full.isEmpty() ? List.of() : List.of(full.getFirst()), findings, wrong.size(),
                 passes.size(), mismatches, passesOf, false);
+    }
+
+    /**
+     * A reading's name and words: a catalogue fault's (mechanism decision) where it is one, so that a device is told
+     * the fault it has ("tininess-before-rounding"), else the reading itself.
+     */
+    private String[] named(Map<String, String> reading, String words) {
+        String name = Readings.name(reading);
+        return catalogue.stream().filter(f -> f.mechanism().equals("decision") && f.parameter().equals(name)).findFirst()
+                .map(f -> new String[] {f.id(), f.description()}).orElse(new String[] {name, words});
     }
 
     /** Wrong flags grouped by what was expected and what came: "expected 03 (inexact underflow), got 01 (inexact)". */
@@ -175,8 +185,9 @@ final class Diagnoser {
                 break; // a reading with fewer changes explains the case
             }
             BlockConverter h = Readings.under(reference, reading).blockConverter(c.block(), c.mode(), c.toBlock());
-            if (tryBlocks(Readings.name(reading), "the blocks this reading of decisions.csv gives",
-                    (x, i, y, o) -> h.apply(x, i, y, o, 1), h, c, inputs, expected, wrong, passes, full)) {
+            String[] name = named(reading, "the blocks this reading of decisions.csv gives");
+            if (tryBlocks(name[0], name[1], (x, i, y, o) -> h.apply(x, i, y, o, 1), h, c, inputs, expected, wrong, passes,
+                    full)) {
                 simplest = reading.size();
             }
         }

@@ -1,6 +1,7 @@
 package convcert.suite.endtoend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import convcert.faults.Fault;
@@ -207,8 +208,8 @@ class FaultScoreTest {
         Fixtures.Run r = Fixtures.certify(report, "--adapter", "replay:dir=" + temp.resolve("rec"));
         assertEquals(1, r.exit(), r.out());
         String diagnosis = Fixtures.find(Fixtures.report(report), "float->half/rn-nosat").get("diagnosis").asText();
-        assertTrue(diagnosis.matches("all \\d+ mismatches, and none of the \\d+ passes, are explained by: ftz .*"), diagnosis);
-        assertTrue(r.out().contains("    diagnosis: all "), r.out());
+        assertTrue(diagnosis.matches("ftz \\(.*\\): gives all [\\d,]+ mismatches and changes none of the [\\d,]+ passes.*"), diagnosis);
+        assertTrue(r.out().contains("    diagnosis: ftz ("), r.out());
         assertTrue(r.out().contains("failing cases by diagnosis: ftz 1"), r.out());
         assertTrue(Files.readString(report.resolve("conformance.html")).contains("Diagnosis:"));
         // Where they fall: float inputs whose half results are subnormal, binades 2^-25 .. 2^-15 only.
@@ -231,8 +232,8 @@ class FaultScoreTest {
         Fixtures.Run r = Fixtures.certify(report, "--adapter", "replay:dir=" + tiesTowardZero(temp, -1));
         assertEquals(1, r.exit(), r.out());
         var c = Fixtures.find(Fixtures.report(report), "float->bfloat16/rn-nosat");
-        assertTrue(c.get("diagnosis").asText().matches("all \\d+ mismatches, and none of the \\d+ passes, are explained by: "
-                + "ties-toward-zero .*"), c.get("diagnosis").asText());
+        assertTrue(c.get("diagnosis").asText().matches("ties-toward-zero \\(.*\\): gives all [\\d,]+ mismatches and changes none"
+                + " of the [\\d,]+ passes.*"), c.get("diagnosis").asText());
         assertEquals("{\"one step (rounding)\":" + c.get("mismatches").asLong() + "}", c.get("kinds").toString());
     }
 
@@ -247,22 +248,27 @@ class FaultScoreTest {
                 "--pair", "float:bfloat16");
         assertEquals(1, r.exit(), r.out());
         var c = Fixtures.find(Fixtures.report(temp), "float->bfloat16/rz-nosat");
-        assertTrue(c.get("diagnosis").asText().matches("all \\d+ mismatches, and none of the \\d+ passes, are explained by: "
-                + "nan-truncated .*"), c.toString());
+        assertTrue(c.get("diagnosis").asText().matches("nan-truncated \\(.*\\): gives all [\\d,]+ mismatches and changes none"
+                + " of the [\\d,]+ passes.*"), c.toString());
         assertEquals("{\"NaN vs number\":" + c.get("mismatches").asLong() + "}", c.get("kinds").toString());
     }
 
-    /** The same converter with one more wrong output elsewhere: the diagnosis is partial and names that input. */
+    /**
+     * The same converter with one more wrong output elsewhere: ties-toward-zero is a part of the cause, named with
+     * the region where it gives the results and the one where it does not, and the findings show the rest.
+     */
     @Test
-    void aPartialDiagnosisNamesWhatItDoesNotExplain(@TempDir Path temp) throws IOException {
+    void aPartOfTheCauseIsNamedWithWhereItDoesNotHold(@TempDir Path temp) throws IOException {
         Path report = temp.resolve("report");
         Fixtures.Run r = Fixtures.certify(report, "--adapter", "replay:dir=" + tiesTowardZero(temp, 0));
         assertEquals(1, r.exit(), r.out());
         var c = Fixtures.find(Fixtures.report(report), "float->bfloat16/rn-nosat");
         byte[] in = Files.readAllBytes(Fixtures.HOME.resolve("vectors/ascend-c/float-bfloat16/rn-nosat.in.bin"));
         String first = String.format("0x%08X", java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt());
-        assertTrue(c.get("diagnosis").asText().startsWith("best partial explanation: ties-toward-zero"), c.toString());
-        assertTrue(c.get("diagnosisData").get("unexplained").toString().contains(first), c.toString());
+        assertTrue(c.get("diagnosis").asText().startsWith("in part ties-toward-zero ("), c.toString());
+        assertFalse(c.get("diagnosisData").get("complete").asBoolean(), c.toString());
+        assertTrue(c.get("diagnosis").asText().contains("not the 1 mismatches where "), c.toString());
+        assertTrue(c.get("firstMismatches").get(0).asText().startsWith("input " + first), c.toString());
     }
 
     /** A recording of ties-toward-zero float->bfloat16 rn over the committed inputs; output wrong (index) flipped too. */

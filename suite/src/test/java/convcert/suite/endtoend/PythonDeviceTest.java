@@ -321,7 +321,7 @@ class PythonDeviceTest {
                 "--adapter", "process:cmd=python3 " + script);
         assertEquals(exit, r.exit(), r.out() + r.err());
         assertEquals(exit == 0 ? "PASS" : "FAIL", Fixtures.report(out).path("cases").get(0).path("status").asText(), r.out());
-        assertTrue(exit == 0 || r.out().contains("explained by: rs-seed-low-bits"), "the diagnosis names the fault\n" + r.out());
+        assertTrue(exit == 0 || r.out().contains("diagnosis: rs-seed-low-bits ("), "the diagnosis names the fault\n" + r.out());
         assertTrue(exit == 0 || java.util.regex.Pattern.compile("input 0x\\w+ scale -?\\d+ \\(0x\\w+\\) random 0x\\w+ ").matcher(r.out())
                 .find(), "a mismatch shows the scale and the random bits\n" + r.out());
     }

@@ -67,7 +67,7 @@ class ScaleLaneTest {
         Fixtures.Run bad = Fixtures.certify(out.resolve("bad"), "--profile", "arm", "--level", "ci", "--adapter",
                 "native:lib=" + faulty);
         assertEquals(1, bad.exit(), bad.out());
-        assertTrue(bad.out().contains("are explained by: scale-after-rounding"), bad.out());
+        assertTrue(bad.out().contains("diagnosis: scale-after-rounding ("), bad.out());
     }
 
     private static Path library(Path dir, String name, String fault) throws Exception {
@@ -91,7 +91,7 @@ class ScaleLaneTest {
         assertEquals("FAIL", c.get("status").asText());
         assertTrue(c.get("firstMismatches").get(0).asText().matches("input 0x[0-9A-F]{8} scale -?\\d+ \\(0x[0-9A-F]+\\) .*"),
                 c.toString());
-        assertTrue(r.out().contains("are explained by: scale-ignored"), r.out());
+        assertTrue(r.out().contains("diagnosis: scale-ignored ("), r.out());
     }
 
     /** Rounding the unscaled value, then scaling, differs only where the scale crosses a range edge: scale-edge's vectors. */
@@ -105,14 +105,14 @@ class ScaleLaneTest {
                 assertEquals("FAIL", Fixtures.find(report, from + "->" + to + "/rn-nosat").get("status").asText(), from + to);
             }
         }
-        assertTrue(r.out().contains("are explained by: scale-after-rounding"), r.out());
+        assertTrue(r.out().contains("diagnosis: scale-after-rounding ("), r.out());
     }
 
     @Test
     void aSignedScaleReadUnsignedFailsAndIsDiagnosed(@TempDir Path out) throws Exception {
         Fixtures.Run r = run(out, "nscale-unsigned");
         assertEquals(1, r.exit(), r.out());
-        assertTrue(r.out().contains("are explained by: scale-unsigned"), r.out());
+        assertTrue(r.out().contains("diagnosis: scale-unsigned ("), r.out());
         JsonNode widening = Fixtures.find(Fixtures.report(out), "fp8_e4m3fn->half/rn-nosat");
         assertEquals("PASS", widening.get("status").asText(), "LSCALE is unsigned: " + widening);
     }
@@ -132,7 +132,7 @@ class ScaleLaneTest {
             assertEquals("PASS", Fixtures.find(report, "float->" + to + "/rn-nosat").get("status").asText(), to);
         }
         assertTrue(r.out().contains("scale -16 (0x10)"), r.out());
-        assertTrue(r.out().contains("are explained by: scale-unsigned"), r.out());
+        assertTrue(r.out().contains("diagnosis: scale-unsigned ("), r.out());
     }
 
     /** E4M3's overflow with OSC=0 keeps the result's sign (decision overflow-nan): visible where NaNs compare exactly. */

@@ -59,7 +59,7 @@ class StochasticLaneTest {
         assertEquals("FAIL", c.get("status").asText());
         assertTrue(c.get("firstMismatches").get(0).asText().matches("input 0x[0-9A-F]{8} random 0x[0-9A-F]+ .*"),
                 c.toString());
-        assertTrue(r.out().contains("are explained by: rs-as-rz"), r.out());
+        assertTrue(r.out().contains("diagnosis: rs-as-rz ("), r.out());
     }
 
     /** The bug that makes stochastic rounding "almost always round down" into FP4: random bits at the wrong place. */

@@ -1,0 +1,130 @@
+package convcert.suite.endtoend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import convcert.spec.CsvTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The diagnosis benchmark (docs/diagnosis.md): bugs planted in devices written by hand (suite/devices/planted,
+ * bugs.csv), each certified, its diagnosis read back and judged against the cause a person names. A diagnosis
+ * names the cause right (a cause among those bugs.csv accepts, whether everywhere, within a scope, or as the
+ * part named), names a wrong one, localizes (no cause, and its findings say where, as bugs.csv's pattern
+ * expects), or is silent. The benchmark holds convcert to its promise: no wrong cause, nothing silent, at
+ * least 90 % named right or localized. The table it writes (target/diagnosis-benchmark.md) is docs/diagnosis.md's.
+ */
+@Tag("slow")
+class DiagnosisBenchmarkTest {
+
+    enum Verdict { RIGHT, WRONG, LOCALIZED, SILENT, ESCAPED }
+
+    record Bug(String id, String device, String bug, String profile, String only, List<String> expected, String where,
+               String person) {
+    }
+
+    record Judged(Bug bug, Verdict verdict, String said) {
+    }
+
+    static final Path PLANTED = Fixtures.HOME.resolve("suite/devices/planted");
+
+    @Test
+    void noWrongCauseNothingSilentAndNineInTenNamedOrLocalized(@TempDir Path temp) throws Exception {
+        List<Judged> judged = new ArrayList<>();
+        for (Bug bug : bugs()) {
+            judged.add(run(bug, temp));
+        }
+        Map<Verdict, Long> counts = new EnumMap<>(Verdict.class);
+        for (Verdict v : Verdict.values()) {
+            counts.put(v, judged.stream().filter(j -> j.verdict() == v).count());
+        }
+        Path table = Fixtures.HOME.resolve("suite/target/diagnosis-benchmark.md");
+        Files.createDirectories(table.getParent());
+        Files.writeString(table, table(judged, counts));
+        String failures = judged.stream().filter(j -> j.verdict() != Verdict.RIGHT && j.verdict() != Verdict.LOCALIZED)
+                .map(j -> j.bug().id() + " " + j.verdict() + ": " + j.said()).reduce("", (a, b) -> a + "\n" + b);
+        assertEquals(0, counts.get(Verdict.WRONG) + counts.get(Verdict.SILENT) + counts.get(Verdict.ESCAPED), failures);
+        assertTrue(counts.get(Verdict.RIGHT) + counts.get(Verdict.LOCALIZED) >= 0.9 * judged.size(), failures);
+    }
+
+    /** Certifies one planted bug and judges what the diagnosis of its failing cases says. */
+    private static Judged run(Bug bug, Path temp) throws Exception {
+        Path out = temp.resolve(bug.id());
+        String adapter = switch (bug.device()) {
+            case "c" -> "native:lib=" + PlantedDevices.library(bug.bug());
+            default -> throw new IllegalArgumentException(bug.device());
+        };
+        Fixtures.Run r = Fixtures.certify(out, "--profile", bug.profile(), "--only", bug.only(), "--adapter", adapter);
+        if (r.exit() != 1) {
+            return new Judged(bug, r.exit() == 0 ? Verdict.ESCAPED : Verdict.SILENT, "exit " + r.exit() + ": " + r.err());
+        }
+        List<String> said = new ArrayList<>();
+        Verdict verdict = Verdict.RIGHT;
+        for (JsonNode c : Fixtures.report(out).get("cases")) {
+            if (!c.get("status").asText().equals("FAIL")) {
+                continue;
+            }
+            Verdict v = judge(bug, c.get("diagnosisData"));
+            said.add(c.get("name").asText() + ": " + c.get("diagnosis").asText());
+            verdict = worse(verdict, v);
+        }
+        return new Judged(bug, said.isEmpty() ? Verdict.SILENT : verdict, String.join(" | ", said));
+    }
+
+    /** One failing case's diagnosis against the bug: the causes it names, or where its findings say. */
+    static Verdict judge(Bug bug, JsonNode d) {
+        if (d == null) {
+            return Verdict.SILENT;
+        }
+        List<String> named = new ArrayList<>();
+        d.get("faults").forEach(f -> named.add(f.get("fault").asText()));
+        if (!named.isEmpty()) {
+            return named.stream().anyMatch(bug.expected()::contains) ? Verdict.RIGHT : Verdict.WRONG;
+        }
+        StringBuilder findings = new StringBuilder();
+        d.get("findings").forEach(f -> findings.append(f.get("text").asText()).append("; "));
+        boolean located = findings.length() > 0 && (bug.where().isEmpty()
+                || Pattern.compile(bug.where()).matcher(findings).find());
+        return !located ? Verdict.SILENT : bug.expected().isEmpty() ? Verdict.LOCALIZED : Verdict.LOCALIZED;
+    }
+
+    private static Verdict worse(Verdict a, Verdict b) {
+        List<Verdict> order = List.of(Verdict.RIGHT, Verdict.LOCALIZED, Verdict.SILENT, Verdict.WRONG);
+        return order.indexOf(a) >= order.indexOf(b) ? a : b;
+    }
+
+    static List<Bug> bugs() {
+        List<Bug> bugs = new ArrayList<>();
+        for (CsvTable.Row row : CsvTable.read(PLANTED.resolve("bugs.csv"), List.of("id", "device", "bug", "profile", "only",
+                "expected", "where", "person")).rows()) {
+            String expected = row.required("expected");
+            bugs.add(new Bug(row.required("id"), row.required("device"), row.required("bug"), row.required("profile"),
+                    row.required("only"), expected.equals("-") ? List.of() : List.of(expected.split(" ")),
+                    row.text("where"), row.required("person")));
+        }
+        return bugs;
+    }
+
+    private static String table(List<Judged> judged, Map<Verdict, Long> counts) {
+        StringBuilder t = new StringBuilder("| bug | device | profile | cases | a person says | convcert says | verdict |\n"
+                + "|---|---|---|---|---|---|---|\n");
+        for (Judged j : judged) {
+            t.append("| ").append(j.bug().id()).append(" | ").append(j.bug().device()).append(" | ").append(j.bug().profile())
+                    .append(" | `").append(j.bug().only()).append("` | ").append(j.bug().person()).append(" | ")
+                    .append(j.said().replace("|", "\\|")).append(" | ").append(j.verdict().name().toLowerCase()).append(" |\n");
+        }
+        t.append("\n").append(judged.size()).append(" bugs: ");
+        counts.forEach((v, n) -> t.append(n).append(" ").append(v.name().toLowerCase()).append(", "));
+        return t.substring(0, t.length() - 2) + "\n";
+    }
+}
