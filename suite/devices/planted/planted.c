@@ -183,7 +183,7 @@ static uint64_t round_to(fmt_t f, val_t v, int mode, int sat) {
 
 /* A float, double or half into format f. */
 static uint64_t convert_float(fmt_t f, uint64_t bits, int ebits, int mbits, int mode, int sat) {
-    if (BUG == VIA_FLOAT && mbits == 52) { /* double -> half through float: two roundings */
+    if (BUG == VIA_FLOAT && mbits == 52 && f.mbits < 23) { /* double -> half through float: two roundings */
         uint64_t once = convert_float(FLOAT, bits, 11, 52, RN, 0);
         return convert_float(f, once, 8, 23, mode, sat);
     }

@@ -11,8 +11,8 @@ import java.util.Arrays;
  * (a block, or a whole tensor). Block-level faults act on every block, in place in a tensor; layout faults
  * on a tensor's stored scales; random-bit faults on the random bits a stochastic (rs) case gives each value;
  * rotation faults on how a rotated tensor's values are rotated (rotation-skipped, rotation-unnormalized).
- * The maximum and layout faults take one-level scaled blocks (OCP MX) only: NVFP4's two-level recipe has its
- * decisions.
+ * The maximum faults take one-level scaled blocks (OCP MX) only: NVFP4's two-level recipe finds its maximum as its
+ * decisions say; the layout faults take both.
  */
 public final class BlockFaults {
 
@@ -37,24 +37,27 @@ public final class BlockFaults {
             }
             default -> { }
         }
-        if (!blocks.block().scaled() || blocks.block().twoLevel()) {
+        if (!blocks.block().scaled()) {
             return null;
         }
+        boolean twoLevel = blocks.block().twoLevel(); // NVFP4's maximum is its recipe's (decisions); its layouts are these
         TensorShape t = c.block().tensor();
         if (f.applies().contains("tensor") && t == null) {
             return null;
         }
         int size = blocks.block().size();
         return switch (f.parameter()) {
-            case "signed-maximum" -> c.withBlocks((in, i, out, o) -> { // max(x), not max(|x|): the negatives drop out
+            case "signed-maximum" -> twoLevel ? null : c.withBlocks((in, i, out, o) -> { // max(x), not max(|x|): the negatives drop out
                 long[] proxy = Arrays.copyOfRange(in, i, i + size);
-                long sign = 1L << (blocks.block().value().width() - 1);
-                for (int j = 0; j < size; j++) {
-                    proxy[j] = (proxy[j] & sign) != 0 ? 0 : proxy[j];
+                var value = blocks.block().value();
+                long sign = 1L << (value.width() - 1);
+                for (int j = 0; j < size; j++) { // a NaN propagates through max whatever its sign bit, as real reductions do
+                    boolean nan = (proxy[j] & ~sign) > (value.mask() >>> 1 & ~((1L << value.mantissaBits()) - 1));
+                    proxy[j] = (proxy[j] & sign) != 0 && !nan ? 0 : proxy[j];
                 }
                 blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
             });
-            case "maximum-skips-last" -> c.withBlocks((in, i, out, o) -> {
+            case "maximum-skips-last" -> twoLevel ? null : c.withBlocks((in, i, out, o) -> {
                 long[] proxy = Arrays.copyOfRange(in, i, i + size);
                 proxy[size - 1] = 0;
                 blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
@@ -65,7 +68,7 @@ public final class BlockFaults {
                     : relaid(c, t, (r, k) -> unshuffled(r * ((t.inner() + 7) / 8 * 8) + k, (t.inner() + 7) / 8 * 8));
             case "swizzle-row-order" -> t.layout() != TensorShape.ScaleLayout.SWIZZLED_128X4 ? null
                     : relaid(c, t, (o, i) -> t.scaleSlot(o, i) / 512 * 512 + (o % 32) * 4 + (o / 32 % 4) * 128 + i % 4);
-            case "partial-block-reads-on" -> t.along() != TensorShape.Along.ROW || t.columns() % size == 0 || t.rows() < 2
+            case "partial-block-reads-on" -> twoLevel || t.along() != TensorShape.Along.ROW || t.columns() % size == 0 || t.rows() < 2
                     ? null : readsOn(c, t, blocks, size);
             default -> throw new IllegalArgumentException("fault " + f.id() + ": unknown block parameter " + f.parameter());
         };
@@ -113,16 +116,18 @@ public final class BlockFaults {
         return (32 * a + 16 * b + c) * inner + 8 * d + 4 * e + f;
     }
 
-    /** The right tensor with its scales stored at other slots (the rest zero). */
+    /** The right tensor with its scales stored at other slots (the rest zero); a two-level tensor's A leads, unmoved. */
     private static BlockFunction relaid(BlockConverter c, TensorShape t, Slot wrong) {
+        int lead = c.outputsPerBlock() - t.scales() - t.values();
         return (in, i, out, o) -> {
             long[] right = new long[c.outputsPerBlock()];
             c.apply(in, i, right, 0, 1);
-            System.arraycopy(right, t.scales(), out, o + t.scales(), t.values());
-            Arrays.fill(out, o, o + t.scales(), 0);
+            System.arraycopy(right, 0, out, o, lead);
+            System.arraycopy(right, lead + t.scales(), out, o + lead + t.scales(), t.values());
+            Arrays.fill(out, o + lead, o + lead + t.scales(), 0);
             for (int r = 0; r < t.outer(); r++) {
                 for (int k = 0; k < t.inner(); k++) {
-                    out[o + wrong.of(r, k)] = right[t.scaleSlot(r, k)];
+                    out[o + lead + wrong.of(r, k)] = right[lead + t.scaleSlot(r, k)];
                 }
             }
         };

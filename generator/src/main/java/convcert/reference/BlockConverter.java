@@ -44,7 +44,7 @@ public final class BlockConverter {
     private final FormatCodec value;
     private final FormatCodec element;
     private final FormatCodec scale;
-    private final Converter elements;
+    private final ElementConversion elements;
     private final int smallestScale;
     private final int largestScale;
     private final Decoded largestElement;
@@ -53,7 +53,8 @@ public final class BlockConverter {
     private final List<Format> inputs; // made once: a tensor's run to tens of thousands
     private final List<Format> outputs;
 
-    BlockConverter(Reference reference, BlockFormat block, Rounding mode, boolean toBlock) {
+    /** elements: the element conversion in the reference's place (a fault model's), or null for the reference's. */
+    BlockConverter(Reference reference, BlockFormat block, Rounding mode, boolean toBlock, ElementConversion elements) {
         this.block = block;
         this.mode = toBlock ? mode : Rounding.RN;
         this.toBlock = toBlock;
@@ -62,21 +63,27 @@ public final class BlockConverter {
         this.element = reference.codec(block.element());
         this.scale = block.scaled() ? reference.codec(block.scale()) : null;
         String why = "element of " + block.name() + " (" + block.location() + ")";
-        this.elements = toBlock
+        this.elements = elements != null ? elements : toBlock
                 ? reference.unlisted(block.value(), block.element(), this.mode, Saturation.SAT, randomBits(block), why)
                 : reference.unlisted(block.element(), block.value(), Rounding.RN, Saturation.NOSAT, why);
         this.smallestScale = scale == null ? 0 : scale.decode(0).exponent();
         this.largestScale = scale == null ? 0 : scale.decode(block.scale().maxFinite()).exponent();
         this.largestElement = element.decode(block.element().maxFinite());
-        this.recipe = block.twoLevel() ? new TwoLevelRecipe(reference, block, this.mode) : null;
+        this.recipe = block.twoLevel() ? new TwoLevelRecipe(reference, block, this.mode, elements) : null;
         this.inputs = block.inputs(toBlock, this.mode);
         this.outputs = block.outputs(toBlock);
         this.tensor = block.tensor() == null ? null
-                : new TensorQuantizer(reference.blockConverter(block.tensor().block(), mode, toBlock), block.tensor(), semantics);
+                : new TensorQuantizer(new BlockConverter(reference, block.tensor().block(), mode, toBlock, elements), block.tensor(),
+                semantics);
     }
 
     public BlockFormat block() {
         return block;
+    }
+
+    /** The value conversion each element takes (value -> element, or element -> value). */
+    public Case elementCase() {
+        return elements.spec();
     }
 
     /** The random bits each element takes under rs (0 without). */
@@ -93,7 +100,7 @@ public final class BlockConverter {
      * The operand value i of a block converts from (values start at first): the value, and under rs its
      * random bits above it, which follow the block's size values.
      */
-    static long operand(Converter elements, long[] in, int first, int size, int i) {
+    static long operand(ElementConversion elements, long[] in, int first, int size, int i) {
         long value = in[first + i];
         return elements.operands().randomBits() == 0 ? value : elements.operands().operand(value, in[first + size + i]);
     }

@@ -16,7 +16,7 @@ import convcert.spec.ScaleLane;
  * methods the JIT inlines; rare cases live in separate methods. Instances are immutable and
  * thread-safe.
  */
-public final class Converter {
+public final class Converter implements ElementConversion {
 
     private final Case spec;
     private final Semantics semantics;
@@ -99,6 +99,7 @@ public final class Converter {
     }
 
     /** How a value and its lane make one operand. */
+    @Override
     public Operands operands() {
         return operands;
     }
@@ -145,6 +146,7 @@ public final class Converter {
                 && semantics.get(Semantics.EXPONENT_TIES) == Semantics.ExponentTies.EVEN_CODE;
     }
 
+    @Override
     public Case spec() {
         return spec;
     }
@@ -172,6 +174,7 @@ public final class Converter {
     }
 
     /** Converts one bit pattern of the source format; returns the destination's bit pattern. */
+    @Override
     public long apply(long bits) {
         return convert(bits, operands.scaleExponent(bits), new Unpacked(), null);
     }
@@ -180,6 +183,7 @@ public final class Converter {
      * Converts the value of a bit pattern times 2^scale, exactly (no intermediate rounding): how a
      * block-scaled format's elements are made from values and turned back into them.
      */
+    @Override
     public long applyScaled(long bits, int scale) {
         return convert(bits, scale, new Unpacked(), null);
     }

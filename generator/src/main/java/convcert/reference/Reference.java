@@ -330,7 +330,12 @@ public final class Reference {
 
     /** A block-scaled format's conversion: value -> block rounding elements in mode, or block -> value. */
     public BlockConverter blockConverter(BlockFormat block, Rounding mode, boolean toBlock) {
-        return new BlockConverter(this, block, mode, toBlock);
+        return new BlockConverter(this, block, mode, toBlock, null);
+    }
+
+    /** The same with each element converted by elements instead of the reference (a fault model's conversion). */
+    public BlockConverter blockConverter(BlockFormat block, Rounding mode, boolean toBlock, ElementConversion elements) {
+        return new BlockConverter(this, block, mode, toBlock, elements);
     }
 
     /** Power-on CTRL with these bits changed; a bit ctrl.csv does not list, or a value not 0 or 1, is a usage error. */

@@ -24,7 +24,7 @@ final class TwoLevelRecipe {
     private final int size;
     private final Converter toScale;
     private final Converter fromScale;
-    private final Converter toElement;
+    private final ElementConversion toElement;
     private final Converter fromElement;
     private final long scaleSign;
     private final long scaleNan;
@@ -33,7 +33,8 @@ final class TwoLevelRecipe {
     private final float largestElement;
     private final float smallestNormalScale;
 
-    TwoLevelRecipe(Reference reference, BlockFormat block, Rounding mode) {
+    /** elements: the element conversion in the reference's place (a fault model's), or null for the reference's. */
+    TwoLevelRecipe(Reference reference, BlockFormat block, Rounding mode, ElementConversion elements) {
         this.semantics = reference.semantics();
         this.size = block.size();
         String why = "block scale of " + block.name() + " (" + block.location() + ")";
@@ -42,7 +43,7 @@ final class TwoLevelRecipe {
         this.toScale = reference.unlisted(block.value(), block.scale(), scaleMode, Saturation.SAT, why);
         this.fromScale = reference.unlisted(block.scale(), block.value(), Rounding.RN, Saturation.NOSAT, why);
         String element = "element of " + block.name() + " (" + block.location() + ")";
-        this.toElement = reference.unlisted(block.value(), block.element(), mode, Saturation.SAT,
+        this.toElement = elements != null ? elements : reference.unlisted(block.value(), block.element(), mode, Saturation.SAT,
                 BlockConverter.randomBits(block), element);
         this.fromElement = reference.unlisted(block.element(), block.value(), Rounding.RN, Saturation.NOSAT, element);
         this.scaleSign = reference.codec(block.scale()).signBit();

@@ -61,8 +61,8 @@ public final class ValueDiagnosis {
                 .of(log, wrong, space == null ? vectors : null);
         long mismatches = log.total();
         boolean complete = !causes.isEmpty() && causes.getFirst().explains() == mismatches;
-        return new Diagnosis(complete, causes, findings, mismatches, vectorCount - mismatches, mismatches,
-                vectorCount - mismatches, space != null);
+        return Evidence.weighed(new Diagnosis(complete, causes, findings, mismatches, vectorCount - mismatches, mismatches,
+                vectorCount - mismatches, space != null));
     }
 
     /** Candidates checked at most: those that give every wrong answer kept first, then those that give most. */

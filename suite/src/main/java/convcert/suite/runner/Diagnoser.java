@@ -3,6 +3,7 @@ package convcert.suite.runner;
 import convcert.common.Home;
 import convcert.faults.Fault;
 import convcert.faults.BlockFaults;
+import convcert.faults.ElementFaults;
 import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
 import convcert.reference.BlockConverter;
@@ -13,6 +14,7 @@ import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
+import convcert.suite.diagnosis.Evidence;
 import convcert.suite.diagnosis.MismatchLog;
 import convcert.suite.diagnosis.ValueDiagnosis;
 import convcert.suite.model.Diagnosis;
@@ -121,8 +123,8 @@ final class Diagnoser {
         }
         long passesOf = vectors - mismatches;
         List<Diagnosis.Finding> findings = flagFindings(converter, wrong);
-        return new Diagnosis(!full.isEmpty(), full.isEmpty() ? List.of() : List.of(full.getFirst()), findings, wrong.size(),
-                passes.size(), mismatches, passesOf, false);
+        return Evidence.weighed(new Diagnosis(!full.isEmpty(), full.isEmpty() ? List.of() : List.of(full.getFirst()), findings,
+                wrong.size(), passes.size(), mismatches, passesOf, false));
     }
 
     /**
@@ -194,8 +196,8 @@ final class Diagnoser {
         if (!faultsTried) {
             tryFaults(c, inputs, expected, wrong, passes, full);
         }
-        return new Diagnosis(!full.isEmpty(), full, blockFindings(c, expected, wrong, mismatches), wrong.size(), passes.size(),
-                mismatches, blocks - mismatches, false);
+        return Evidence.weighed(new Diagnosis(!full.isEmpty(), full, blockFindings(c, expected, wrong, mismatches), wrong.size(),
+                passes.size(), mismatches, blocks - mismatches, false));
     }
 
     /** Which outputs of the wrong blocks differ (scales, elements) and how, by the kinds of their mismatches. */
@@ -221,14 +223,19 @@ final class Diagnoser {
         return found;
     }
 
-    /** The catalogue's quantizer faults (mechanism block: layouts, the maximum, random bits): whether one explains all. */
+    /**
+     * The catalogue's quantizer faults (mechanism block: layouts, the maximum, random bits) and its value faults
+     * inside the element conversion: whether one explains all.
+     */
     private boolean tryFaults(BlockConverter c, long[] inputs, long[] expected, Map<Integer, long[]> wrong,
                               List<Integer> passes, List<Diagnosis.Hypothesis> full) {
         boolean explains = false;
         for (Fault f : catalogue) {
             BlockFunction w = BlockFaults.of(f, c);
-            if (w != null) {
-                explains |= tryBlocks(f.id(), f.description(), w, c, c, inputs, expected, wrong, passes, full);
+            BlockFunction inElements = w != null ? null : ElementFaults.of(f, model, reference, c);
+            if (w != null || inElements != null) {
+                explains |= tryBlocks(f.id(), f.description() + (w != null ? "" : " (in each element's conversion)"),
+                        w != null ? w : inElements, c, c, inputs, expected, wrong, passes, full);
             }
         }
         return explains;

@@ -38,6 +38,19 @@ class DiagnosisBenchmarkTest {
 
     static final Path PLANTED = Fixtures.HOME.resolve("suite/devices/planted");
 
+    /** Every planted device without its bug certifies: what the benchmark finds is the bug, not the device. */
+    @Test
+    void everyPlantedDeviceWithoutItsBugPasses(@TempDir Path temp) throws Exception {
+        String library = "native:lib=" + PlantedDevices.library("NONE");
+        for (String[] device : new String[][] {{"cuda", "*", library}, {"riscv", "float->half/*", library},
+            {"arm", "*", library}, {"ocp-mx", "*", "process:cmd=python3 " + PLANTED.resolve("mx_quantizer.py") + " --bug NONE"},
+            {"cuda", "*", "process:cmd=python3 " + PLANTED.resolve("nvfp4_quantizer.py") + " --bug NONE"}}) {
+            Fixtures.Run r = Fixtures.certify(temp.resolve(device[0] + device[2].length()), "--profile", device[0], "--vectors",
+                    ciSet(device[0], temp).toString(), "--only", device[1], "--adapter", device[2]);
+            assertEquals(0, r.exit(), device[0] + " " + device[2] + "\n" + r.out() + r.err());
+        }
+    }
+
     @Test
     void noWrongCauseNothingSilentAndNineInTenNamedOrLocalized(@TempDir Path temp) throws Exception {
         List<Judged> judged = new ArrayList<>();
@@ -62,9 +75,11 @@ class DiagnosisBenchmarkTest {
         Path out = temp.resolve(bug.id());
         String adapter = switch (bug.device()) {
             case "c" -> "native:lib=" + PlantedDevices.library(bug.bug());
+            case "mx", "nvfp4" -> "process:cmd=python3 " + PLANTED.resolve(bug.device() + "_quantizer.py") + " --bug " + bug.bug();
             default -> throw new IllegalArgumentException(bug.device());
         };
-        Fixtures.Run r = Fixtures.certify(out, "--profile", bug.profile(), "--only", bug.only(), "--adapter", adapter);
+        Fixtures.Run r = Fixtures.certify(out, "--profile", bug.profile(), "--vectors", ciSet(bug.profile(), temp).toString(),
+                "--only", bug.only(), "--adapter", adapter);
         if (r.exit() != 1) {
             return new Judged(bug, r.exit() == 0 ? Verdict.ESCAPED : Verdict.SILENT, "exit " + r.exit() + ": " + r.err());
         }
@@ -79,6 +94,18 @@ class DiagnosisBenchmarkTest {
             verdict = worse(verdict, v);
         }
         return new Judged(bug, said.isEmpty() ? Verdict.SILENT : verdict, String.join(" | ", said));
+    }
+
+    private static final Map<String, Path> CI_SETS = new java.util.HashMap<>();
+
+    /** A profile's ci set, generated once for every bug certified under it (ascend-c's is the committed one). */
+    private static Path ciSet(String profile, Path temp) {
+        return CI_SETS.computeIfAbsent(profile, p -> {
+            Path dir = temp.resolve("ci-" + p);
+            assertEquals(0, Fixtures.run("", "generate", "--profile", p, "--level", "ci", "--format", "bin", "--out",
+                    dir.toString()).exit());
+            return dir;
+        });
     }
 
     /** One failing case's diagnosis against the bug: the causes it names, or where its findings say. */

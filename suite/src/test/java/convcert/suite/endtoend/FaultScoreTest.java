@@ -92,7 +92,7 @@ class FaultScoreTest {
      * case is "not applicable" with the reason.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} {1}/{1}")
-    @org.junit.jupiter.params.provider.CsvSource({"ascend-c, 46", "cuda, 43", "opencl, 28", "ocp-mx, 33", "rocm, 26", "riscv, 38", "arm, 27", "p3109, 35", "ieee754, 25", "gfx950, 35", "llvm, 30"})
+    @org.junit.jupiter.params.provider.CsvSource({"ascend-c, 46", "cuda, 45", "opencl, 28", "ocp-mx, 33", "rocm, 26", "riscv, 38", "arm, 27", "p3109, 35", "ieee754, 25", "gfx950, 35", "llvm, 30"})
     void everyProfilesCiSetScoresInFull(String profile, int faults, @TempDir Path temp) throws IOException {
         Path vectors = temp.resolve(profile);
         assertEquals(0, Fixtures.run("", "generate", "--profile", profile, "--level", "ci", "--format", "bin", "--out",
@@ -267,7 +267,9 @@ class FaultScoreTest {
         String first = String.format("0x%08X", java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt());
         assertTrue(c.get("diagnosis").asText().startsWith("in part ties-toward-zero ("), c.toString());
         assertFalse(c.get("diagnosisData").get("complete").asBoolean(), c.toString());
-        assertTrue(c.get("diagnosis").asText().contains("not the 1 mismatches where "), c.toString());
+        // the extra wrong output shares its cell, 0 <= x < 2^-129, with a tie: the part leaves both out
+        assertTrue(c.get("diagnosis").asText().contains("gives the 195 mismatches and no other result; not the 2 mismatches"
+                + " where 0 <= x < 2^-129"), c.toString());
         assertTrue(c.get("firstMismatches").get(0).asText().startsWith("input " + first), c.toString());
     }
 
