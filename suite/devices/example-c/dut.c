@@ -4,7 +4,7 @@
  *   gcc -O2 -o dut dut.c                    a process speaking the batch protocol (suite/ADAPTERS.md)
  *   gcc -O2 -shared -fPIC -DCONVCERT_LIBRARY -I../../native -o libdut.so dut.c
  *                                           a shared library with the ABI of suite/native/convcert_dut.h
- * The process takes --fault crash|hang|garbage|short|long|error: it then also claims float->bfloat16
+ * The process takes --fault crash|hang|garbage|short|short-hang|long|error: it then also claims float->bfloat16
  * rz nosat and misbehaves on it, which the suite's robustness tests use; with any other fault name
  * (--fault truncate) it answers that case by plain truncation, wrong for NaN. With --shared it says
  * SHARED and takes its value batches in shared memory (suite/ADAPTERS.md, "Shared memory"): convcert
@@ -14,7 +14,8 @@
  * the outputs held, reading no input), alternate (converts every other call and copies its last answer
  * into the next), other-slot (converts into the other slot's outputs), stray-guard (converts, then writes
  * a byte 8 bytes past the 64 after its outputs), stray-after (converts, then writes a byte after both
- * slots), vanish (exits when offered the memory, without answering), mute (never answers the offer);
+ * slots), rewrite-input (one output wrong, then its slot's inputs overwritten with 0xAB bytes), vanish (exits
+ * when offered the memory, without answering), mute (never answers the offer);
  * alternate also over the pipes, answering every other batch with the last answer. The process also
  * implements the OpenCL memory functions vloadn/vstoren of the integer and float gentypes and as_type between
  * same-sized types, checking alignment (it refuses misaligned addresses).
@@ -304,6 +305,10 @@ int main(int argc, char **argv) {
             if (call && !strcmp(fault, "short")) { printf("OK %llu\n", count); fflush(stdout); return 3; } /* outputs left unwritten */
             if (call && !strcmp(fault, "long")) { run(op, batch_in, batch_out, count + 1); printf("OK %llu\n", count); fflush(stdout); continue; }
             if (!strcmp(fault, "short")) { printf("OK %llu\n", count); fwrite(out, 1, count, stdout); fflush(stdout); return 3; }
+            if (!strcmp(fault, "short-hang")) { /* three bytes short of its answer, then silent and alive */
+                run(op, in, out, count); printf("OK %llu\n", count); fwrite(out, 1, 2 * count - 3, stdout); fflush(stdout);
+                for (;;) pause();
+            }
             if (!strcmp(fault, "long")) { printf("OK %llu\n", count + 1); run(op, in, out, count); fwrite(out, 1, 2 * count + 2, stdout); fflush(stdout); continue; }
         }
         size_t bytes = (size_t)op->out_bytes * count, slot_bytes = 16 * shared_capacity + 64;
@@ -318,6 +323,10 @@ int main(int argc, char **argv) {
             if (count > 0 && call && !strcmp(cheat, "stray-guard")) batch_out[bytes + 64 + 8] ^= 1;
             /* the same wrong byte every call: a toggle would undo itself on every second call, unseen */
             if (count > 0 && call && !strcmp(cheat, "stray-after")) shared_memory[2 * slot_bytes + 100] = (uint8_t)~stray_fill;
+            if (count > 0 && call && !strcmp(cheat, "rewrite-input")) { /* one wrong answer, then its inputs overwritten */
+                batch_out[0] ^= 1;
+                memset(batch_in, 0xAB, (size_t)op->in_bytes * count);
+            }
         }
         printf("OK %llu\n", count);
         if (!call) fwrite(out, 1, (size_t)op->out_bytes * count, stdout);

@@ -325,29 +325,52 @@ static uint64_t convert_scaled(fmt_t f, uint32_t x, int32_t scale, int sat) {
     return round_to(f, v, RN, sat);
 }
 
+/* A little-endian element of 1, 2, 4 or 8 bytes: fixed-size copies, which compile to plain moves. */
+static uint64_t load(const uint8_t *p, int bytes) {
+    uint8_t b; uint16_t h; uint32_t w; uint64_t d;
+    switch (bytes) {
+    case 1: memcpy(&b, p, 1); return b;
+    case 2: memcpy(&h, p, 2); return h;
+    case 4: memcpy(&w, p, 4); return w;
+    default: memcpy(&d, p, 8); return d;
+    }
+}
+
+static void store(uint8_t *p, uint64_t v, int bytes) {
+    uint8_t b = (uint8_t)v; uint16_t h = (uint16_t)v; uint32_t w = (uint32_t)v;
+    switch (bytes) {
+    case 1: memcpy(p, &b, 1); break;
+    case 2: memcpy(p, &h, 2); break;
+    case 4: memcpy(p, &w, 4); break;
+    default: memcpy(p, &v, 8);
+    }
+}
+
 static int convert(const char *from, const char *to, const char *rounding, const char *state, const uint32_t *scales,
                    const void *in, void *out, uint8_t *flag_out, uint64_t count) {
+    /* the call's conversion resolved once, as a firmware dispatch table would: the loop only converts */
+    enum { SCALED, FROM_INT32, TO_INT32, FROM_HALF, FLOATING } kind = scales ? SCALED : !strcmp(from, "int32") ? FROM_INT32
+            : !strcmp(to, "int32") ? TO_INT32 : !strcmp(from, "half") ? FROM_HALF : FLOATING;
     int mode = mode_of(rounding), sat = !strcmp(state, "sat");
+    int in_bytes = !strcmp(from, "double") ? 8 : !strcmp(from, "half") ? 2 : 4;
+    int ebits = in_bytes == 8 ? 11 : 8, mbits = in_bytes == 8 ? 52 : 23;
+    fmt_t f = !strcmp(to, "half") ? HALF : !strcmp(to, "bfloat16") ? BF16 : !strcmp(to, "fp8_e4m3fn") ? E4M3
+            : !strcmp(to, "fp8_e5m2") ? E5M2 : FLOAT;
+    int out_bytes = kind == FROM_INT32 || kind == TO_INT32 || kind == FROM_HALF ? 4
+            : f.ebits + f.mbits + 1 <= 8 ? 1 : f.ebits + f.mbits + 1 <= 16 ? 2 : 4;
     const uint8_t *src = in;
     uint8_t *dst = out;
     for (uint64_t i = 0; i < count; i++) {
-        uint64_t x = 0, y;
-        int in_bytes = !strcmp(from, "double") ? 8 : !strcmp(from, "half") ? 2 : 4;
-        memcpy(&x, src + i * in_bytes, in_bytes);
-        int out_bytes;
+        uint64_t x = load(src + i * in_bytes, in_bytes), y;
         flags = 0;
-        if (scales) { y = convert_scaled(!strcmp(to, "fp8_e5m2") ? E5M2 : E4M3, (uint32_t)x, (int8_t)scales[i], sat); out_bytes = 1; }
-        else if (!strcmp(from, "int32")) { y = int32_to_float((uint32_t)x, mode); out_bytes = 4; }
-        else if (!strcmp(to, "int32")) { y = to_int32(x, 8, 23, mode); out_bytes = 4; }
-        else if (!strcmp(from, "half")) { y = convert_float(FLOAT, x, 5, 10, RN, 0); out_bytes = 4; }
-        else {
-            int ebits = in_bytes == 8 ? 11 : 8, mbits = in_bytes == 8 ? 52 : 23;
-            fmt_t f = !strcmp(to, "half") ? HALF : !strcmp(to, "bfloat16") ? BF16 : !strcmp(to, "fp8_e4m3fn") ? E4M3
-                    : !strcmp(to, "fp8_e5m2") ? E5M2 : FLOAT;
-            y = convert_float(f, x, ebits, mbits, mode, sat);
-            out_bytes = f.ebits + f.mbits + 1 <= 8 ? 1 : f.ebits + f.mbits + 1 <= 16 ? 2 : 4;
+        switch (kind) {
+        case SCALED: y = convert_scaled(f, (uint32_t)x, (int8_t)scales[i], sat); break;
+        case FROM_INT32: y = int32_to_float((uint32_t)x, mode); break;
+        case TO_INT32: y = to_int32(x, 8, 23, mode); break;
+        case FROM_HALF: y = convert_float(FLOAT, x, 5, 10, RN, 0); break;
+        default: y = convert_float(f, x, ebits, mbits, mode, sat);
         }
-        memcpy(dst + i * out_bytes, &y, out_bytes);
+        store(dst + i * out_bytes, y, out_bytes);
         if (flag_out) flag_out[i] = (uint8_t)reported(flags, x, in_bytes == 2 ? 5 : 8, in_bytes == 2 ? 10 : 23);
     }
     error[0] = 0;

@@ -115,6 +115,20 @@ final class OutputFaults {
         });
     }
 
+    /** The right results with every subnormal one made a zero of its sign: decision subnormal-results=flush. */
+    static Faulty flushed(Converter right) {
+        FormatCodec dst = right.destination();
+        if (dst.layout() == Layout.IEEE || dst.layout() == Layout.IEEE_FN) { // subnormals: below the smallest normal's bits
+            long sign = dst.signBit();
+            long normal = dst.encode(false, 1, dst.minExponent());
+            return Faulty.after(right, (x, r) -> (r & ~sign) != 0 && (r & ~sign) < normal ? dst.zero((r & sign) != 0) : r);
+        }
+        return Faulty.after(right, (x, r) -> {
+            Decoded d = dst.decode(r);
+            return d.kind() == Decoded.Kind.FINITE && d.binade() < dst.minExponent() ? dst.zero(d.negative()) : r;
+        });
+    }
+
     /** Whether an input's magnitude lies in binade e: by its bits where the layout orders magnitudes, else decoded. */
     private static LongPredicate inBinade(FormatCodec src, int e) {
         Layout l = src.layout();

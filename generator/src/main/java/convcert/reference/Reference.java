@@ -1,5 +1,6 @@
 package convcert.reference;
 
+import convcert.common.Suggest;
 import convcert.common.UsageException;
 import convcert.spec.BlockFormat;
 import convcert.spec.Conversion;
@@ -67,7 +68,12 @@ public final class Reference {
                     + "->*' (certify; generate writes block cases when run without --pair)");
         }
         if (f == null) {
-            throw new UsageException("unknown type '" + nameOrAlias + "'; known types: "
+            List<String> names = new ArrayList<>();
+            tables.formats().forEach(t -> {
+                names.add(t.name());
+                names.addAll(t.aliases());
+            });
+            throw new UsageException("unknown type '" + nameOrAlias + "'" + Suggest.nearest(nameOrAlias, names) + "; known types: "
                     + tables.formats().stream().map(Format::name).collect(Collectors.joining(" ")) + "; and their aliases: "
                     + tables.formats().stream().map(t -> t.name() + "=" + String.join("|", t.aliases()))
                     .collect(Collectors.joining(" ")));
@@ -134,7 +140,8 @@ public final class Reference {
     public static Rounding rounding(String suffix) {
         Rounding mode = Rounding.parse(suffix);
         if (mode == null) {
-            throw new UsageException("unknown rounding mode '" + suffix + "'; modes: " + Rounding.known());
+            throw new UsageException("unknown rounding mode '" + suffix + "'" + Suggest.nearest(suffix, List.of(Rounding.known()
+                    .split("[ ,]+"))) + "; modes: " + Rounding.known());
         }
         return mode;
     }
@@ -143,7 +150,8 @@ public final class Reference {
     public static Form form(String name) {
         Form form = Form.parse(name);
         if (form == null) {
-            throw new UsageException("unknown saturation form '" + name + "'; forms: " + Form.known());
+            throw new UsageException("unknown saturation form '" + name + "'" + Suggest.nearest(name, List.of(Form.known().split(" ")))
+                    + "; forms: " + Form.known());
         }
         return form;
     }

@@ -1,5 +1,6 @@
 package convcert.reference;
 
+import convcert.common.Suggest;
 import convcert.common.UsageException;
 import convcert.spec.Decision;
 import convcert.spec.Format;
@@ -345,7 +346,7 @@ public final class Semantics {
         REGISTRY.stream().map(Switch::id).filter(id -> tables.decisions().containsKey(id)).forEach(listed::add);
         for (String id : overrides.keySet()) {
             if (!listed.contains(id)) {
-                throw new UsageException("unknown decision '" + id + "'; selectable decisions of profile "
+                throw new UsageException("unknown decision '" + id + "'" + Suggest.nearest(id, listed) + "; selectable decisions of profile "
                         + tables.profile() + ": " + String.join(" ", listed));
             }
         }
@@ -359,8 +360,8 @@ public final class Semantics {
             String option = overrides.getOrDefault(s.id(), d.defaultOption());
             int index = s.optionNames().indexOf(option);
             if (index < 0) {
-                throw new UsageException("decision " + d.id() + " has no option '" + option + "'; options: "
-                        + String.join(" ", s.optionNames()));
+                throw new UsageException("decision " + d.id() + " has no option '" + option + "'"
+                        + Suggest.nearest(option, s.optionNames()) + "; options: " + String.join(" ", s.optionNames()));
             }
             chosen[s.index()] = s.options().getEnumConstants()[index];
         }

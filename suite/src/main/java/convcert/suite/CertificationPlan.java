@@ -34,6 +34,21 @@ final class CertificationPlan {
     private CertificationPlan() {
     }
 
+    /**
+     * The states the profile's planned cases offer, a line a pair, as a capability line names them (ROUNDING STATE),
+     * those the adapter declares starred: what to write in CAP lines and --only without reading the tables.
+     */
+    private static void states(List<Planned> planned, List<Planned> applicable, PrintWriter out) {
+        Map<String, java.util.Set<String>> byPair = new LinkedHashMap<>();
+        java.util.Set<String> declared = new java.util.HashSet<>(applicable.stream().map(p -> p.key().stateName()).toList());
+        for (Planned p : planned) {
+            byPair.computeIfAbsent(p.key().from() + " " + p.key().to(), x -> new java.util.LinkedHashSet<>())
+                    .add(p.key().rounding() + " " + p.key().state() + (declared.contains(p.key().stateName()) ? "*" : ""));
+        }
+        out.println("  states       a pair's states as a capability line names them (FROM TO ROUNDING STATE; * the adapter's):");
+        byPair.forEach((pair, states) -> out.printf("               %s: %s%n", pair, String.join(", ", states)));
+    }
+
     static int print(SuiteRun run, CertificationRequest request, PrintWriter out) {
         List<Planned> planned = run.plan().values().stream().flatMap(List::stream).toList();
         List<Planned> applicable = planned.stream().filter(p -> run.applies(p.key())).toList();
@@ -50,6 +65,7 @@ final class CertificationPlan {
         }
         states.forEach((state, variants) -> out.printf("  case         %s: %,d vectors%s%n", state, variants.getFirst().count(),
                 variants.size() > 1 ? " x " + variants.size() + " variants" : ""));
+        states(planned, applicable, out);
         if (applicable.isEmpty()) {
             out.println("  estimate     none: the run would certify nothing (exit " + ExitCode.NOTHING_CERTIFIED.code() + ")");
             out.flush();

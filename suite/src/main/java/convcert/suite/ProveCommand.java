@@ -127,8 +127,14 @@ public final class ProveCommand implements Callable<Integer> {
                     + "with those before excluded) in " + folder.resolve("counterexample.in.memh") + ", "
                     + folder.resolve("counterexample.expected.memh"));
             // the finding through certify's own path: mismatch line, kind, diagnosis, HTML, JUnit and JSON reports
-            Prover.writeFinding(folder, reference, c, proof.counterexamples());
-            o.println("the counterexamples, certified as a recording of the design:");
+            List<Proof.Counterexample> vectors = Prover.withCiVectors(folder, rtl, defines, reference, converter,
+                    proof.counterexamples(), timeout);
+            Prover.writeFinding(folder, reference, c, vectors == null ? proof.counterexamples() : vectors,
+                    proof.counterexamples().size());
+            o.println(vectors == null ? "the counterexamples (Yosys could not evaluate the design on the ci inputs: "
+                    + folder.resolve("evaluate.log") + "), certified as a recording of the design:"
+                    : "the counterexamples and the case's " + (vectors.size() - proof.counterexamples().size())
+                    + " ci inputs evaluated on the design (Yosys eval), certified as a recording of the design:");
             o.flush();
             List<String> certify = new java.util.ArrayList<>(List.of("certify", "--vectors", folder.resolve("vectors").toString(),
                     "--adapter", "replay:dir=" + folder.resolve("recording"), "--out", folder.resolve("report").toString()));

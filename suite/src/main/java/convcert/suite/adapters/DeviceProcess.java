@@ -179,10 +179,12 @@ final class DeviceProcess {
         write(header);
         output().write(payload);
         flush();
-        expectOk(readLine(), count, unit);
+        String answer = readLine();
+        expectOk(answer, count, unit);
         byte[] result = readBytes(answerBytes);
         if (result.length != answerBytes) {
-            throw failure("short payload: " + result.length + " of " + answerBytes + " bytes");
+            throw failure(String.format("a short answer: '%s', then %,d of the %,d bytes of its %s", printable(answer),
+                    result.length, answerBytes, unit));
         }
         int extra = available();
         if (extra > 0) {

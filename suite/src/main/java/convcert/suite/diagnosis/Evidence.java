@@ -24,6 +24,6 @@ public final class Evidence {
         findings.add(new Diagnosis.Finding(0, "the one mismatch fits " + d.faults().stream().map(Diagnosis.Hypothesis::fault)
                 .collect(Collectors.joining(" or ")) + ": too little to name a cause"));
         return new Diagnosis(false, List.of(), findings, d.mismatches(), d.passes(), d.mismatchesOf(), d.passesOf(),
-                d.wholeSpace());
+                d.wholeSpace(), d.millis());
     }
 }

@@ -10,10 +10,11 @@ import java.util.List;
  * one part of the cause (it gives the mismatches of its scope exactly and no others, and changes no pass) or
  * none, and the findings say where and how the results differ. mismatches and passes: how many of each the
  * causes were checked on; of: how many the case has; wholeSpace: the check covered every input of the case
- * (an exhaustive one), through digests of each region's mismatches rather than a sample.
+ * (an exhaustive one), through digests of each region's mismatches rather than a sample; millis: how long the
+ * diagnosis took, beside the case's own time.
  */
 public record Diagnosis(boolean complete, List<Hypothesis> faults, List<Finding> findings, long mismatches, long passes,
-                        long mismatchesOf, long passesOf, boolean wholeSpace) {
+                        long mismatchesOf, long passesOf, boolean wholeSpace, long millis) {
 
     /**
      * A cause: the fault or reading, what it is, how many mismatches it gives exactly, and its scope. scope null:
@@ -27,6 +28,16 @@ public record Diagnosis(boolean complete, List<Hypothesis> faults, List<Finding>
 
     /** Where some mismatches lie and how they differ, in words, with how many they are. */
     public record Finding(long mismatches, String text) {
+    }
+
+    public Diagnosis(boolean complete, List<Hypothesis> faults, List<Finding> findings, long mismatches, long passes,
+                     long mismatchesOf, long passesOf, boolean wholeSpace) {
+        this(complete, faults, findings, mismatches, passes, mismatchesOf, passesOf, wholeSpace, 0);
+    }
+
+    /** The same diagnosis, with how long it took. */
+    public Diagnosis took(long ms) {
+        return new Diagnosis(complete, faults, findings, mismatches, passes, mismatchesOf, passesOf, wholeSpace, ms);
     }
 
     public Diagnosis {

@@ -65,6 +65,41 @@ final class Engines {
         return sat.contains("FAIL!") ? counterexample(sat, converter) : null;
     }
 
+    /** An eval result: the signal's bits, with x or z where the design leaves one undefined. */
+    private static final Pattern EVAL = Pattern.compile("Eval result: \\\\design_out = \\d+'([01xz]+)\\.");
+
+    /**
+     * The design's outputs for these inputs, through the miter's design side in Yosys' evaluator (eval), undefined
+     * bits left as they are: an output with an x or z bit is -1 (no value of any format). Null where Yosys could
+     * not evaluate them.
+     */
+    static long[] evaluate(Path folder, List<Path> design, List<String> defines, int inputBits, long[] inputs,
+                           long timeoutSeconds) throws IOException, InterruptedException {
+        StringBuilder script = new StringBuilder("read_verilog -sv");
+        defines.forEach(d -> script.append(" -D").append(d));
+        for (Path file : design) {
+            script.append(' ').append(quoted(file.toAbsolutePath()));
+        }
+        script.append("\nread_verilog -sv model.sv miter.sv\nhierarchy -check -top ").append(Miter.MODULE)
+                .append("\nproc; flatten; opt_clean\n");
+        for (long x : inputs) {
+            script.append("eval -set in ").append(inputBits).append("'h").append(Long.toHexString(x)).append(" -show design_out\n");
+        }
+        Files.writeString(folder.resolve("evaluate.ys"), script);
+        Run yosys = run(folder, "evaluate.out", timeoutSeconds, "yosys", "-q", "-l", "evaluate.log", "-s", "evaluate.ys");
+        if (yosys.exit() != 0) {
+            return null;
+        }
+        Matcher m = EVAL.matcher(Files.readString(folder.resolve("evaluate.log")));
+        long[] outputs = new long[inputs.length];
+        int n = 0;
+        while (m.find() && n < outputs.length) {
+            String bits = m.group(1);
+            outputs[n++] = bits.matches("[01]+") ? Long.parseUnsignedLong(bits, 2) : -1;
+        }
+        return n == outputs.length ? outputs : null;
+    }
+
     /** Reads the design, the model and the miter, synthesizes, runs sat (and writes the AIGER ABC reads); sat's log. */
     private static String yosys(Path folder, List<Path> design, List<String> defines, String miter, boolean aiger,
                                 boolean smt2, long timeoutSeconds) throws IOException, InterruptedException {

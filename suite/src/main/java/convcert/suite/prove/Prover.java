@@ -7,6 +7,8 @@ import convcert.reference.Converter;
 import convcert.reference.NaNs;
 import convcert.reference.Reference;
 import convcert.vectors.CaseWriter;
+import convcert.vectors.CoverageModel;
+import convcert.vectors.CoverageTag;
 import convcert.vectors.Generator;
 import convcert.vectors.Level;
 import convcert.vectors.Manifest;
@@ -75,19 +77,49 @@ public final class Prover {
     }
 
     /**
-     * Counterexamples as certify reads them: a golden-vector set of the case with those inputs alone
-     * (folder/vectors) and the design's outputs for them as a recording (folder/recording), so that certifying
-     * the recording against the set reports them as any mismatch is reported.
+     * What the finding certifies: the counterexamples, and the case's ci inputs run on the design in Yosys' evaluator,
+     * so that a diagnosis is checked against the inputs where the design is right as well as where it is wrong (eight
+     * counterexamples alone fit several faults that the ci set tells apart). Null for the ci inputs where Yosys
+     * could not evaluate the design: the counterexamples alone then.
      */
-    public static void writeFinding(Path folder, Reference reference, Case state, List<Proof.Counterexample> found)
-            throws IOException {
+    public static List<Proof.Counterexample> withCiVectors(Path folder, List<Path> design, List<String> defines,
+                                                          Reference reference, Converter converter,
+                                                          List<Proof.Counterexample> found, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        java.util.Set<Long> seen = new java.util.HashSet<>(found.stream().map(Proof.Counterexample::input).toList());
+        long[] ci = Arrays.stream(new CoverageModel(reference, CoverageTag.builtIn(), Level.CI, 1)
+                .inputs(converter.spec().conversion()).bits()).filter(x -> !seen.contains(x)).toArray();
+        long[] actual = Engines.evaluate(folder, design, defines, converter.source().format().width(), ci, timeoutSeconds);
+        if (actual == null) {
+            return null;
+        }
+        List<Proof.Counterexample> all = new ArrayList<>(found);
+        for (int i = 0; i < ci.length; i++) {
+            all.add(new Proof.Counterexample(ci[i], actual[i], converter.apply(ci[i])));
+        }
+        return all;
+    }
+
+    /**
+     * Counterexamples as certify reads them: a golden-vector set of the case with those inputs (the first
+     * counterexamples of found, then the ci inputs evaluated beside them) (folder/vectors) and the design's outputs
+     * for them as a recording (folder/recording), so that certifying the recording against the set reports them as
+     * any mismatch is reported.
+     */
+    public static void writeFinding(Path folder, Reference reference, Case state, List<Proof.Counterexample> found,
+                                    int counterexamples) throws IOException {
         Path vectors = folder.resolve("vectors");
         long[] inputs = found.stream().mapToLong(Proof.Counterexample::input).toArray();
         long[] expected = found.stream().mapToLong(Proof.Counterexample::expected).toArray();
         String[] tags = new String[inputs.length];
-        Arrays.fill(tags, "counterexample");
+        Arrays.fill(tags, 0, counterexamples, "counterexample");
+        Arrays.fill(tags, counterexamples, tags.length, "ci");
+        Map<String, Integer> counts = new java.util.LinkedHashMap<>(Map.of("counterexample", counterexamples));
+        if (tags.length > counterexamples) {
+            counts.put("ci", tags.length - counterexamples);
+        }
         Manifest.Entry entry = CaseWriter.write(vectors, reference, List.of(state), inputs, expected, tags,
-                Map.of("counterexample", inputs.length), EnumSet.allOf(VectorFormat.class), Level.CI, 0);
+                counts, EnumSet.allOf(VectorFormat.class), Level.CI, 0);
         new Manifest(Generator.VERSION, Manifest.FORMAT_VERSION, List.of(entry)).write(vectors);
         Path recording = folder.resolve("recording").resolve(entry.name());
         Files.createDirectories(recording.getParent());

@@ -78,7 +78,8 @@ public final class ConsoleReport {
                 out.println("    first: " + Markup.console(ReportText.line(e.firstMismatches().getFirst())));
             }
             if (e.diagnosis() != null) {
-                out.println("    diagnosis: " + ReportText.causes(e.diagnosis()));
+                out.println("    diagnosis" + (e.diagnosis().millis() >= 1000 ? String.format(" (%.1f s, beside the case's %.1f s)",
+                        e.diagnosis().millis() / 1000.0, e.millis() / 1000.0) : "") + ": " + ReportText.causes(e.diagnosis()));
                 if (!e.diagnosis().findings().isEmpty()) {
                     out.println("    where and how: " + ReportText.findings(e.diagnosis()));
                 }

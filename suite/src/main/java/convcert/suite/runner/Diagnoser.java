@@ -16,6 +16,7 @@ import convcert.reference.Reference;
 import convcert.reference.Semantics;
 import convcert.suite.diagnosis.Evidence;
 import convcert.suite.diagnosis.MismatchLog;
+import convcert.suite.diagnosis.Relation;
 import convcert.suite.diagnosis.ValueDiagnosis;
 import convcert.suite.model.Diagnosis;
 import java.nio.file.Files;
@@ -196,14 +197,14 @@ final class Diagnoser {
         if (!faultsTried) {
             tryFaults(c, inputs, expected, wrong, passes, full);
         }
-        return Evidence.weighed(new Diagnosis(!full.isEmpty(), full, blockFindings(c, expected, wrong, mismatches), wrong.size(),
+        return Evidence.weighed(new Diagnosis(!full.isEmpty(), full, blockFindings(c, expected, wrong, mismatches, blocks), wrong.size(),
                 passes.size(), mismatches, blocks - mismatches, false));
     }
 
     /** Which outputs of the wrong blocks differ (scales, elements) and how, by the kinds of their mismatches. */
     private List<Diagnosis.Finding> blockFindings(BlockConverter c, long[] expected, Map<Integer, long[]> wrong,
-                                                  long mismatches) {
-        Map<String, Long> groups = new LinkedHashMap<>();
+                                                  long mismatches, int blocks) {
+        Map<String, Map<String, Long>> byPart = new LinkedHashMap<>(); // "scale" -> kind -> count
         int out = c.outputsPerBlock();
         for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
             for (int i = 0; i < out; i++) {
@@ -211,15 +212,17 @@ final class Diagnoser {
                 long got = w.getValue()[i];
                 if (c.compared(expected, w.getKey() * out, i) && !comparison.same(c.outputCodec(i), want, got)) {
                     String part = c.part(i).replaceAll(" .*", "").replaceAll("[0-9]+$", "");
-                    groups.merge(part + "s: " + MismatchClassifier.classify(c.outputCodec(i), want, got).label(), 1L, Long::sum);
+                    byPart.computeIfAbsent(part, p -> new LinkedHashMap<>()).merge(Relation.text(Relation.of(c.outputCodec(i),
+                            want, got, ValueRunner.POISON)), 1L, Long::sum);
                 }
             }
         }
         List<Diagnosis.Finding> found = new ArrayList<>();
-        found.add(new Diagnosis.Finding(mismatches, "blocks differ" + (wrong.size() < mismatches ? " (the first "
-                + wrong.size() + " read)" : "")));
-        groups.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(4)
-                .forEach(e -> found.add(new Diagnosis.Finding(e.getValue(), e.getKey())));
+        found.add(new Diagnosis.Finding(0, String.format("%,d of %,d %s differ", mismatches, blocks, c.block().tensor() == null
+                ? "blocks" : "tensors") + (wrong.size() < mismatches ? " (the first " + wrong.size() + " read)" : "")));
+        // every kind of output that differs (the scales, the elements, a tensor's A), its two commonest kinds of difference
+        byPart.forEach((part, kinds) -> kinds.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(2).forEach(e -> found.add(new Diagnosis.Finding(e.getValue(), part + "s: " + e.getKey()))));
         return found;
     }
 

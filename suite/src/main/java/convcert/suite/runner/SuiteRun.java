@@ -262,12 +262,13 @@ public final class SuiteRun implements AutoCloseable {
         }
         // A map of golden vectors would picture where the vectors are, not where the defect is.
         CaseResult r = config.exhaustive() ? o.result() : o.result().withoutInputMap();
+        long start = System.nanoTime();
         if (o.wrong().isEmpty() && !o.wrongFlags().isEmpty()) { // right results, wrong flags
-            return r.diagnosed(diagnoser == null ? null : diagnoser.explainFlags(v.reference(), v.whole(), o.wrongFlags(),
-                    o.result().mismatches(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrongFlags()));
+            return r.diagnosed(timed(diagnoser == null ? null : diagnoser.explainFlags(v.reference(), v.whole(), o.wrongFlags(),
+                    o.result().mismatches(), o.result().vectors()), start), Diagnoser.binades(v.reference().source(), o.wrongFlags()));
         }
-        return r.diagnosed(diagnoser == null || o.log() == null ? null : diagnoser.explain(v.reference(), v.whole(), o.wrong(),
-                o.log(), o.result().vectors()), Diagnoser.binades(v.reference().source(), o.wrong()));
+        return r.diagnosed(timed(diagnoser == null || o.log() == null ? null : diagnoser.explain(v.reference(), v.whole(),
+                o.wrong(), o.log(), o.result().vectors()), start), Diagnoser.binades(v.reference().source(), o.wrong()));
     }
 
     /** A block case; a failing one is diagnosed by the other readings of its recipe's decisions. */
@@ -277,8 +278,14 @@ public final class SuiteRun implements AutoCloseable {
         if (o.result().status() != Status.FAIL || diagnoser == null) {
             return o.result();
         }
-        return o.result().diagnosed(diagnoser.explainBlocks(b.reference(), vectors[0], vectors[1], (int) b.count(),
-                o.wrong(), o.result().mismatches()), Map.of());
+        long start = System.nanoTime();
+        return o.result().diagnosed(timed(diagnoser.explainBlocks(b.reference(), vectors[0], vectors[1], (int) b.count(),
+                o.wrong(), o.result().mismatches()), start), Map.of());
+    }
+
+    /** A diagnosis with the time it took since start. */
+    private static convcert.suite.model.Diagnosis timed(convcert.suite.model.Diagnosis d, long start) {
+        return d == null ? null : d.took(ValueRunner.millis(start));
     }
 
     /** A failing case with a live waiver is WAIVED; with an expired one it stays FAIL, saying so. */

@@ -120,7 +120,8 @@ class CertifyTest {
         "crash|the process exited with code 134 (killed by signal 6, SIGABRT); its stderr ends:",
         "hang|no answer within 1500 ms",
         "garbage|expected 'OK <count>' or 'ERR <message>', got '\\x01\\x02garbage'",
-        "short|short payload",
+        "short|a short answer: 'OK ",
+        "short-hang|(batch of 3056); when it was closed: a short answer: 'OK 3056', then 6,109 of the 6,112 bytes of its values",
         "long|values for a batch of",
         "error|the process answered: ERR simulated device error",
     })

@@ -1,6 +1,7 @@
 package convcert.suite.endtoend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -118,6 +119,29 @@ class SharedMemoryTransportTest {
             }
         }
         assertTrue(variants > 1, "the state's variants all ran: " + variants);
+    }
+
+    /**
+     * The evidence is convcert's own: a device that answers one value wrong and then overwrites the inputs of its
+     * slot fails, and the report shows the input convcert sent, never the bytes the device left there.
+     */
+    @Test
+    void aMismatchShowsTheInputConvcertSentWhateverTheDeviceLeavesInItsSlot(@TempDir Path out) throws Exception {
+        Fixtures.Run r = Fixtures.certify(out, "--adapter", shared() + " --cheat rewrite-input", "--pair", "float:half",
+                "--only", "float->half/rn-nosat");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        JsonNode c = Fixtures.find(Fixtures.report(out), "float->half/rn-nosat");
+        assertEquals(1, c.get("mismatches").asInt(), c.toString());
+        String line = c.get("firstMismatches").get(0).asText();
+        assertFalse(line.contains("0xABAB"), line);
+        String input = line.substring("input ".length(), line.indexOf(' ', "input ".length()));
+        byte[] sent = Files.readAllBytes(Fixtures.HOME.resolve("vectors/ascend-c/float-half/rn-nosat.in.bin"));
+        java.nio.IntBuffer inputs = java.nio.ByteBuffer.wrap(sent).order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+        boolean found = false;
+        while (inputs.hasRemaining()) {
+            found |= String.format("0x%08X", inputs.get()).equals(input);
+        }
+        assertTrue(found, input + " is one of the inputs convcert sent");
     }
 
     /**

@@ -50,8 +50,11 @@ class TorchaoTensorsTest {
                         Fixtures.Run found = certify(recording + "-found", "ocp-mx", recording);
                         assertEquals(1, found.exit(), found.out() + found.err());
                         for (JsonNode c : Fixtures.report(temp.resolve(recording + "-found")).get("cases")) {
-                            if (c.get("status").asText().equals("FAIL")) {
+                            if (c.get("status").asText().equals("FAIL") && c.get("mismatches").asInt() > 1) {
                                 assertTrue(Nvfp4Test.recipe(c).contains("mx-scale=" + mode), c.toString());
+                            } else if (c.get("status").asText().equals("FAIL")) { // one block: it fits, too little to name
+                                assertTrue(c.get("diagnosis").asText().matches(".*the one mismatch fits [^:]*mx-scale=" + mode
+                                        + "[^:]*: too little to name a cause.*"), c.toString());
                             }
                         }
                     }
@@ -114,7 +117,7 @@ class TorchaoTensorsTest {
         assertEquals(1, r.exit(), r.out() + r.err());
         JsonNode c = Fixtures.find(Fixtures.report(temp.resolve("compiled")), "float->nvfp4_t130x64_sw/rn-tensor");
         assertEquals(1, c.get("mismatches").asInt(), c.toString());
-        assertEquals(1560, c.get("kinds").get("one step (rounding)").asInt() + c.get("kinds").get("subnormal vs zero (flush)").asInt());
+        assertEquals(1560, c.get("kinds").path("one step (rounding)").asInt() + c.get("kinds").path("subnormal vs zero (flush)").asInt());
     }
 
     @Test
