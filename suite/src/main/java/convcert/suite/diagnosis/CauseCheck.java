@@ -11,7 +11,8 @@ import java.util.stream.LongStream;
  * Runs candidate causes (faulty implementations of the case) over the inputs that could refute them and keeps,
  * per cell, how many results each changes and the digest of those changed results, as MismatchLog keeps the
  * device's: a cause equal to the device in a cell has the same count and digest there. A stored vector set is
- * read whole. An exhaustive range is read first in a sample (one input in 2^(bits-20)), which shows the causes
+ * read whole. An exhaustive range is read first in a sample (2^20 inputs, half on a grid whose low bits are zero,
+ * where ties and exact values lie, half spread by an odd step, whose low bits vary), which shows the causes
  * that change results where the device passed; those are then run only over the cells that hold mismatches (a
  * scope is all they can have), the others over every input of the range: chunks on every core, each in pieces
  * that stay in the processor's caches while the reference and every candidate convert them.
@@ -75,13 +76,14 @@ final class CauseCheck {
 
     /** The inputs [first, end) of an exhaustive case, their expected values computed by the reference. */
     void range(List<Changes> candidates, long first, long end) {
-        long stride = Math.max(1, (end - first) >>> 20);
-        int samples = (int) Math.min(CHUNK, (end - first + stride - 1) / stride);
+        long n = end - first;
+        int samples = (int) Math.min(CHUNK, n);
         long[] in = new long[samples];
         long[] expected = new long[samples];
         long[] out = new long[samples];
-        for (int j = 0; j < samples; j++) {
-            in[j] = first + j * stride;
+        long stride = Math.max(1, n / (samples / 2));
+        for (int j = 0; j < samples; j++) { // half on a grid (ties, exact values: low bits zero), half by an odd step
+            in[j] = first + (n <= CHUNK ? j : j % 2 == 0 ? Math.min(n - 1, j / 2 * stride) : Math.floorMod(j * 0x9E3779B1L, n));
         }
         reference.applyParallel(in, 0, expected, 0, samples);
         for (Changes k : candidates) {

@@ -54,7 +54,7 @@ public final class ValueDiagnosis {
             }
         }
         Verdicts verdicts = new Verdicts(new Regions(log.cells, reference.source()), log,
-                space == null ? 0 : Math.max(1, (space.end() - space.first()) >>> 20));
+                space == null ? 0 : Math.min(CauseCheck.CHUNK, space.end() - space.first()));
         candidates.forEach(verdicts::judge);
         List<Diagnosis.Hypothesis> causes = verdicts.causes();
         List<Diagnosis.Finding> findings = new Findings(reference, model.ties(reference.spec()))
@@ -65,12 +65,13 @@ public final class ValueDiagnosis {
                 vectorCount - mismatches, space != null));
     }
 
-    /** Candidates checked at most: those that give every wrong answer kept first, then those that give most. */
-    private static final int CHECKED = 4;
+    /** Parts of a cause checked at most, where no candidate gives every wrong answer kept. */
+    private static final int PARTS = 2;
 
     /**
      * The candidates worth checking over every input: each gives more than half the wrong answers kept (one that
-     * gives all of them may be the cause; one that gives most may be a part of it), best first, at most CHECKED.
+     * gives all of them may be the cause; one that gives most may be a part of it, checked only where none gives all:
+     * each costs a pass over an exhaustive case's inputs), best first.
      */
     private List<CauseCheck.Changes> screened(Converter reference, Map<Long, Long> wrong, int cells) {
         FormatCodec dst = reference.destination();
@@ -96,7 +97,8 @@ public final class ValueDiagnosis {
         }
         kept.sort(Comparator.comparingInt((CauseCheck.Changes k) -> -gives.get(k)));
         long all = kept.stream().filter(k -> gives.get(k) == in.length).count();
-        return kept.subList(0, (int) Math.min(kept.size(), Math.max(all, CHECKED)));
+        // those that give every wrong answer, if any (a part is named only where no cause is); else the best parts
+        return kept.subList(0, (int) Math.min(kept.size(), all > 0 ? all : PARTS));
     }
 
 }

@@ -16,17 +16,17 @@ final class Verdicts {
 
     private final Regions regions;
     private final MismatchLog log;
-    /** One input in this many was read outside the cells with mismatches (0: every input). */
-    private final long stride;
+    /** How many inputs a sample read outside the cells with mismatches (0: every input was read). */
+    private final long sampled;
     private final boolean[] mismatching;
     private final List<Diagnosis.Hypothesis> exact = new ArrayList<>();
     private final List<Diagnosis.Hypothesis> scoped = new ArrayList<>();
     private final List<Diagnosis.Hypothesis> partial = new ArrayList<>();
 
-    Verdicts(Regions regions, MismatchLog log, long stride) {
+    Verdicts(Regions regions, MismatchLog log, long sampled) {
         this.regions = regions;
         this.log = log;
-        this.stride = stride;
+        this.sampled = sampled;
         this.mismatching = new boolean[log.count.length];
         for (int c = 0; c < mismatching.length; c++) {
             mismatching[c] = log.count[c] > 0;
@@ -58,7 +58,7 @@ final class Verdicts {
             String inScope = regions.words(same, k.extra, scope);
             String where = regions.words(k.extra, scope, null);
             scoped.add(new Diagnosis.Hypothesis(k.fault, k.description, given, k.whole ? changes : k.sampled, inScope,
-                    (where == null ? "" : where) + (k.whole ? "" : " (seen in a sample of one input in " + stride + ")")));
+                    (where == null ? "" : where) + (k.whole ? "" : String.format(" (seen in a sample of %,d inputs)", sampled))));
         } else if (!elsewhere && 2 * given > log.total()) {
             boolean[] part = new boolean[same.length];
             String inPart = regions.words(same, differs, part);

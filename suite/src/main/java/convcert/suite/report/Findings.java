@@ -43,10 +43,10 @@ public final class Findings {
         return new CaseKey("", e.from(), e.to(), e.rounding(), e.state(), e.form(), Map.of()).stateName();
     }
 
-    /** What two variants share when they fail identically. */
+    /** What two variants share when they fail identically (a diagnosis's time aside). */
     private static List<Object> signature(Entry e) {
         return java.util.Arrays.asList(e.status(), e.vectors(), e.mismatches(), e.kinds(), e.firstMismatches(),
-                e.diagnosis(), Objects.requireNonNullElse(e.message(), ""));
+                e.diagnosis() == null ? null : e.diagnosis().took(0), Objects.requireNonNullElse(e.message(), ""));
     }
 
     /** "form sat, CTRL 60=0,48=1": how a variant selects its state. */

@@ -119,6 +119,15 @@ final class Fixtures {
         assertEquals(earlier.size(), matched, "every committed case is in the re-run");
     }
 
+    /** A case without its times (its own and its diagnosis's), which differ from run to run. */
+    static JsonNode untimed(JsonNode c) {
+        ((com.fasterxml.jackson.databind.node.ObjectNode) c).remove("millis");
+        if (c.get("diagnosisData") instanceof com.fasterxml.jackson.databind.node.ObjectNode d) {
+            d.remove("millis");
+        }
+        return c;
+    }
+
     static JsonNode find(JsonNode report, String name) {
         for (JsonNode c : report.get("cases")) {
             if (c.get("name").asText().equals(name)) {
