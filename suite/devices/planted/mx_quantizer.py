@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An OCP MX quantizer in numpy with one bug planted (--bug NAME), for the diagnosis benchmark (docs/diagnosis.md).
+"""An OCP MX quantizer in numpy with one bug planted (--bug NAME; NAME+NAME plants two), for the diagnosis benchmark (docs/diagnosis.md).
 
 Written from OCP MX v1.0 section 6.3, not from convcert's reference: a block's shared scale is
 2^(floor(log2(max |x|)) - emax) as an E8M0 code, NaN (0xFF) where a value is NaN or infinite; each element is the
@@ -20,6 +20,7 @@ except ImportError:  # not installed: the checkout's copy
     from convcert_device import Device
 
 BUG = sys.argv[sys.argv.index("--bug") + 1] if "--bug" in sys.argv else "NONE"
+BUGS = set(BUG.split("+"))  # A+B plants two bugs
 f32 = np.float32
 
 
@@ -42,14 +43,14 @@ def element(q, table, rz):
     lo = np.clip(np.searchsorted(table, a, side="right") - 1, 0, len(table) - 1)
     hi = np.minimum(lo + 1, len(table) - 1)
     below, above = a - table[lo], table[hi] - a
-    if rz or BUG == "ELEM_TRUNCATE":
+    if rz or "ELEM_TRUNCATE" in BUGS:
         up = np.zeros(a.shape, dtype=bool)
-    elif BUG == "ELEM_TIES_AWAY":
+    elif "ELEM_TIES_AWAY" in BUGS:
         up = above <= below
     else:
         up = (above < below) | ((above == below) & (lo % 2 == 1))
     codes = np.where(up & (hi > lo), hi, lo)
-    if BUG == "ELEM_FTZ":
+    if "ELEM_FTZ" in BUGS:
         codes = np.where(table[codes] < 2.0 ** (1 - (7 if len(table) > 16 else 1)), 0, codes)
     return codes, sign
 
@@ -60,16 +61,16 @@ def quantize(x, name, rz, following=None):
     x = np.asarray(x, dtype=f32)
     reach = x if following is None else np.concatenate([x, following])
     with np.errstate(invalid="ignore"):
-        if BUG == "SIGNED_MAX":
+        if "SIGNED_MAX" in BUGS:
             amax = np.max(reach)  # max(x): NaN propagates, -inf never wins
-        elif BUG == "SKIP_LAST":
+        elif "SKIP_LAST" in BUGS:
             amax = np.max(np.abs(reach[:-1]))
-        elif BUG == "NAN_IGNORED":
+        elif "NAN_IGNORED" in BUGS:
             amax = np.nanmax(np.abs(reach)) if not np.isnan(reach).all() else np.float32("nan")
         else:
             amax = np.max(np.abs(reach))
     amax = float(max(amax, 0.0)) if not np.isnan(amax) else float("nan")
-    if np.isnan(amax) or np.isinf(amax) and BUG != "INF_LARGEST":
+    if np.isnan(amax) or np.isinf(amax) and "INF_LARGEST" not in BUGS:
         return 0xFF, np.zeros(len(x), dtype=np.uint8)
     if np.isinf(amax):  # INF_LARGEST: an infinity takes the largest scale
         exponent = 127
@@ -79,14 +80,14 @@ def quantize(x, name, rz, following=None):
         e = int(np.floor(np.log2(amax)))
         e = e - 1 if 2.0 ** e > amax else e + 1 if 2.0 ** (e + 1) <= amax else e  # log2's rounding
         exponent = e - emax
-        if BUG == "SCALE_RCEIL":
+        if "SCALE_RCEIL" in BUGS:
             exponent += 0 if amax <= table[-1] * 2.0 ** exponent else 1
-        if BUG == "SCALE_PLUS_ONE" and exponent < 127:
+        if "SCALE_PLUS_ONE" in BUGS and exponent < 127:
             exponent += 1
     exponent = min(max(exponent, -127), 127)
     q = np.where(np.isfinite(x), x.astype(np.float64) / 2.0 ** exponent, np.where(np.isnan(x), 0, x))
     codes, sign = element(q, table, rz)
-    codes = codes | np.where(sign & (BUG != "ELEM_ZERO_SIGN") | sign & (codes != 0), sign_bit, 0)
+    codes = codes | np.where(sign & ("ELEM_ZERO_SIGN" not in BUGS) | sign & (codes != 0), sign_bit, 0)
     # a NaN value that reaches the elements (a bug let it past the scale): E4M3's NaN, FP4's largest positive
     codes = np.where(np.isnan(x), 0x7F if sign_bit == 0x80 else len(table) - 1, codes)
     return exponent + 127, codes.astype(np.uint8)
@@ -106,10 +107,10 @@ for name in ELEMENTS:
 
 def slot(o, i, inner, swizzled):
     """Where block (row o, block i) keeps its scale: row-major, or cuBLAS's 128x4 tiles."""
-    if not swizzled or BUG == "ROW_MAJOR":
+    if not swizzled or "ROW_MAJOR" in BUGS:
         return o * inner + i
     tiles = (inner + 3) // 4
-    if BUG == "SWIZZLE_ROWS":
+    if "SWIZZLE_ROWS" in BUGS:
         return ((o // 128) * tiles + i // 4) * 512 + (o % 32) * 4 + (o // 32 % 4) * 128 + i % 4
     return ((o // 128) * tiles + i // 4) * 512 + (o % 32) * 16 + (o // 32 % 4) * 4 + i % 4
 
@@ -125,7 +126,7 @@ def tensors(x, shape):
             part = x[o, i * size:(i + 1) * size]
             start = o * cols + i * size + len(part)
             following = None
-            if BUG == "PARTIAL_READS_ON" and len(part) < size:  # a whole block's width read from memory
+            if "PARTIAL_READS_ON" in BUGS and len(part) < size:  # a whole block's width read from memory
                 following = np.concatenate([flat[start:start + size - len(part)], np.zeros(size, dtype=f32)])[:size - len(part)]
             s, codes = quantize(part, "mxfp8_e4m3", False, following)
             scales[slot(o, i, inner, shape["layout"] == "swizzled-128x4")] = s

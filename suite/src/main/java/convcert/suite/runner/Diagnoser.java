@@ -14,6 +14,7 @@ import convcert.reference.Flags;
 import convcert.reference.FormatCodec;
 import convcert.reference.Reference;
 import convcert.reference.Semantics;
+import convcert.suite.diagnosis.BlockParts;
 import convcert.suite.diagnosis.Evidence;
 import convcert.suite.diagnosis.MismatchLog;
 import convcert.suite.diagnosis.Relation;
@@ -159,7 +160,8 @@ final class Diagnoser {
      * readings of the decisions a block conversion reads (its recipe: {@link BlockConverter#RECIPE}) are the
      * hypotheses. One that gives every wrong block exactly and changes no passing block names the recipe the
      * implementation follows; so are the catalogue's quantizer faults (mechanism block: a layout written wrong,
-     * a maximum taken wrong). Null when none explains any block.
+     * a maximum taken wrong). Failing those, the hypothesis that gives most of the differing blocks (a tensor's
+     * block by block) and changes nothing else is named as a part of the cause. Null when no block is wrong.
      */
     Diagnosis explainBlocks(BlockConverter c, long[] inputs, long[] expected, int blocks, Map<Integer, long[]> wrong,
                             long mismatches) {
@@ -169,6 +171,7 @@ final class Diagnoser {
         List<Integer> passes = IntStream.range(0, blocks).filter(b -> !wrong.containsKey(b))
                 .limit(PASS_BLOCKS).boxed().toList();
         List<Diagnosis.Hypothesis> full = new ArrayList<>();
+        BlockParts parts = new BlockParts(c, comparison, expected, wrong);
         int simplest = Integer.MAX_VALUE;
         // a decision none of whose other options changes any of these blocks alone is left out: the readings
         // multiply with every decision, and NVFP4's recipe has a dozen
@@ -180,7 +183,7 @@ final class Diagnoser {
             // several decisions, which multiply, are read only when neither explains the case
             if (!faultsTried && reading.size() > 1) {
                 faultsTried = true;
-                if (tryFaults(c, inputs, expected, wrong, passes, full)) {
+                if (tryFaults(c, inputs, expected, passes, full, parts)) {
                     simplest = Math.min(simplest, 1);
                 }
             }
@@ -189,16 +192,22 @@ final class Diagnoser {
             }
             BlockConverter h = Readings.under(reference, reading).blockConverter(c.block(), c.mode(), c.toBlock());
             String[] name = named(reading, "the blocks this reading of decisions.csv gives");
-            if (tryBlocks(name[0], name[1], (x, i, y, o) -> h.apply(x, i, y, o, 1), h, c, inputs, expected, wrong, passes,
-                    full)) {
+            if (tryBlocks(name[0], name[1], (x, i, y, o) -> h.apply(x, i, y, o, 1), h, c, inputs, expected, passes, full,
+                    parts)) {
                 simplest = reading.size();
             }
         }
         if (!faultsTried) {
-            tryFaults(c, inputs, expected, wrong, passes, full);
+            tryFaults(c, inputs, expected, passes, full, parts);
         }
-        return Evidence.weighed(new Diagnosis(!full.isEmpty(), full, blockFindings(c, expected, wrong, mismatches, blocks), wrong.size(),
-                passes.size(), mismatches, blocks - mismatches, false));
+        List<Diagnosis.Finding> findings = blockFindings(c, expected, wrong, mismatches, blocks);
+        if (full.isEmpty() && parts.best() != null && wrong.size() == mismatches) {
+            // a part is counted in blocks (a tensor's one by one), every wrong unit read
+            return new Diagnosis(false, List.of(parts.best()), findings, parts.differing(), passes.size(), parts.differing(),
+                    blocks - mismatches, false);
+        }
+        return Evidence.weighed(new Diagnosis(!full.isEmpty(), full, findings, wrong.size(), passes.size(), mismatches,
+                blocks - mismatches, false));
     }
 
     /** Which outputs of the wrong blocks differ (scales, elements) and how, by the kinds of their mismatches. */
@@ -230,15 +239,15 @@ final class Diagnoser {
      * The catalogue's quantizer faults (mechanism block: layouts, the maximum, random bits) and its value faults
      * inside the element conversion: whether one explains all.
      */
-    private boolean tryFaults(BlockConverter c, long[] inputs, long[] expected, Map<Integer, long[]> wrong,
-                              List<Integer> passes, List<Diagnosis.Hypothesis> full) {
+    private boolean tryFaults(BlockConverter c, long[] inputs, long[] expected, List<Integer> passes,
+                              List<Diagnosis.Hypothesis> full, BlockParts parts) {
         boolean explains = false;
         for (Fault f : catalogue) {
             BlockFunction w = BlockFaults.of(f, c);
             BlockFunction inElements = w != null ? null : ElementFaults.of(f, model, reference, c);
             if (w != null || inElements != null) {
                 explains |= tryBlocks(f.id(), f.description() + (w != null ? "" : " (in each element's conversion)"),
-                        w != null ? w : inElements, c, c, inputs, expected, wrong, passes, full);
+                        w != null ? w : inElements, c, c, inputs, expected, passes, full, parts);
             }
         }
         return explains;
@@ -273,28 +282,31 @@ final class Diagnoser {
     }
 
     /**
-     * One hypothesis on a block case: added to full when it gives every wrong block exactly (judged as judge
-     * judges its own outputs) and changes no passing block. Whether it explains the case.
+     * One hypothesis on a block case, read block by block (BlockParts): added to full when it gives every wrong
+     * block exactly (judged as judge judges its own outputs) and changes no passing block, offered to parts when it
+     * gives more than half the differing blocks and changes nothing else. Whether it explains the case.
      */
     private boolean tryBlocks(String name, String description, BlockFunction h, BlockConverter judge, BlockConverter c,
-                              long[] inputs, long[] expected, Map<Integer, long[]> wrong, List<Integer> passes,
-                              List<Diagnosis.Hypothesis> full) {
+                              long[] inputs, long[] expected, List<Integer> passes, List<Diagnosis.Hypothesis> full,
+                              BlockParts parts) {
+        BlockParts.Tally t = parts.tally(h, judge, inputs);
+        if (t == null) {
+            return false;
+        }
         int in = c.inputsPerBlock();
         int out = c.outputsPerBlock();
         long[] result = new long[out];
-        for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
-            h.apply(inputs, w.getKey() * in, result, 0);
-            if (!sameBlock(judge, result, 0, w.getValue(), 0)) {
-                return false;
-            }
-        }
         for (int b : passes) {
             h.apply(inputs, b * in, result, 0);
             if (!sameBlock(c, expected, b * out, result, 0)) {
                 return false;
             }
         }
-        full.add(new Diagnosis.Hypothesis(name, description, wrong.size(), 0, null, null));
+        if (!t.missed().isEmpty()) {
+            parts.offer(name, description, t);
+            return false;
+        }
+        full.add(new Diagnosis.Hypothesis(name, description, parts.units(), 0, null, null));
         return true;
     }
 

@@ -1,0 +1,143 @@
+package convcert.suite.diagnosis;
+
+import convcert.reference.BlockConverter;
+import convcert.reference.BlockFunction;
+import convcert.suite.model.Diagnosis;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A block case's wrong units (blocks, or whole tensors) judged block by block. A unit's outputs fall into groups,
+ * one for each block they belong to (a tensor's blocks one by one, its amax on its own; a block case's block whole),
+ * and a hypothesis is read group by group: it gives a group when every output of it is the device's. One that gives
+ * every differing group and changes no group the device got right is a cause; one that changes no such group and
+ * gives more than half the differing groups, two at least, is a part of the cause, named with the groups it does
+ * not give. So a tensor whose one all-NaN block differs for another reason keeps the reading that gives every
+ * other block of it, and a device with two bugs is named by the one that gives most blocks.
+ */
+public final class BlockParts {
+
+    /** How a hypothesis meets the differing groups: how many it gives, the ones it does not, in words. */
+    public record Tally(int given, List<String> missed) {
+    }
+
+    private final BlockConverter c;
+    private final Judge judge;
+    private final long[] expected;
+    private final Map<Integer, long[]> wrong;
+    /** Output i's group within its unit, and each group in words. */
+    private final int[] group;
+    private final List<String> names = new ArrayList<>();
+    private final int differing;
+    private Diagnosis.Hypothesis best;
+
+    /** wrong: unit -> the device's outputs of it; expected: the reference's outputs of every unit. */
+    public BlockParts(BlockConverter c, Judge judge, long[] expected, Map<Integer, long[]> wrong) {
+        this.c = c;
+        this.judge = judge;
+        this.expected = expected;
+        this.wrong = wrong;
+        int out = c.outputsPerBlock();
+        group = new int[out];
+        Map<List<Integer>, Integer> ids = new HashMap<>();
+        for (int i = 0; i < out; i++) {
+            List<Integer> inputs = c.block().tensor() == null ? List.of() : c.inputsOf(i);
+            group[i] = ids.computeIfAbsent(inputs, k -> names.size());
+            if (group[i] == names.size()) {
+                names.add(c.block().tensor() == null ? "" : name(c.part(i)));
+            } else if (c.part(i).startsWith("scale of ")) {
+                names.set(group[i], name(c.part(i))); // a block is named by its scale where it has one
+            }
+        }
+        int n = 0;
+        for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
+            boolean[] differs = new boolean[names.size()];
+            int base = w.getKey() * out;
+            for (int i = 0; i < out; i++) {
+                differs[group[i]] |= c.compared(expected, base, i) && !judge.same(c.outputCodec(i), expected[base + i],
+                        w.getValue()[i]);
+            }
+            for (boolean d : differs) {
+                n += d ? 1 : 0;
+            }
+        }
+        differing = n;
+    }
+
+    /** "row 3, block 1" for a block's scale, "the block of element [3, 40]" for one without. */
+    private static String name(String part) {
+        return part.startsWith("scale of ") ? part.substring("scale of ".length()).replaceAll(" \\(slot [0-9]+\\)$", "")
+                : part.startsWith("tensor amax") ? part : "the block of " + part;
+    }
+
+    /** How many wrong units were read. */
+    public int units() {
+        return wrong.size();
+    }
+
+    /** How many groups differ, over every wrong unit. */
+    public int differing() {
+        return differing;
+    }
+
+    /**
+     * How hypothesis h (its outputs judged as hJudge judges its own) meets the wrong units, or null where it changes
+     * an output of a group the device got right, or misses so many groups that it is neither the cause nor a part.
+     */
+    public Tally tally(BlockFunction h, BlockConverter hJudge, long[] inputs) {
+        int out = c.outputsPerBlock();
+        long[] result = new long[out];
+        int given = 0;
+        List<String> missed = new ArrayList<>();
+        for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
+            int base = w.getKey() * out;
+            long[] got = w.getValue();
+            h.apply(inputs, w.getKey() * c.inputsPerBlock(), result, 0);
+            boolean[] differs = new boolean[names.size()];
+            boolean[] miss = new boolean[names.size()];
+            for (int i = 0; i < out; i++) {
+                differs[group[i]] |= c.compared(expected, base, i) && !judge.same(c.outputCodec(i), expected[base + i], got[i]);
+                miss[group[i]] |= hJudge.compared(result, 0, i) && !judge.same(hJudge.outputCodec(i), result[i], got[i]);
+            }
+            for (int g = 0; g < differs.length; g++) {
+                if (!differs[g] && miss[g]) {
+                    return null; // it changes what the device got right
+                }
+                if (differs[g] && miss[g]) {
+                    missed.add(where(w.getKey(), g));
+                } else if (differs[g]) {
+                    given++;
+                }
+            }
+            if (2 * missed.size() >= differing) {
+                return null;
+            }
+        }
+        return new Tally(given, missed);
+    }
+
+    /** "tensor 2: row 4, block 1", or "block 17". */
+    private String where(int unit, int g) {
+        return c.block().tensor() == null ? "block " + unit : "tensor " + unit + ": " + names.get(g);
+    }
+
+    /** Offers a hypothesis that gives part of the differing groups (its tally) and changes no right output. */
+    public void offer(String fault, String description, Tally t) {
+        if (t.missed().isEmpty() || t.given() < 2 || best != null && best.explains() >= t.given()) {
+            return;
+        }
+        String scope = String.format("%,d of the %,d blocks that differ", t.given(), differing)
+                + (c.block().tensor() == null ? "" : String.format(" (in %,d tensors)", wrong.size()));
+        List<String> shown = t.missed().subList(0, Math.min(3, t.missed().size()));
+        String elsewhere = String.join("; ", shown) + (t.missed().size() > shown.size()
+                ? String.format("; and %,d more", t.missed().size() - shown.size()) : "");
+        best = new Diagnosis.Hypothesis(fault, description, t.given(), 0, scope, elsewhere);
+    }
+
+    /** The part of the cause that gives most differing groups, or null. */
+    public Diagnosis.Hypothesis best() {
+        return best;
+    }
+}
