@@ -57,7 +57,7 @@ public final class BlockFaults {
                 }
                 blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
             });
-            case "maximum-skips-last" -> twoLevel ? null : c.withBlocks((in, i, out, o) -> {
+            case "maximum-skips-last" -> twoLevel ? null : t != null ? (t.rotation() != null ? null : skipsLast(c, t, blocks, size)) : c.withBlocks((in, i, out, o) -> {
                 long[] proxy = Arrays.copyOfRange(in, i, i + size);
                 proxy[size - 1] = 0;
                 blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
@@ -137,6 +137,39 @@ public final class BlockFaults {
      * The right tensor but for each row's partial last block, whose maximum also takes the values that follow
      * it in memory, the next row's first ones (zeros past the tensor), as a kernel reading whole blocks does.
      */
+    /**
+     * maximum-skips-last in a tensor: each block's maximum stops one short of its last value present, a partial
+     * block's last too (the loop runs over the values a row holds, not over a padded block).
+     */
+    private static BlockFunction skipsLast(BlockConverter c, TensorShape t, BlockConverter blocks, int size) {
+        return (in, i, out, o) -> {
+            c.apply(in, i, out, o, 1);
+            long[] own = new long[size];
+            long[] proxy = new long[size];
+            long[] result = new long[1 + size];
+            for (int r = 0; r < t.outer(); r++) {
+                for (int k = 0; k < t.inner(); k++) {
+                    int present = 0;
+                    for (int j = 0; j < size; j++) {
+                        int p = t.position(r, k, j);
+                        own[j] = p < 0 ? 0 : in[i + p];
+                        present = p < 0 ? present : j + 1;
+                    }
+                    System.arraycopy(own, 0, proxy, 0, size);
+                    proxy[Math.max(present - 1, 0)] = 0;
+                    blocks.quantizeUnder(blocks.scaleOf(proxy, 0), own, 0, result, 0);
+                    out[o + t.scaleSlot(r, k)] = result[0];
+                    for (int j = 0; j < size; j++) {
+                        int p = t.position(r, k, j);
+                        if (p >= 0) {
+                            out[o + t.scales() + p] = result[1 + j];
+                        }
+                    }
+                }
+            }
+        };
+    }
+
     private static BlockFunction readsOn(BlockConverter c, TensorShape t, BlockConverter blocks, int size) {
         return (in, i, out, o) -> {
             c.apply(in, i, out, o, 1);

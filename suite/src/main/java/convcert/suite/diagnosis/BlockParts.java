@@ -3,10 +3,13 @@ package convcert.suite.diagnosis;
 import convcert.reference.BlockConverter;
 import convcert.reference.BlockFunction;
 import convcert.suite.model.Diagnosis;
+import convcert.suite.model.MismatchKind;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A block case's wrong units (blocks, or whole tensors) judged block by block. A unit's outputs fall into groups,
@@ -14,13 +17,19 @@ import java.util.Map;
  * and a hypothesis is read group by group: it gives a group when every output of it is the device's. One that gives
  * every differing group and changes no group the device got right is a cause; one that changes no such group and
  * gives more than half the differing groups, two at least, is a part of the cause, named with the groups it does
- * not give. So a tensor whose one all-NaN block differs for another reason keeps the reading that gives every
- * other block of it, and a device with two bugs is named by the one that gives most blocks.
+ * not give, but only where those differ in other ways than the ones it gives (other outputs, or other relations
+ * to the expected ones): a reading that agrees with one bug on most blocks (scales rounded up, beside scales one
+ * binade too large) misses blocks that differ as the given ones do, and is no part of it. So a tensor whose one
+ * all-NaN block differs for another reason keeps the reading that gives every other block of it, and a device
+ * with two bugs is named by the one that gives most blocks.
  */
 public final class BlockParts {
 
-    /** How a hypothesis meets the differing groups: how many it gives, the ones it does not, in words. */
-    public record Tally(int given, List<String> missed) {
+    /**
+     * How a hypothesis meets the differing groups: how many it gives, the ones it does not (in words), and whether
+     * those differ only in ways that none it gives does.
+     */
+    public record Tally(int given, List<String> missed, boolean missedDifferOtherwise) {
     }
 
     private final BlockConverter c;
@@ -31,6 +40,8 @@ public final class BlockParts {
     private final int[] group;
     private final List<String> names = new ArrayList<>();
     private final int differing;
+    /** Unit -> for each group, how its outputs differ ("scale/" and a Relation key); empty where none does. */
+    private final Map<Integer, List<Set<String>>> how = new HashMap<>();
     private Diagnosis.Hypothesis best;
 
     /** wrong: unit -> the device's outputs of it; expected: the reference's outputs of every unit. */
@@ -51,17 +62,24 @@ public final class BlockParts {
                 names.set(group[i], name(c.part(i))); // a block is named by its scale where it has one
             }
         }
+        String[] role = new String[out]; // "scale", "element", "tensor": what kind of output i is
+        for (int i = 0; i < out; i++) {
+            role[i] = c.part(i).replaceAll(" .*", "").replaceAll("[0-9]+$", "");
+        }
         int n = 0;
         for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
-            boolean[] differs = new boolean[names.size()];
+            List<Set<String>> groups = new ArrayList<>();
+            names.forEach(x -> groups.add(new HashSet<>()));
             int base = w.getKey() * out;
             for (int i = 0; i < out; i++) {
-                differs[group[i]] |= c.compared(expected, base, i) && !judge.same(c.outputCodec(i), expected[base + i],
-                        w.getValue()[i]);
+                long want = expected[base + i];
+                long got = w.getValue()[i];
+                if (c.compared(expected, base, i) && !judge.same(c.outputCodec(i), want, got)) {
+                    groups.get(group[i]).add(role[i] + "/" + Relation.of(c.outputCodec(i), want, got, MismatchKind.UNWRITTEN));
+                }
             }
-            for (boolean d : differs) {
-                n += d ? 1 : 0;
-            }
+            n += (int) groups.stream().filter(g -> !g.isEmpty()).count();
+            how.put(w.getKey(), groups);
         }
         differing = n;
     }
@@ -91,31 +109,34 @@ public final class BlockParts {
         long[] result = new long[out];
         int given = 0;
         List<String> missed = new ArrayList<>();
+        Set<String> givenHow = new HashSet<>();
+        Set<String> missedHow = new HashSet<>();
         for (Map.Entry<Integer, long[]> w : wrong.entrySet()) {
-            int base = w.getKey() * out;
             long[] got = w.getValue();
             h.apply(inputs, w.getKey() * c.inputsPerBlock(), result, 0);
-            boolean[] differs = new boolean[names.size()];
             boolean[] miss = new boolean[names.size()];
             for (int i = 0; i < out; i++) {
-                differs[group[i]] |= c.compared(expected, base, i) && !judge.same(c.outputCodec(i), expected[base + i], got[i]);
                 miss[group[i]] |= hJudge.compared(result, 0, i) && !judge.same(hJudge.outputCodec(i), result[i], got[i]);
             }
-            for (int g = 0; g < differs.length; g++) {
-                if (!differs[g] && miss[g]) {
+            List<Set<String>> differs = how.get(w.getKey());
+            for (int g = 0; g < miss.length; g++) {
+                if (differs.get(g).isEmpty() && miss[g]) {
                     return null; // it changes what the device got right
                 }
-                if (differs[g] && miss[g]) {
-                    missed.add(where(w.getKey(), g));
-                } else if (differs[g]) {
-                    given++;
+                if (!differs.get(g).isEmpty()) {
+                    (miss[g] ? missedHow : givenHow).addAll(differs.get(g));
+                    if (miss[g]) {
+                        missed.add(where(w.getKey(), g));
+                    } else {
+                        given++;
+                    }
                 }
             }
             if (2 * missed.size() >= differing) {
                 return null;
             }
         }
-        return new Tally(given, missed);
+        return new Tally(given, missed, java.util.Collections.disjoint(givenHow, missedHow));
     }
 
     /** "tensor 2: row 4, block 1", or "block 17". */
@@ -125,7 +146,7 @@ public final class BlockParts {
 
     /** Offers a hypothesis that gives part of the differing groups (its tally) and changes no right output. */
     public void offer(String fault, String description, Tally t) {
-        if (t.missed().isEmpty() || t.given() < 2 || best != null && best.explains() >= t.given()) {
+        if (t.missed().isEmpty() || !t.missedDifferOtherwise() || t.given() < 2 || best != null && best.explains() >= t.given()) {
             return;
         }
         String scope = String.format("%,d of the %,d blocks that differ", t.given(), differing)

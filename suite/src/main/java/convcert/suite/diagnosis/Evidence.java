@@ -17,7 +17,15 @@ public final class Evidence {
 
     /** The diagnosis as convcert may state it: d, or with its causes turned into a finding where one mismatch is all. */
     public static Diagnosis weighed(Diagnosis d) {
-        if (d.mismatchesOf() >= 2 || d.faults().isEmpty()) {
+        return weighed(d, d.mismatchesOf());
+    }
+
+    /**
+     * The same, where the mismatches are observed in another unit than the case counts them in: a tensor case counts
+     * tensors, but each of its blocks that differs is an observation of its own (BlockParts).
+     */
+    public static Diagnosis weighed(Diagnosis d, long observations) {
+        if (observations >= 2 || d.faults().isEmpty()) {
             return d;
         }
         List<Diagnosis.Finding> findings = new ArrayList<>(d.findings());

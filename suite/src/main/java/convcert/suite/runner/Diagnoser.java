@@ -207,7 +207,7 @@ final class Diagnoser {
                     blocks - mismatches, false);
         }
         return Evidence.weighed(new Diagnosis(!full.isEmpty(), full, findings, wrong.size(), passes.size(), mismatches,
-                blocks - mismatches, false));
+                blocks - mismatches, false), wrong.size() == mismatches ? parts.differing() : mismatches);
     }
 
     /** Which outputs of the wrong blocks differ (scales, elements) and how, by the kinds of their mismatches. */
