@@ -11,6 +11,7 @@ import convcert.reference.Semantics;
 import convcert.reference.Values;
 import convcert.suite.model.ExitCode;
 import convcert.suite.prove.Miter;
+import convcert.suite.prove.Ports;
 import convcert.suite.prove.Proof;
 import convcert.suite.prove.Settings;
 import convcert.suite.prove.Prover;
@@ -112,17 +113,24 @@ public final class ProveCommand implements Callable<Integer> {
             }
         }
         Settings settings = new Settings(generation.generation, anyNaN, smt, timeout, counterexamples);
-        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, settings);
+        Files.createDirectories(folder);
+        List<String> free = Ports.inspect(folder, rtl, defines, top, timeout).check(miter, converter);
+        Proof proof = Prover.prove(folder, rtl, defines, miter, converter, settings, free);
         PrintWriter o = spec.commandLine().getOut();
         o.println("case     " + c.describe() + " (profile " + reference.tables().profile() + ")");
         o.println("design   " + top + " (" + String.join(" ", rtl.stream().map(Path::toString).toList()) + ")");
+        for (String port : free) {
+            o.println("free     " + port + " (no --set drives it: every value of it is checked)");
+        }
         for (Proof.Engine e : proof.engines()) {
             o.printf("engine   %-40s %-9s %6.2f s  %s%n", e.name(), e.verdict(), e.seconds(), e.said());
         }
         Proof.Counterexample x = proof.counterexample();
         if (x != null && proof.verdict() == Proof.Verdict.REFUTED) {
             o.println("counterexample: input " + Values.describe(converter.source(), x.input()) + ": expected "
-                    + Values.describe(converter.destination(), x.expected()) + ", actual " + Values.describe(converter.destination(), x.actual()));
+                    + Values.describe(converter.destination(), x.expected()) + ", actual " + (x.undefined()
+                    ? "X (undefined bits, any value; the engines chose " + Values.describe(converter.destination(), x.actual()) + ")"
+                    : Values.describe(converter.destination(), x.actual())));
             o.println("golden vectors: " + proof.counterexamples().size() + " counterexamples (the engines' first, then more "
                     + "with those before excluded) in " + folder.resolve("counterexample.in.memh") + ", "
                     + folder.resolve("counterexample.expected.memh"));

@@ -110,9 +110,11 @@ final class Engines {
         }
         script.append("\nread_verilog -sv model.sv ").append(miter).append('\n')
                 .append("hierarchy -check -top ").append(Miter.MODULE).append('\n')
-                .append("proc; flatten; opt; setundef -undriven -zero\n")
+                // an X, or a bit nothing drives, is any value (a simulator shows X; another tool may pick either), never 0:
+                // each becomes a free input before opt could take it as a don't-care
+                .append("proc; flatten; setundef -undriven -anyseq; setundef -anyseq; opt\n")
                 .append(smt2 ? "write_smt2 -stbv miter.smt2\n" : "")
-                .append("techmap; opt -fast; setundef -zero\n")
+                .append("techmap; opt -fast; setundef -anyseq\n")
                 .append("tee -o sat.log sat -prove bad 0 -show-inputs -show design_out,model_out\n")
                 .append(aiger ? "aigmap\nwrite_aiger -zinit miter.aig\n" : "");
         Files.writeString(folder.resolve("prove.ys"), script);
@@ -164,7 +166,7 @@ final class Engines {
     record Run(int exit, String output) { }
 
     /** Runs a command in folder, its output to the log there (read once it ends): a hung engine is killed at the timeout. */
-    private static Run run(Path folder, String logName, long timeoutSeconds, String... command) throws IOException, InterruptedException {
+    static Run run(Path folder, String logName, long timeoutSeconds, String... command) throws IOException, InterruptedException {
         Path log = folder.resolve(logName);
         Process p;
         try {
@@ -197,11 +199,11 @@ final class Engines {
         return lines.isEmpty() ? "" : lines.getLast();
     }
 
-    private static String lastError(String output) {
+    static String lastError(String output) {
         return output.lines().filter(l -> l.contains("ERROR")).findFirst().orElse(lastLine(output));
     }
 
-    private static String quoted(Path file) {
+    static String quoted(Path file) {
         return "\"" + file.toString().replace("\"", "\\\"") + "\"";
     }
 }

@@ -32,8 +32,15 @@ public record Proof(Verdict verdict, List<Engine> engines, List<Counterexample> 
     public record Engine(String name, Verdict verdict, double seconds, String said) {
     }
 
-    /** An input, the design's result for it and the reference's. */
-    public record Counterexample(long input, long actual, long expected) {
+    /**
+     * An input, the design's result for it and the reference's; undefined: the design's output has X bits there (any
+     * value: actual is the one the engines chose).
+     */
+    public record Counterexample(long input, long actual, long expected, boolean undefined) {
+
+        public Counterexample(long input, long actual, long expected) {
+            this(input, actual, expected, false);
+        }
     }
 
     /** Both engines' verdicts combined: PROVEN or REFUTED only when they agree. */

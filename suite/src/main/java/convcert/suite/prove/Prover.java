@@ -14,6 +14,7 @@ import convcert.vectors.Level;
 import convcert.vectors.Manifest;
 import convcert.vectors.VectorFormat;
 import convcert.rtl.ReferenceModel;
+import convcert.suite.model.Provenance;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ public final class Prover {
     }
 
     public static Proof prove(Path folder, List<Path> design, List<String> defines, Miter miter, Converter converter,
-                              Settings settings) throws IOException, InterruptedException {
+                              Settings settings, List<String> free) throws IOException, InterruptedException {
         boolean anyNaN = settings.anyNaN();
         long timeoutSeconds = settings.timeoutSeconds();
         Files.createDirectories(folder);
@@ -56,18 +57,50 @@ public final class Prover {
                     }
                     found.add(next);
                 }
-                proof = new Proof(proof.verdict(), proof.engines(), List.copyOf(found));
+                proof = new Proof(proof.verdict(), proof.engines(), undefinedMarked(folder, design, defines, converter, found,
+                        timeoutSeconds));
                 write(folder.resolve("counterexample.in.memh"), found.stream().map(Proof.Counterexample::input).toList(),
                         converter.source().format().hexDigits());
                 write(folder.resolve("counterexample.expected.memh"), found.stream().map(Proof.Counterexample::expected).toList(),
                         converter.destination().format().hexDigits());
             }
         }
-        // what was proven, by which engines and versions, in how long: the proof's provenance
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve("proof.json").toFile(),
-                Map.of("case", converter.spec().describe(), "design", design.stream().map(Path::toString).toList(),
-                        "top", miter.top(), "proof", proof));
+        // what was proven (the files by digest, defines, parameters, the ports set and those left free), by which
+        // build and engines, when and in how long: two designs or two runs are told apart
+        Map<String, Object> record = new java.util.LinkedHashMap<>();
+        record.put("case", converter.spec().describe());
+        record.put("design", design.stream().map(f -> Map.of("path", f.toString(), "sha256", sha256(f))).toList());
+        record.put("top", miter.top());
+        record.put("defines", defines);
+        record.put("params", miter.parameters());
+        record.put("sets", miter.constants());
+        record.put("free", free);
+        record.put("provenance", Provenance.of("rtl " + miter.top(), "every input (a proof)"));
+        record.put("proof", proof);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve("proof.json").toFile(), record);
         return proof;
+    }
+
+    private static String sha256(Path file) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (IOException | java.security.NoSuchAlgorithmException e) {
+            throw new java.io.UncheckedIOException(new IOException(file + ": " + e.getMessage(), e));
+        }
+    }
+
+    /** The counterexamples, each marked where the design's output has X bits (Yosys' evaluator keeps them). */
+    private static List<Proof.Counterexample> undefinedMarked(Path folder, List<Path> design, List<String> defines,
+                                                              Converter converter, List<Proof.Counterexample> found,
+                                                              long timeoutSeconds) throws IOException, InterruptedException {
+        long[] outputs = Engines.evaluate(folder, design, defines, converter.source().format().width(),
+                found.stream().mapToLong(Proof.Counterexample::input).toArray(), timeoutSeconds);
+        List<Proof.Counterexample> marked = new ArrayList<>();
+        for (int i = 0; i < found.size(); i++) {
+            Proof.Counterexample x = found.get(i);
+            marked.add(new Proof.Counterexample(x.input(), x.actual(), x.expected(), outputs != null && outputs[i] == -1));
+        }
+        return List.copyOf(marked);
     }
 
     /** Whether the reference confirms that the design's result differs, as certification compares results. */
