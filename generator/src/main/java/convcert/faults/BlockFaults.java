@@ -134,10 +134,6 @@ public final class BlockFaults {
     }
 
     /**
-     * The right tensor but for each row's partial last block, whose maximum also takes the values that follow
-     * it in memory, the next row's first ones (zeros past the tensor), as a kernel reading whole blocks does.
-     */
-    /**
      * maximum-skips-last in a tensor: each block's maximum stops one short of its last value present, a partial
      * block's last too (the loop runs over the values a row holds, not over a padded block).
      */
@@ -146,7 +142,6 @@ public final class BlockFaults {
             c.apply(in, i, out, o, 1);
             long[] own = new long[size];
             long[] proxy = new long[size];
-            long[] result = new long[1 + size];
             for (int r = 0; r < t.outer(); r++) {
                 for (int k = 0; k < t.inner(); k++) {
                     int present = 0;
@@ -157,40 +152,42 @@ public final class BlockFaults {
                     }
                     System.arraycopy(own, 0, proxy, 0, size);
                     proxy[Math.max(present - 1, 0)] = 0;
-                    blocks.quantizeUnder(blocks.scaleOf(proxy, 0), own, 0, result, 0);
-                    out[o + t.scaleSlot(r, k)] = result[0];
-                    for (int j = 0; j < size; j++) {
-                        int p = t.position(r, k, j);
-                        if (p >= 0) {
-                            out[o + t.scales() + p] = result[1 + j];
-                        }
-                    }
+                    quantized(blocks, t, proxy, own, r, k, out, o);
                 }
             }
         };
     }
 
+    /** Block (r, k) of a tensor, its values own, under the scale proxy's maximum gives: its scale and elements into out. */
+    private static void quantized(BlockConverter blocks, TensorShape t, long[] proxy, long[] own, int r, int k, long[] out, int o) {
+        long[] result = new long[1 + own.length];
+        blocks.quantizeUnder(blocks.scaleOf(proxy, 0), own, 0, result, 0);
+        out[o + t.scaleSlot(r, k)] = result[0];
+        for (int j = 0; j < own.length; j++) {
+            int p = t.position(r, k, j);
+            if (p >= 0) {
+                out[o + t.scales() + p] = result[1 + j];
+            }
+        }
+    }
+
+    /**
+     * The right tensor but for each row's partial last block, whose maximum also takes the values that follow
+     * it in memory, the next row's first ones (zeros past the tensor), as a kernel reading whole blocks does.
+     */
     private static BlockFunction readsOn(BlockConverter c, TensorShape t, BlockConverter blocks, int size) {
         return (in, i, out, o) -> {
             c.apply(in, i, out, o, 1);
             int last = t.inner() - 1;
             long[] proxy = new long[size];
             long[] own = new long[size];
-            long[] result = new long[1 + size];
             for (int r = 0; r < t.outer(); r++) {
                 int start = r * t.columns() + last * size;
                 for (int j = 0; j < size; j++) {
                     proxy[j] = start + j < t.values() ? in[i + start + j] : 0;
                     own[j] = t.position(r, last, j) < 0 ? 0 : proxy[j];
                 }
-                blocks.quantizeUnder(blocks.scaleOf(proxy, 0), own, 0, result, 0);
-                out[o + t.scaleSlot(r, last)] = result[0];
-                for (int j = 0; j < size; j++) {
-                    int p = t.position(r, last, j);
-                    if (p >= 0) {
-                        out[o + t.scales() + p] = result[1 + j];
-                    }
-                }
+                quantized(blocks, t, proxy, own, r, last, out, o);
             }
         };
     }
