@@ -13,8 +13,9 @@ import convcert.vectors.Generator;
 import convcert.vectors.Level;
 import convcert.vectors.Manifest;
 import convcert.vectors.VectorFormat;
+import convcert.common.Build;
+import convcert.common.Version;
 import convcert.rtl.ReferenceModel;
-import convcert.suite.model.Provenance;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,7 +76,9 @@ public final class Prover {
         record.put("params", miter.parameters());
         record.put("sets", miter.constants());
         record.put("free", free);
-        record.put("provenance", Provenance.of("rtl " + miter.top(), "every input (a proof)"));
+        record.put("provenance", Map.of("date", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .toString(), "convcert", Version.VALUE, "commit", Build.commit(), "jdk", Build.jdk(), "os", Build.os(),
+                "host", Build.host()));
         record.put("proof", proof);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve("proof.json").toFile(), record);
         return proof;
