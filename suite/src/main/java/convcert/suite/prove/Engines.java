@@ -75,11 +75,7 @@ final class Engines {
      */
     static long[] evaluate(Path folder, List<Path> design, List<String> defines, int inputBits, long[] inputs,
                            long timeoutSeconds) throws IOException, InterruptedException {
-        StringBuilder script = new StringBuilder("read_verilog -sv");
-        defines.forEach(d -> script.append(" -D").append(d));
-        for (Path file : design) {
-            script.append(' ').append(quoted(file.toAbsolutePath()));
-        }
+        StringBuilder script = readDesign(design, defines);
         script.append("\nread_verilog -sv model.sv miter.sv\nhierarchy -check -top ").append(Miter.MODULE)
                 .append("\nproc; flatten; opt_clean\n");
         for (long x : inputs) {
@@ -103,11 +99,7 @@ final class Engines {
     /** Reads the design, the model and the miter, synthesizes, runs sat (and writes the AIGER ABC reads); sat's log. */
     private static String yosys(Path folder, List<Path> design, List<String> defines, String miter, boolean aiger,
                                 boolean smt2, long timeoutSeconds) throws IOException, InterruptedException {
-        StringBuilder script = new StringBuilder("read_verilog -sv");
-        defines.forEach(d -> script.append(" -D").append(d));
-        for (Path file : design) {
-            script.append(' ').append(quoted(file.toAbsolutePath()));
-        }
+        StringBuilder script = readDesign(design, defines);
         script.append("\nread_verilog -sv model.sv ").append(miter).append('\n')
                 .append("hierarchy -check -top ").append(Miter.MODULE).append('\n')
                 // an X, or a bit nothing drives, is any value (a simulator shows X; another tool may pick either), never 0:
@@ -203,7 +195,17 @@ final class Engines {
         return output.lines().filter(l -> l.contains("ERROR")).findFirst().orElse(lastLine(output));
     }
 
-    static String quoted(Path file) {
+    /** The start of every Yosys script here: the design's files read with its defines (no newline after). */
+    static StringBuilder readDesign(List<Path> design, List<String> defines) {
+        StringBuilder script = new StringBuilder("read_verilog -sv");
+        defines.forEach(d -> script.append(" -D").append(d));
+        for (Path file : design) {
+            script.append(' ').append(quoted(file.toAbsolutePath()));
+        }
+        return script;
+    }
+
+    private static String quoted(Path file) {
         return "\"" + file.toString().replace("\"", "\\\"") + "\"";
     }
 }

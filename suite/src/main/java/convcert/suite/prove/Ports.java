@@ -32,11 +32,7 @@ public record Ports(Map<String, Integer> widths, List<String> inputs, List<Strin
     /** Reads the design's top module in Yosys (its ports, and its state elements after proc). */
     public static Ports inspect(Path folder, List<Path> design, List<String> defines, String top, long timeoutSeconds)
             throws IOException, InterruptedException {
-        StringBuilder script = new StringBuilder("read_verilog -sv");
-        defines.forEach(d -> script.append(" -D").append(d));
-        for (Path file : design) {
-            script.append(' ').append(Engines.quoted(file.toAbsolutePath()));
-        }
+        StringBuilder script = Engines.readDesign(design, defines);
         script.append("\nhierarchy -check -top ").append(top).append("\ntee -q -o ports.il dump ").append(top).append("/i:* ")
                 .append(top).append("/o:*\nproc; flatten\ntee -q -o state.txt select -list t:$*ff* t:$*latch* t:$mem* t:$sr\n");
         Files.writeString(folder.resolve("ports.ys"), script);

@@ -2,6 +2,9 @@ package convcert.suite.prove;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import convcert.common.Build;
+import convcert.common.Sha256;
+import convcert.common.Version;
 import convcert.reference.Case;
 import convcert.reference.Converter;
 import convcert.reference.NaNs;
@@ -13,15 +16,16 @@ import convcert.vectors.Generator;
 import convcert.vectors.Level;
 import convcert.vectors.Manifest;
 import convcert.vectors.VectorFormat;
-import convcert.common.Build;
-import convcert.common.Version;
 import convcert.rtl.ReferenceModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -68,28 +72,23 @@ public final class Prover {
         }
         // what was proven (the files by digest, defines, parameters, the ports set and those left free), by which
         // build and engines, when and in how long: two designs or two runs are told apart
-        Map<String, Object> record = new java.util.LinkedHashMap<>();
+        Map<String, Object> record = new LinkedHashMap<>();
         record.put("case", converter.spec().describe());
-        record.put("design", design.stream().map(f -> Map.of("path", f.toString(), "sha256", sha256(f))).toList());
+        List<Map<String, String>> files = new ArrayList<>();
+        for (Path f : design) {
+            files.add(Map.of("path", f.toString(), "sha256", Sha256.of(f)));
+        }
+        record.put("design", files);
         record.put("top", miter.top());
         record.put("defines", defines);
         record.put("params", miter.parameters());
         record.put("sets", miter.constants());
         record.put("free", free);
-        record.put("provenance", Map.of("date", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                .toString(), "convcert", Version.VALUE, "commit", Build.commit(), "jdk", Build.jdk(), "os", Build.os(),
+        record.put("provenance", Map.of("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), "convcert", Version.VALUE, "commit", Build.commit(), "jdk", Build.jdk(), "os", Build.os(),
                 "host", Build.host()));
         record.put("proof", proof);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve("proof.json").toFile(), record);
         return proof;
-    }
-
-    private static String sha256(Path file) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
-        } catch (IOException | java.security.NoSuchAlgorithmException e) {
-            throw new java.io.UncheckedIOException(new IOException(file + ": " + e.getMessage(), e));
-        }
     }
 
     /** The counterexamples, each marked where the design's output has X bits (Yosys' evaluator keeps them). */

@@ -24,6 +24,15 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow") // a few seconds a proof
 class ProveSoundnessTest {
 
+    /** Right while force_zero is 0, wrong while it is 1. */
+    private static final String WITH_MODE = """
+            module with_mode (input logic [63:0] in, input logic force_zero, output logic [15:0] out);
+              logic [15:0] right;
+              double_to_bf16 inner (.in(in), .out(right));
+              assign out = force_zero ? 16'h0 : right;
+            endmodule
+            """;
+
     @TempDir
     Path temp;
 
@@ -56,17 +65,10 @@ class ProveSoundnessTest {
     /** An input port no --set drives is free: the proof covers all its values, and prove names it. */
     @Test
     void anUndrivenInputTakesEveryValueAndIsNamed() throws IOException {
-        String design = """
-                module with_mode (input logic [63:0] in, input logic force_zero, output logic [15:0] out);
-                  logic [15:0] right;
-                  double_to_bf16 inner (.in(in), .out(right));
-                  assign out = force_zero ? 16'h0 : right;
-                endmodule
-                """;
-        Fixtures.Run free = prove("with_mode", design);
+        Fixtures.Run free = prove("with_mode", WITH_MODE);
         assertEquals(1, free.exit(), "force_zero=1 is wrong, and nothing drives it: " + free.out() + free.err());
         assertTrue(free.out().contains("free     force_zero (no --set drives it: every value of it is checked)"), free.out());
-        Fixtures.Run set = prove("with_mode", design, "--set", "force_zero=0");
+        Fixtures.Run set = prove("with_mode", WITH_MODE, "--set", "force_zero=0");
         assertEquals(0, set.exit(), set.out() + set.err());
         assertTrue(!set.out().contains("free "), set.out());
     }
@@ -113,13 +115,7 @@ class ProveSoundnessTest {
     /** proof.json: the files' digests, the defines, parameters and sets, convcert's build, engines and time. */
     @Test
     void theProofRecordsWhatWasProvenAndHow() throws IOException {
-        Fixtures.Run r = prove("with_mode", """
-                module with_mode (input logic [63:0] in, input logic force_zero, output logic [15:0] out);
-                  logic [15:0] right;
-                  double_to_bf16 inner (.in(in), .out(right));
-                  assign out = force_zero ? 16'h0 : right;
-                endmodule
-                """, "--set", "force_zero=0", "--define", "UNUSED_DEFINE");
+        Fixtures.Run r = prove("with_mode", WITH_MODE, "--set", "force_zero=0", "--define", "UNUSED_DEFINE");
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode proof = new ObjectMapper().readTree(temp.resolve("out-with_mode/proof.json").toFile());
         assertEquals(2, proof.get("design").size(), proof.toString());
