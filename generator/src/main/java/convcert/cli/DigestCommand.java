@@ -106,7 +106,8 @@ public final class DigestCommand implements Callable<Integer> {
         }
         if (whole) {
             SecureRandom random = new SecureRandom();
-            List<Integer> drawn = IntStream.range(0, chunks).filter(c -> verifyCache || random.nextInt(KeptDigests.SAMPLE) == 0).boxed().toList();
+            List<Integer> drawn = IntStream.range(0, chunks).filter(c -> verifyCache
+                    || random.nextInt(KeptDigests.SAMPLE) == 0).boxed().toList();
             Map<Integer, Long> again = new ConcurrentHashMap<>();
             drawn.parallelStream().forEach(c -> again.put(c, ChunkDigest.digests(converter, chunkBits, nan, c, c + 1)[0]));
             String contradicted = null;

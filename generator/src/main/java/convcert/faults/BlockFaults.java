@@ -57,7 +57,8 @@ public final class BlockFaults {
                 }
                 blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
             });
-            case "maximum-skips-last" -> twoLevel ? null : t != null ? (t.rotation() != null ? null : skipsLast(c, t, blocks, size)) : c.withBlocks((in, i, out, o) -> {
+            case "maximum-skips-last" -> twoLevel ? null : t != null ? (t.rotation() != null ? null : skipsLast(c, t, blocks, size))
+                    : c.withBlocks((in, i, out, o) -> {
                 long[] proxy = Arrays.copyOfRange(in, i, i + size);
                 proxy[size - 1] = 0;
                 blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);

@@ -17,9 +17,9 @@ public final class FaultCatalogue {
 
     static final List<String> MECHANISMS = List.of("ties", "rounding", "input", "via", "decision", "output", "saturation", "scale",
             "control", "flags", "block");
-    static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "rs", "rsa", "rsb", "rsc", "sat", "nosat", "wrap", "propagate",
-            "floating-to", "integer-to", "unsigned-to", "floating-from", "float-source", "narrowing", "ctrl", "scaled",
-            "signed-scale", "flags", "block", "tensor", "*");
+    static final List<String> APPLIES = List.of("rn", "rd", "ru", "rz", "rna", "ro", "rh", "rs", "rsa", "rsb", "rsc", "sat", "nosat",
+            "wrap", "propagate", "floating-to", "integer-to", "unsigned-to", "floating-from", "float-source", "narrowing", "ctrl",
+            "scaled", "signed-scale", "flags", "block", "tensor", "*");
 
     private FaultCatalogue() {
     }

@@ -248,8 +248,9 @@ public final class FaultModel {
     private Faulty via(Case c, String intermediate) {
         Format mid = reference.tables().findFormat(intermediate);
         Conversion conv = c.conversion();
-        if (mid == null || c.rounding().stochastic() || conv.scale() != null || mid.equals(conv.from()) || mid.equals(conv.to()) || mid.isInteger()
-                || !FaultScope.narrowing(conv.from(), mid) || FaultScope.narrowing(conv.to(), mid) || !FaultScope.narrowing(mid, conv.to())) {
+        if (mid == null || c.rounding().stochastic() || conv.scale() != null || mid.equals(conv.from()) || mid.equals(conv.to())
+                || mid.isInteger() || !FaultScope.narrowing(conv.from(), mid) || FaultScope.narrowing(conv.to(), mid)
+                || !FaultScope.narrowing(mid, conv.to())) {
             return null;
         }
         Converter first = reference.unlisted(conv.from(), mid, Rounding.RN);

@@ -55,7 +55,8 @@ public final class OpenClVectorFiles implements ExtensionCases {
                 String memory = v.memory() == null ? "-" : v.memory().length == OpenClVectors.IMAGE
                         ? "pattern-" + v.memory().length : "all-halves";
                 csv.append(v.pointer()).append(',').append(v.offset()).append(',').append(memory).append(',')
-                        .append(MemoryVector.hex(v.data())).append(',').append(v.expected() == null ? "" : v.expectedHex(v.expected().length)).append(',')
+                        .append(MemoryVector.hex(v.data())).append(',').append(v.expected() == null ? ""
+                                : v.expectedHex(v.expected().length)).append(',')
                         .append(v.comparedBytes()).append(',').append(v.outcome().label()).append(',').append(v.coverage())
                         .append('\n');
                 coverage.merge(v.coverage(), 1, Integer::sum);

@@ -272,7 +272,8 @@ public final class Converter implements ElementConversion {
                     + "): the value converts as a NaN of its sign");
         } else if (scale != 0 && d.kind == Decoded.Kind.FINITE) {
             d.exponent += scale;
-            if (t != null) t.note("scaled by 2^" + scale + (operands.scale() != null ? " (its scale 0x" + Long.toHexString(operands.scaleCode(bits))
+            if (t != null) t.note("scaled by 2^" + scale + (operands.scale() != null ? " (its scale 0x"
+                    + Long.toHexString(operands.scaleCode(bits))
                     + " read as " + operands.scale() + ", applied exactly before the one rounding)" : " (block scale)"));
         }
         if (t != null) {

@@ -44,7 +44,8 @@ public record Explanation(String input, String decoded, String exact, String low
         rules.addAll(t.notes);
         for (Semantics.Switch<?> decision : Semantics.switches()) {
             String id = decision.id();
-            java.util.regex.Pattern named = java.util.regex.Pattern.compile("(?<![\\w-])" + java.util.regex.Pattern.quote(id) + "(?![\\w-])");
+            java.util.regex.Pattern named = java.util.regex.Pattern.compile("(?<![\\w-])" + java.util.regex.Pattern.quote(id)
+                    + "(?![\\w-])");
             if (t.notes.stream().anyMatch(n -> named.matcher(n).find())) {
                 rules.add("decision " + id + "=" + c.semantics().choices().get(id) + " (decisions.csv)");
             }

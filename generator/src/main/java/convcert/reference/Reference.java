@@ -180,7 +180,8 @@ public final class Reference {
             }
             if (!c.forms(mode).contains(form)) {
                 throw new UsageException(c.pairName() + " has no " + form.tableName() + " form" + (c.forms(mode) != c.forms()
-                        ? " under " + mode.suffix() : "") + "; it offers " + c.forms(mode).stream().map(Form::tableName).sorted().collect(Collectors.joining(" ")));
+                        ? " under " + mode.suffix() : "") + "; it offers "
+                                + c.forms(mode).stream().map(Form::tableName).sorted().collect(Collectors.joining(" ")));
             }
         }
         SaturationRule rule = tables.saturationRule(c.group(), form, ctrl);

@@ -1,8 +1,5 @@
 package convcert.reference;
 
-import convcert.common.Suggest;
-import convcert.common.UsageException;
-import convcert.spec.Decision;
 import convcert.spec.Format;
 import convcert.spec.Layout;
 import convcert.spec.Rounding;
@@ -51,7 +48,8 @@ public final class Semantics {
     /** Non-saturating overflow under ro. */
     public enum OddOverflow { LARGEST_FINITE, INFINITY }
 
-    public static final Switch<OddOverflow> ODD_OVERFLOW = declare("odd-overflow", OddOverflow.class, t -> ProfileNeeds.offers(t, Rounding.RO));
+    public static final Switch<OddOverflow> ODD_OVERFLOW = declare("odd-overflow", OddOverflow.class,
+            t -> ProfileNeeds.offers(t, Rounding.RO));
 
     /** The NaN a conversion produces. */
     public enum NanEncoding { PRESERVE, CANONICAL }
@@ -103,17 +101,20 @@ public final class Semantics {
     /** A negative value into an ieee-fnu format (UE5M3): 0 (saturated to its range), NaN, or its magnitude's result. */
     public enum FnuNegative { ZERO, NAN, ABSOLUTE }
 
-    public static final Switch<FnuNegative> FNU_NEGATIVE = declare("fnu-negative", FnuNegative.class, t -> ProfileNeeds.has(t, Layout.IEEE_FNU));
+    public static final Switch<FnuNegative> FNU_NEGATIVE = declare("fnu-negative", FnuNegative.class,
+            t -> ProfileNeeds.has(t, Layout.IEEE_FNU));
 
     /** The most negative fixed-point element (OCP MX INT8): -max (microxcaling), or two's complement -2^(width-1) (gfloat). */
     public enum FixedMinimum { SYMMETRIC, TWOS_COMPLEMENT }
 
-    public static final Switch<FixedMinimum> FIXED_MINIMUM = declare("fixed-minimum", FixedMinimum.class, t -> ProfileNeeds.has(t, Layout.FIXED));
+    public static final Switch<FixedMinimum> FIXED_MINIMUM = declare("fixed-minimum", FixedMinimum.class,
+            t -> ProfileNeeds.has(t, Layout.FIXED));
 
     /** A zero converted to an exponent-only format (OCP E8M0), which has no zero: its smallest value, or NaN. */
     public enum ExponentZero { SMALLEST, NAN }
 
-    public static final Switch<ExponentZero> EXPONENT_ZERO = declare("exponent-zero", ExponentZero.class, t -> ProfileNeeds.produces(t, Layout.EXPONENT));
+    public static final Switch<ExponentZero> EXPONENT_ZERO = declare("exponent-zero", ExponentZero.class,
+            t -> ProfileNeeds.produces(t, Layout.EXPONENT));
 
     /**
      * How a block's shared scale follows from its largest magnitude amax: floor(log2 amax) - emax of the
@@ -189,17 +190,20 @@ public final class Semantics {
     /** A block scale code with its sign bit set, dequantized: the sign ignored (cuBLAS's UE4M3), or applied. */
     public enum BlockScaleSign { IGNORE, SIGNED }
 
-    public static final Switch<BlockScaleSign> BLOCK_SCALE_SIGN = declare("block-scale-sign", BlockScaleSign.class, ProfileNeeds::twoLevelBlocks);
+    public static final Switch<BlockScaleSign> BLOCK_SCALE_SIGN = declare("block-scale-sign", BlockScaleSign.class,
+            ProfileNeeds::twoLevelBlocks);
 
     /** A two-level block's scale: from its maximum over the largest element, or 4over6's choice of that or 1.5 times it. */
     public enum BlockScaleChoice { SIX, FOUR_OVER_SIX_MAE, FOUR_OVER_SIX_MSE }
 
-    public static final Switch<BlockScaleChoice> BLOCK_SCALE_CHOICE = declare("block-scale-choice", BlockScaleChoice.class, ProfileNeeds::twoLevelBlocks);
+    public static final Switch<BlockScaleChoice> BLOCK_SCALE_CHOICE = declare("block-scale-choice", BlockScaleChoice.class,
+            ProfileNeeds::twoLevelBlocks);
 
     /** M of a two-level recipe: the largest scale times the largest element (448 x 6), or 256 x 6 (4over6's headroom). */
     public enum TensorScaleMaximum { LARGEST_SCALE, SCALE_256 }
 
-    public static final Switch<TensorScaleMaximum> TENSOR_SCALE_MAXIMUM = declare("tensor-scale-maximum", TensorScaleMaximum.class, ProfileNeeds::twoLevelBlocks);
+    public static final Switch<TensorScaleMaximum> TENSOR_SCALE_MAXIMUM = declare("tensor-scale-maximum", TensorScaleMaximum.class,
+            ProfileNeeds::twoLevelBlocks);
 
     /** G of a reciprocal recipe where A = 0: 1 (TransformerEngine's kernels), or min(M / 0, FLT_MAX) (its PyTorch reference). */
     public enum ZeroAmax { UNIT_SCALE, LARGEST_FINITE }
@@ -209,7 +213,8 @@ public final class Semantics {
     /** A two-level element whose scaled value is -0: -0 (PTX cvt), or +0 (TransformerEngine's PyTorch reference cast_to_fp4x2). */
     public enum ElementZeroSign { KEEP, POSITIVE }
 
-    public static final Switch<ElementZeroSign> ELEMENT_ZERO_SIGN = declare("element-zero-sign", ElementZeroSign.class, ProfileNeeds::twoLevelBlocks);
+    public static final Switch<ElementZeroSign> ELEMENT_ZERO_SIGN = declare("element-zero-sign", ElementZeroSign.class,
+            ProfileNeeds::twoLevelBlocks);
 
     /** The nibble of the first of two packed elements: low (CUDA's fp4x2, PyTorch's float4_e2m1fn_x2) or high; bytes only. */
     public enum NibbleOrder { LOW_FIRST, HIGH_FIRST }
@@ -225,7 +230,8 @@ public final class Semantics {
     /** A NaN in a two-level tensor, for its amax A: left out (a NaN is its block's, by mx-nan), or A is NaN (torch.amax). */
     public enum TensorAmaxNan { IGNORE, PROPAGATE }
 
-    public static final Switch<TensorAmaxNan> TENSOR_AMAX_NAN = declare("tensor-amax-nan", TensorAmaxNan.class, ProfileNeeds::twoLevelTensors);
+    public static final Switch<TensorAmaxNan> TENSOR_AMAX_NAN = declare("tensor-amax-nan", TensorAmaxNan.class,
+            ProfileNeeds::twoLevelTensors);
 
     /** A rotated tensor's signs D: on its values before the Hadamard matrix (x D H), after it (x H D), or none (x H). */
     public enum RotationSigns { INPUTS, OUTPUTS, NONE }
@@ -344,28 +350,7 @@ public final class Semantics {
         checkTable(tables);
         Set<String> listed = new LinkedHashSet<>();
         REGISTRY.stream().map(Switch::id).filter(id -> tables.decisions().containsKey(id)).forEach(listed::add);
-        for (String id : overrides.keySet()) {
-            if (!listed.contains(id)) {
-                throw new UsageException("unknown decision '" + id + "'" + Suggest.nearest(id, listed) + "; selectable decisions of profile "
-                        + tables.profile() + ": " + String.join(" ", listed));
-            }
-        }
-        Enum<?>[] chosen = new Enum<?>[REGISTRY.size()];
-        for (Switch<?> s : REGISTRY) {
-            Decision d = tables.decisions().get(s.id());
-            if (d == null) { // a switch the profile cannot reach: its first option, not reported
-                chosen[s.index()] = s.options().getEnumConstants()[0];
-                continue;
-            }
-            String option = overrides.getOrDefault(s.id(), d.defaultOption());
-            int index = s.optionNames().indexOf(option);
-            if (index < 0) {
-                throw new UsageException("decision " + d.id() + " has no option '" + option + "'"
-                        + Suggest.nearest(option, s.optionNames()) + "; options: " + String.join(" ", s.optionNames()));
-            }
-            chosen[s.index()] = s.options().getEnumConstants()[index];
-        }
-        return new Semantics(chosen, Set.copyOf(listed));
+        return new Semantics(DecisionChoices.choose(tables, REGISTRY, listed, overrides), Set.copyOf(listed));
     }
 
     public static Semantics defaults(SpecTables tables) {

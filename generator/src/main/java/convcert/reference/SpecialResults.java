@@ -104,7 +104,8 @@ final class SpecialResults {
             if (t != null) t.note("saturating: NaN gives 0 (Table 3; decision sat-nan-zero)");
             return 0;
         }
-        if (t != null) t.note("NaN stays NaN" + (saturating ? " (CTRL[" + dst.format().satNanBit() + "]=1)" : "") + "; encoding by decision nan-encoding="
+        if (t != null) t.note("NaN stays NaN" + (saturating ? " (CTRL[" + dst.format().satNanBit() + "]=1)" : "")
+                + "; encoding by decision nan-encoding="
                 + Semantics.optionName(semantics.get(Semantics.NAN_ENCODING)));
         return generatedNan(negative, payload);
     }

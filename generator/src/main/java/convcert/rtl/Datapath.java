@@ -77,7 +77,8 @@ final class Datapath {
                 .append("// Every input gives the reference's result: its datapath, generated (Datapath.java).\n")
                 .append("module ").append(module).append(" (input logic [").append(wi - 1).append(":0] in, output logic [")
                 .append(wo - 1).append(":0] out);\n")
-                .append("  localparam integer SM = ").append(sm).append(", SB = ").append(integer ? 0 : in.bias()).append(", DM = ").append(dm)
+                .append("  localparam integer SM = ").append(sm).append(", SB = ")
+                .append(integer ? 0 : in.bias()).append(", DM = ").append(dm)
                 .append(", DB = ").append(out.bias()).append(", EMIN_D = ").append(1 - out.bias()).append(", EMAX_D = ")
                 .append(emaxD).append(";\n")
                 .append("  logic sign, nan, inf, zero, half, sticky, up, overflow;\n")
@@ -113,9 +114,11 @@ final class Datapath {
                 .append("    if (nan) out = nan_result(in);\n")
                 .append(src.hasInfinity() ? "    else if (inf) out = sign ? " + ReferenceModel.hex(wo, converter.apply(src.infinity(true)))
                         + " : " + ReferenceModel.hex(wo, converter.apply(src.infinity(false))) + ";\n" : "")
-                .append("    else if (zero || (!overflow && code == 0)) out = sign ? ").append(result(converter, wo, integer ? 0 : src.zero(true)))
+                .append("    else if (zero || (!overflow && code == 0)) out = sign ? ")
+                .append(result(converter, wo, integer ? 0 : src.zero(true)))
                 .append(" : ").append(result(converter, wo, integer ? 0 : src.zero(false))).append(";\n")
-                .append("    else if (overflow) out = sign ? ").append(result(converter, wo, integer ? src.integerMin() : src.largestFinite(true)))
+                .append("    else if (overflow) out = sign ? ")
+                .append(result(converter, wo, integer ? src.integerMin() : src.largestFinite(true)))
                 .append(" : ").append(result(converter, wo, integer ? src.integerMax() : src.largestFinite(false))).append(";\n")
                 .append("    else out = {sign, code[").append(wo - 2).append(":0]};\n")
                 .append("  end\n")
@@ -127,7 +130,8 @@ final class Datapath {
     private static String floatDecode(FormatCodec src, int wi, int sm) {
         return "    sign = in[" + (wi - 1) + "];\n"
                 + "    nan = " + NanMap.test(src) + ";\n"
-                + (src.hasInfinity() ? "    inf = in[" + (wi - 2) + ":0] == " + ReferenceModel.hex(wi - 1, src.format().inf()) + ";\n" : "    inf = 1'b0;\n")
+                + (src.hasInfinity() ? "    inf = in[" + (wi - 2) + ":0] == " + ReferenceModel.hex(wi - 1, src.format().inf()) + ";\n"
+                        : "    inf = 1'b0;\n")
                 + "    sig = {2'b0, in[" + (wi - 2) + ":SM] != 0, in[SM - 1:0]};\n"
                 + "    e = (in[" + (wi - 2) + ":SM] == 0 ? 1 : {" + (32 - (wi - 1 - sm)) + "'b0, in[" + (wi - 2) + ":SM]}) - SB;\n";
     }

@@ -92,7 +92,8 @@ record Steps(Order order, List<List<long[]>> runs) {
                 if (++count > LIMIT) {
                     return null;
                 }
-                long end = order == Order.CODES ? scan(converter, src, at, last, result) : gallop(converter, src, order, half, at, last, result);
+                long end = order == Order.CODES ? scan(converter, src, at, last, result)
+                        : gallop(converter, src, order, half, at, last, result);
                 if (end == last) {
                     break;
                 }

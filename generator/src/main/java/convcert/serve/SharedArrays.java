@@ -48,7 +48,8 @@ final class SharedArrays {
         boolean laned = operands.laneBits() > 0;
         if (laned != lanes >= 0) {
             throw new UsageException(laned ? converter.spec().conversion().pairName() + " " + converter.spec().rounding().suffix()
-                    + " takes a lane beside each value (" + (operands.scale() != null ? "its scale" : "random bits") + "): give lanes=OFFSET"
+                    + " takes a lane beside each value (" + (operands.scale() != null ? "its scale" : "random bits")
+                            + "): give lanes=OFFSET"
                     : converter.spec().conversion().pairName() + " takes no lane (random bits or a scale); lanes=" + lanes + " given");
         }
         try (Arena arena = Arena.ofShared();
@@ -84,7 +85,8 @@ final class SharedArrays {
                         // a scale with random bits (gfx950's _sr_ forms): K in the low 32 bits, the random bits above
                         long scaleK = scale != null && randomBits > 0 ? (int) lane : lane;
                         long random = scale == null ? lane : randomBits > 0 ? lane >>> 32 : 0;
-                        if (scale != null && (scaleK < scale.min() || scaleK > scale.max()) || randomBits < 64 && random >>> randomBits != 0) {
+                        if (scale != null && (scaleK < scale.min() || scaleK > scale.max()) || randomBits < 64
+                                && random >>> randomBits != 0) {
                             return count + first + i;
                         }
                         values[i] = scale == null ? operands.operand(values[i], random)

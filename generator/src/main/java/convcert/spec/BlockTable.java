@@ -52,7 +52,8 @@ final class BlockTable {
                         + "block scale needs a per-tensor scale above it (tensor_scale)");
             }
             Format value = format(row, "value", formats);
-            if (value.layout() != Layout.IEEE || value.exponentBits() <= element.exponentBits() || value.mantissaBits() < element.mantissaBits()) {
+            if (value.layout() != Layout.IEEE || value.exponentBits() <= element.exponentBits()
+                    || value.mantissaBits() < element.mantissaBits()) {
                 throw row.error("value", value.name() + " must be an IEEE format (with infinity and NaN) wider than "
                         + element.name() + " in exponent and mantissa");
             }

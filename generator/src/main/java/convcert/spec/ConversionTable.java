@@ -203,7 +203,9 @@ final class ConversionTable {
         }
         ScaleLane lane = ScaleLane.parse(text);
         if (lane == null) {
-            throw row.error(SCALE, "expected [-]sBITS or [-]uBITS (1 to 16 bits; '-' divides; a trailing n: the lane's end value is NaN), got '" + text + "'");
+            throw row.error(SCALE,
+                    "expected [-]sBITS or [-]uBITS (1 to 16 bits; '-' divides; a trailing n: the lane's end value is NaN), got '" + text
+                    + "'");
         }
         if (from.isInteger() || to.isInteger()) {
             throw row.error(SCALE, "a scale is defined between floating formats only");

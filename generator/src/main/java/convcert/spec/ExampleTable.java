@@ -52,7 +52,8 @@ final class ExampleTable {
             if ((expected & ~to.mask()) != 0) {
                 throw row.error("expected", "does not fit in " + to.name());
             }
-            input |= scale(table, row, c) << from.width() | random(table, row, c, mode) << from.width() + (c.scale() == null ? 0 : c.scale().bits());
+            input |= scale(table, row, c) << from.width() | random(table, row, c, mode)
+                    << from.width() + (c.scale() == null ? 0 : c.scale().bits());
             boolean erratum = switch (row.required("status")) {
                 case "ok" -> false;
                 case "erratum" -> true;

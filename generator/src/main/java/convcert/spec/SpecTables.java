@@ -109,8 +109,8 @@ public final class SpecTables {
     }
 
     /** Core tables a profile may leave out when it has nothing to say. */
-    public static final List<String> OPTIONAL_FILES = List.of("document.csv", "families.csv", "tapered.csv", "hybrid-rounding.csv", "ctrl.csv",
-            "blocks.csv", "tensors.csv", "flags.csv");
+    public static final List<String> OPTIONAL_FILES = List.of("document.csv", "families.csv", "tapered.csv", "hybrid-rounding.csv",
+            "ctrl.csv", "blocks.csv", "tensors.csv", "flags.csv");
 
     /** A table profile.csv declares, or an empty one (an optional table the profile does not have). */
     private CsvTable readOptional(String name, String... columns) {

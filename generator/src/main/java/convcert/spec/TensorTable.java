@@ -9,8 +9,8 @@ import java.util.stream.Collectors;
 
 /**
  * tensors.csv (optional): whole tensors quantized into a block format of blocks.csv, one shape and scale
- * layout per row (TensorShape), with an optional rotation column (Rotation). Each row becomes a block format of its own, whose one "block" is the
- * whole tensor, so that tensor cases travel every path block cases do.
+ * layout per row (TensorShape), with an optional rotation column (Rotation). Each row becomes a block format of its own, whose one "block"
+ * is the whole tensor, so that tensor cases travel every path block cases do.
  */
 final class TensorTable {
 

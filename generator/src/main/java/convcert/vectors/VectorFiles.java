@@ -186,7 +186,8 @@ public final class VectorFiles {
     private static void csv(OutputStream out, FormatCodec source, FormatCodec destination, long[] inputs, Lane laneName,
                             long[] lane, int laneBits, long[] expected, byte[] flags, String[] tags) throws IOException {
         String header = flags == null ? CSV_HEADER : CSV_HEADER.replace("\n", ",flags\n");
-        out.write((lane == null ? header : header.replaceFirst("^input,", "input," + laneName.word() + ",")).getBytes(StandardCharsets.US_ASCII));
+        out.write((lane == null ? header : header.replaceFirst("^input,", "input," + laneName.word() + ","))
+                .getBytes(StandardCharsets.US_ASCII));
         StringBuilder line = new StringBuilder(96);
         for (int i = 0; i < inputs.length; i++) {
             line.setLength(0);

@@ -120,7 +120,8 @@ public sealed interface CaseId permits CaseId.Conversion, CaseId.Block, CaseId.M
             int arrow = width.indexOf("->");
             int n = Integer.parseInt(arrow < 0 ? width.substring(1) : width.substring(0, arrow));
             if (key.to().startsWith("as_")) {
-                return MemoryCase.asType(key.from(), n, key.to().substring(3), arrow < 0 ? n : Integer.parseInt(width.substring(arrow + 2)));
+                return MemoryCase.asType(key.from(), n, key.to().substring(3), 
+                        arrow < 0 ? n : Integer.parseInt(width.substring(arrow + 2)));
             }
             int suffix = key.to().lastIndexOf("_rt");
             boolean rounded = suffix > 0 && key.to().length() == suffix + 4;

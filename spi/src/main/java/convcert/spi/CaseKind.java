@@ -2,8 +2,8 @@ package convcert.spi;
 
 /**
  * What kind of case a key names, read from its state word: a block of a block-scaled format ("block"), a
- * whole tensor of such blocks ("tensor"), an OpenCL memory function ("memory"), or a conversion (every other state: a saturation state such as nosat,
- * sat or wrap). The words stay what the manifest, case names and the process protocol carry; code compares
+ * whole tensor of such blocks ("tensor"), an OpenCL memory function ("memory"), or a conversion (every other state: a saturation state
+ * such as nosat, sat or wrap). The words stay what the manifest, case names and the process protocol carry; code compares
  * kinds (or matches a {@link CaseId}), never the words.
  */
 public enum CaseKind {

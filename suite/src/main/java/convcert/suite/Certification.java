@@ -160,8 +160,8 @@ final class Certification {
             String shard = request.shards() > 1 ? request.shardText() : null;
             reports.of(run::results, run::planned, entries -> new ConformanceReport(Provenance.versionLine(), provenance,
                     request.adapter(), reference.tables().profile(), reference.tables().digest(),
-                    reference.semantics().choices(), reference.tables().documents(), source, shard, false, run.declared(), run.unmatched(), run.notes(),
-                    null, List.of()).withCases(entries));
+                    reference.semantics().choices(), reference.tables().documents(), source, shard, false, run.declared(), run.unmatched(),
+                    run.notes(), null, List.of()).withCases(entries));
             return run;
         } catch (RuntimeException e) {
             run.close();

@@ -26,7 +26,9 @@ import picocli.CommandLine;
 /** The convcert command line; its exit codes are ExitCode's. */
 @Command(name = "convcert", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Conformance suite and golden-vector generator for numeric data-type conversion.",
-        subcommands = {CertifyCommand.class, ConvertCommand.class, DigestCommand.class, GenerateCommand.class, ModelCommand.class, ProveCommand.class, ReportCommand.class, ScoreCommand.class, ServeCommand.class, TablesCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {CertifyCommand.class, ConvertCommand.class, DigestCommand.class, GenerateCommand.class, ModelCommand.class,
+                ProveCommand.class, ReportCommand.class, ScoreCommand.class, ServeCommand.class, TablesCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main {
 
     /** --version: convcert's version and commit, the JDK and the OS (what a report's provenance records). */

@@ -44,7 +44,8 @@ public final class ProveCommand implements Callable<Integer> {
     @Mixin
     ProfileOptions profile;
 
-    @Option(names = "--rtl", required = true, paramLabel = "FILE", description = "The design's Verilog or SystemVerilog files (repeatable).")
+    @Option(names = "--rtl", required = true, paramLabel = "FILE",
+            description = "The design's Verilog or SystemVerilog files (repeatable).")
     List<Path> rtl;
 
     @Option(names = "--top", required = true, paramLabel = "MODULE", description = "The design's module.")

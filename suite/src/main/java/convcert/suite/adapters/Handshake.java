@@ -50,7 +50,8 @@ record Handshake(List<Capability> capabilities, List<String> memory, boolean che
                         throw new Refused(DeviceProcess.printable(line.substring(4)));
                     } else if (!line.startsWith("CAP ")) {
                         throw new Refused("handshake: expected 'CAP FROM TO ROUNDING STATE', 'MEM CASE', 'ALIGNMENT "
-                                + "checked', 'FLAGS', 'RANDOM', 'SCALE', 'SHARED', 'SATURATION told' or 'READY', got '" + DeviceProcess.printable(line) + "'");
+                                + "checked', 'FLAGS', 'RANDOM', 'SCALE', 'SHARED', 'SATURATION told' or 'READY', got '"
+                                        + DeviceProcess.printable(line) + "'");
                     } else {
                         try {
                             caps.add(Capability.parse(line.substring(4)));

@@ -182,7 +182,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         OpenClTypes.Type dst = types.ofFormat(c.to());
         boolean signed = !dst.opencl().startsWith("u");
         return new ConvertKernel(types.ofFormat(c.from()).opencl(), dst.opencl(), 8 * dst.bytes(), signed,
-                reference.resolve(c).saturation() == Saturation.SAT, tables.castName(Reference.rounding(c.rounding())), widths, allSpellings);
+                reference.resolve(c).saturation() == Saturation.SAT, tables.castName(Reference.rounding(c.rounding())), widths,
+                        allSpellings);
     }
 
     /** The pragmas a kernel over these formats needs. */
@@ -255,7 +256,8 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         String t = m.type();
         String to = m.toType();
         return pragmas(t, to) + "__kernel void k(__global const " + t + " *in, __global " + to + " *out, int count) {\n"
-                + "  size_t i = get_global_id(0);\n  if (i >= (size_t)count) return;\n  __global const " + t + " *x = in + i * " + memoryTables.storage(n)
+                + "  size_t i = get_global_id(0);\n  if (i >= (size_t)count) return;\n  __global const " + t + " *x = in + i * "
+                        + memoryTables.storage(n)
                 + ";\n  " + MemoryCase.vectorType(t, n) + " v = " + MemoryKernel.build(t, n, "x") + ";\n  "
                 + MemoryCase.vectorType(to, m.toN()) + " r = as_" + MemoryCase.vectorType(to, m.toN()) + "(v);\n"
                 + "  __global " + to + " *o = out + i * " + memoryTables.storage(m.toN()) + ";\n  "

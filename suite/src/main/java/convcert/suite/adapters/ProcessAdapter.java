@@ -83,7 +83,9 @@ public final class ProcessAdapter implements ConverterAdapter, MemoryOperations,
     /** The case whose answer was read last: extra bytes after it are its fault. */
     private String lastCase = "the handshake";
 
-    /** shared: the memory of convcert-host, whose file is the command's last argument at each start; else null (a device may say SHARED). */
+    /**
+     * shared: the memory of convcert-host, whose file is the command's last argument at each start; else null (a device may say SHARED).
+     */
     ProcessAdapter(List<String> command, Path directory, AdapterContext context, SharedMemory shared, String identity) {
         this.command = command;
         this.directory = directory;

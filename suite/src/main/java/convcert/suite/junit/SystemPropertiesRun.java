@@ -36,6 +36,7 @@ final class SystemPropertiesRun {
                 .filter(p -> !p.isBlank()).toList());
         ConverterAdapter adapter = Adapters.create(spec, new SuiteContext(Home.path(), vectors, 10_000, reference));
         return new SuiteRun(new SuiteRun.Config(reference, spec, adapter, VectorStore.open(vectors), pairs, null, false, 1, 1,
-                Waivers.none(), 10_000, 10, LocalDate.now(ZoneOffset.UTC), null, false, 1, null, Adapters.computesExpected(adapter, reference), null));
+                Waivers.none(), 10_000, 10, LocalDate.now(ZoneOffset.UTC), null, false, 1, null, 
+                Adapters.computesExpected(adapter, reference), null));
     }
 }

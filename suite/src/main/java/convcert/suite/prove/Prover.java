@@ -84,7 +84,8 @@ public final class Prover {
         record.put("params", miter.parameters());
         record.put("sets", miter.constants());
         record.put("free", free);
-        record.put("provenance", Map.of("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), "convcert", Version.VALUE, "commit", Build.commit(), "jdk", Build.jdk(), "os", Build.os(),
+        record.put("provenance", Map.of("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), "convcert", Version.VALUE,
+                "commit", Build.commit(), "jdk", Build.jdk(), "os", Build.os(),
                 "host", Build.host()));
         record.put("proof", proof);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve("proof.json").toFile(), record);

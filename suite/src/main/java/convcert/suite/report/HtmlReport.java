@@ -46,14 +46,16 @@ public final class HtmlReport {
     static String render(ConformanceReport r) {
         ConformanceReport.Summary s = r.summary();
         StringBuilder h = new StringBuilder();
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>convcert: ")
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>convcert: ")
                 .append(esc(r.adapter())).append(" against ").append(esc(r.profile())).append("</title>\n<style>\n")
                 .append("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.4em;overflow-wrap:anywhere}")
                 .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}")
                 .append("th{background:#f4f4f4;text-align:left}.chip{display:inline-block;border-radius:3px;padding:1px 5px;")
                 .append("margin:1px;font-size:12px;color:#fff;text-decoration:none}.PASS{background:#2e7d32}")
                 .append(".FAIL{background:#c62828}.NOT_APPLICABLE{background:#9e9e9e}.ADAPTER_ERROR{background:#6a1b9a}")
-                .append(".WAIVED{background:#ef6c00}.ERROR{background:#4e342e}.NOT_RUN{background:#455a64}.warn{color:#b71c1c}code,pre{font:12px ui-monospace,monospace}pre{background:#f7f7f7;")
+                .append(".WAIVED{background:#ef6c00}.ERROR{background:#4e342e}.NOT_RUN{background:#455a64}.warn{color:#b71c1c}")
+                .append("code,pre{font:12px ui-monospace,monospace}pre{background:#f7f7f7;")
                 .append("padding:6px;overflow-x:auto}.num{text-align:right}")
                 .append(".matrix tr:first-child th{position:sticky;top:0;z-index:1}summary{cursor:pointer}")
                 .append("details.finding{margin:.4em 0}#filters select{margin-right:.5em}")

@@ -38,7 +38,8 @@ public final class JUnitXmlReport {
                 s.cases(), s.failed(), s.adapterErrors() + s.errors() + s.notRun()));
         for (String pair : r.cases().stream().map(ConformanceReport.Entry::pair).distinct().sorted().toList()) {
             List<ConformanceReport.Entry> cases = r.cases().stream().filter(e -> e.pair().equals(pair)).toList();
-            x.append(String.format(Locale.ROOT, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">%n",
+            x.append(String.format(Locale.ROOT,
+                    "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">%n",
                     esc(r.profile() + "." + pair + shard), cases.size(), count(cases, Status.FAIL),
                     count(cases, Status.ADAPTER_ERROR) + count(cases, Status.ERROR) + count(cases, Status.NOT_RUN),
                     count(cases, Status.NOT_APPLICABLE) + count(cases, Status.WAIVED),

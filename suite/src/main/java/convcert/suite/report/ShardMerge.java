@@ -197,8 +197,8 @@ public final class ShardMerge {
         }
         Provenance p = first.provenance();
         Provenance now = Provenance.of(p.implementation(), p.vectors());
-        return new ConformanceReport(first.tool(), now, first.adapter(), first.profile(), first.tables(), first.decisions(), first.documents(),
-                first.source(), null, false, first.declared(), first.unmatched(), notes, null, List.of())
+        return new ConformanceReport(first.tool(), now, first.adapter(), first.profile(), first.tables(), first.decisions(),
+                first.documents(), first.source(), null, false, first.declared(), first.unmatched(), notes, null, List.of())
                 .withCases(entries);
     }
 
@@ -228,7 +228,8 @@ public final class ShardMerge {
                 a.ctrl(), Status.worse(a.status(), b.status()), a.vectors() + b.vectors(), a.mismatches() + b.mismatches(),
                 kinds, first.subList(0, Math.min(first.size(), 20)), a.rules().isEmpty() ? b.rules() : a.rules(),
                 a.message() != null ? a.message() : b.message(), a.waiver() != null ? a.waiver() : b.waiver(),
-                a.millis() + b.millis(), a.diagnosis() != null ? a.diagnosis() : b.diagnosis(), binadeOrder(mergeCounts(a.where(), b.where())),
+                a.millis() + b.millis(), a.diagnosis() != null ? a.diagnosis() : b.diagnosis(),
+                binadeOrder(mergeCounts(a.where(), b.where())),
                 a.inputMap() == null ? b.inputMap() : a.inputMap().plus(b.inputMap()));
     }
 }

@@ -5,12 +5,12 @@ import java.security.SecureRandom;
 import java.util.SplittableRandom;
 
 /**
- * What a packed batch's outputs hold before the implementation answers: drawn at random for each batch from a seed the implementation cannot know, never derived from an
- * expected value (suite/ADAPTERS.md, "What a certificate guarantees"). Into a format narrower than its
- * bytes the poison has a bit above the width set: no answer can be it, so an output reading as it was
- * left unwritten. Into a format that fills its bytes the poison is a random pattern (not a NaN where any
- * NaN agrees with any other): an output that reads as it and agrees with its expected value is asked
- * again (PackedRunner), since it may have been left alone.
+ * What a packed batch's outputs hold before the implementation answers: drawn at random for each batch from a
+ * seed the implementation cannot know, never derived from an expected value (suite/ADAPTERS.md, "What a
+ * certificate guarantees"). Into a format narrower than its bytes the poison has a bit above the width set:
+ * no answer can be it, so an output reading as it was left unwritten. Into a format that fills its bytes the
+ * poison is a random pattern (not a NaN where any NaN agrees with any other): an output that reads as it and
+ * agrees with its expected value is asked again (PackedRunner), since it may have been left alone.
  */
 final class Poison {
 
