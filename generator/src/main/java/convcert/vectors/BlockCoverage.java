@@ -131,10 +131,20 @@ final class BlockCoverage {
             return lanes();
         }
         SplittableRandom random = new SplittableRandom(seed ^ block.name().hashCode());
+        specialBlocks(random);
+        binadeEdges(random);
+        roundingPastTheTop(random);
+        elementGrid(random);
+        elementUnderflow(random);
+        valueSubnormalsAndRandom(random);
+        return collect(block.size());
+    }
+
+    /** Zero blocks, NaNs (quiet, signalling, negative) among ordinary values, an all-NaN block, infinities. */
+    private void specialBlocks(SplittableRandom random) {
         Format f = block.value();
         long sign = 1L << (f.width() - 1);
         int size = block.size();
-        int emax = element.maxExponent();
         long[] zeros = new long[size];
         add("zero", zeros.clone());
         zeros[random.nextInt(size)] = sign;
@@ -163,7 +173,12 @@ final class BlockCoverage {
         both[0] = f.inf();
         both[1] = nan;
         add("infinity", both);
-        // block maxima at and next to binade edges of the whole value range
+    }
+
+    /** Block maxima at and next to binade edges of the whole value range, and where the scale stops clamping. */
+    private void binadeEdges(SplittableRandom random) {
+        Format f = block.value();
+        int emax = element.maxExponent();
         int lowest = value.minExponent() - f.mantissaBits();
         int highest = value.maxExponent();
         List<Integer> edges = new ArrayList<>();
@@ -191,8 +206,14 @@ final class BlockCoverage {
             add("binade-edge", withMax(random, nextUp(p), 20));
         }
         add("binade-edge", withMax(random, f.maxFinite(), 20));
-        // maxima whose quotient by the floor scale lands at the top of the element range: the largest
-        // element, halfway past it, just below 2^(emax+1), and the even rule's carry threshold
+    }
+
+    /**
+     * Maxima whose quotient by the floor scale lands at the top of the element range: the largest element,
+     * halfway past it, just below 2^(emax+1), and the even rule's carry threshold.
+     */
+    private void roundingPastTheTop(SplittableRandom random) {
+        int emax = element.maxExponent();
         Decoded top = element.decode(block.element().maxFinite());
         int m = block.element().mantissaBits();
         for (int j : new int[] {0, random.nextInt(-100, -10), random.nextInt(10, 100)}) {
@@ -205,7 +226,13 @@ final class BlockCoverage {
                 add("round-up", withMax(random, max, 6));
             }
         }
-        // every tie and every value of the element grid, under one scale (the block's maximum sets it)
+    }
+
+    /** Every tie and every value of the element grid, under one scale (the block's maximum sets it). */
+    private void elementGrid(SplittableRandom random) {
+        long sign = 1L << (block.value().width() - 1);
+        int size = block.size();
+        Decoded top = element.decode(block.element().maxFinite());
         for (int j : new int[] {0, random.nextInt(-60, 60)}) {
             List<Long> points = new ArrayList<>();
             for (long code = 1; code <= block.element().maxFinite(); code++) {
@@ -232,7 +259,12 @@ final class BlockCoverage {
                 add("element-grid", v);
             }
         }
-        // values below the smallest element: half of it (a tie with zero), just above, far below
+    }
+
+    /** Values below the smallest element: half of it (a tie with zero), just above, far below. */
+    private void elementUnderflow(SplittableRandom random) {
+        long sign = 1L << (block.value().width() - 1);
+        Decoded top = element.decode(block.element().maxFinite());
         for (int j : new int[] {0, random.nextInt(-60, 60)}) {
             Decoded smallest = element.decode(1);
             long max = number(false, top.significand(), top.exponent() + j);
@@ -244,7 +276,17 @@ final class BlockCoverage {
             v[4] = v[1] | sign;
             add("element-underflow", v);
         }
-        for (int i = 0; i < scaled(1, 3, 12); i++) { // every value a subnormal of the value format
+    }
+
+    /** Blocks whose every value is a subnormal of the value format, then seeded random blocks over the range. */
+    private void valueSubnormalsAndRandom(SplittableRandom random) {
+        Format f = block.value();
+        long sign = 1L << (f.width() - 1);
+        int size = block.size();
+        int lowest = value.minExponent() - f.mantissaBits();
+        int highest = value.maxExponent();
+        int m = block.element().mantissaBits();
+        for (int i = 0; i < scaled(1, 3, 12); i++) {
             long[] v = new long[size];
             for (int k = 0; k < size; k++) {
                 v[k] = random.nextLong(1, 1L << f.mantissaBits()) | (random.nextBoolean() ? sign : 0);
@@ -253,9 +295,8 @@ final class BlockCoverage {
         }
         for (int i = 0; i < scaled(20, 200, 5000); i++) {
             int topBinade = random.nextInt(lowest, highest + 1);
-            add("random", below(random, topBinade + 1, 1 + random.nextInt(4 * (emax + m + 2))));
+            add("random", below(random, topBinade + 1, 1 + random.nextInt(4 * (element.maxExponent() + m + 2))));
         }
-        return collect(size);
     }
 
     // ---- block -> values ----------------------------------------------------------------------
@@ -289,32 +330,10 @@ final class BlockCoverage {
         if (block.twoLevel()) {
             return new TwoLevelCoverage(reference, block, level, seed).fromBlock();
         }
-        if (!block.scaled()) { // every combination of element codes, when there are few
-            long codes = 1L << block.element().width();
-            long all = 1;
-            for (int k = 0; k < block.size() && all <= 1 << 16; k++) {
-                all *= codes;
-            }
-            if (all <= 1 << 16) {
-                for (long n = 0; n < all; n++) {
-                    long[] v = new long[block.size()];
-                    long rest = n;
-                    for (int k = 0; k < v.length; k++) {
-                        v[k] = rest % codes;
-                        rest /= codes;
-                    }
-                    add("exhaustive", v);
-                }
-                return collect(block.size());
-            }
+        if (!block.scaled()) {
+            return unscaledBlocks();
         }
         SplittableRandom random = new SplittableRandom(seed ^ ~block.name().hashCode());
-        if (!block.scaled()) {
-            for (int i = 0; i < scaled(1000, 10_000, 100_000); i++) {
-                add("random", random.longs(block.size(), 0, 1L << block.element().width()).toArray());
-            }
-            return collect(block.size());
-        }
         int size = block.size();
         long codes = 1L << block.element().width();
         long scaleNan = block.scale().nan();
@@ -346,5 +365,31 @@ final class BlockCoverage {
             add("random", v);
         }
         return collect(size + 1);
+    }
+
+    /** A packed vector's blocks: every combination of element codes when there are few, else seeded random ones. */
+    private Blocks unscaledBlocks() {
+        long codes = 1L << block.element().width();
+        long all = 1;
+        for (int k = 0; k < block.size() && all <= 1 << 16; k++) {
+            all *= codes;
+        }
+        if (all <= 1 << 16) {
+            for (long n = 0; n < all; n++) {
+                long[] v = new long[block.size()];
+                long rest = n;
+                for (int k = 0; k < v.length; k++) {
+                    v[k] = rest % codes;
+                    rest /= codes;
+                }
+                add("exhaustive", v);
+            }
+            return collect(block.size());
+        }
+        SplittableRandom random = new SplittableRandom(seed ^ ~block.name().hashCode());
+        for (int i = 0; i < scaled(1000, 10_000, 100_000); i++) {
+            add("random", random.longs(block.size(), 0, 1L << block.element().width()).toArray());
+        }
+        return collect(block.size());
     }
 }

@@ -123,6 +123,21 @@ final class TwoLevelCoverage {
 
     BlockCoverage.Blocks toBlock() {
         SplittableRandom random = new SplittableRandom(seed ^ block.name().hashCode());
+        specialBlocks(random);
+        tensorEdges(random);
+        elementGrid(random);
+        scaleRounding(random);
+        elementBoundaries(random);
+        separating(true);
+        for (int i = 0; i < scaled(20, 200, 5000); i++) {
+            float amax = Math.scalb(1f + random.nextInt(1 << 23) * 0x1p-23f, random.nextInt(-40, 40));
+            add("random", amax, withMax(random, Math.scalb(amax, -random.nextInt(0, 16)), 1 + random.nextInt(24)));
+        }
+        return collect(size + 1);
+    }
+
+    /** Zero blocks and tensors (A = 0), NaNs among ordinary values, an all-NaN block, infinities. */
+    private void specialBlocks(SplittableRandom random) {
         add("zero", range, new float[size]);
         float[] signed = new float[size];
         signed[random.nextInt(size)] = -0f;
@@ -142,7 +157,13 @@ final class TwoLevelCoverage {
             v[random.nextInt(size)] = inf;
             add("infinity", range, v);
         }
-        // the tensor's largest magnitude at the edges of binary32 and of the recipes' arithmetic
+    }
+
+    /**
+     * The tensor's largest magnitude at the edges of binary32 and of the recipes' arithmetic; blocks above it
+     * (the scale saturates) and far below it (the scale underflows).
+     */
+    private void tensorEdges(SplittableRandom random) {
         for (float amax : new float[] {Float.MIN_VALUE, Float.MIN_NORMAL, 1e-30f, range / Float.MAX_VALUE,
             Math.nextDown(range / Float.MAX_VALUE), 1f, range, Math.nextUp(range), 1e30f, Float.MAX_VALUE}) {
             add("tensor-edge", amax, withMax(random, amax, 6));
@@ -160,7 +181,10 @@ final class TwoLevelCoverage {
             add("scale-underflow", range, withMax(random, a * 1.375f, 3));
         }
         add("scale-underflow", 1e30f, below(random, 1f, 3));
-        // the element grid and its ties, under exact scales (A = M: T = 1 and G = 1; a = 6 S)
+    }
+
+    /** The element grid and its ties, under exact scales (A = M: T = 1 and G = 1; a = 6 S). */
+    private void elementGrid(SplittableRandom random) {
         for (float scale : new float[] {1f, 0.0625f, 4f, 1.5f, 0.875f, 288f}) {
             List<Float> points = new ArrayList<>();
             for (int code = 1; code < grid.length; code++) {
@@ -177,7 +201,14 @@ final class TwoLevelCoverage {
                 add("element-grid", range, v);
             }
         }
-        // s between two E4M3 values, and on a midpoint (ties to even)
+    }
+
+    /**
+     * s between two E4M3 values and on a midpoint (ties to even); then within a few binary32 steps of an E4M3
+     * value or midpoint, under a tensor scale that is not a power of two: where the recipes' roundings of s
+     * (and their order of operations) show.
+     */
+    private void scaleRounding(SplittableRandom random) {
         for (float s : new float[] {1.0625f, 1.1875f, 3.25f, 0.015625f * 1.0625f, 300f, 0.5f * 1.125f}) {
             add("scale-rounding", range, withMax(random, s * elementMax, 10));
         }
@@ -185,8 +216,6 @@ final class TwoLevelCoverage {
             add("scale-rounding", range, withMax(random, elementMax * (1f + random.nextInt(1 << 23) * 0x1p-23f)
                     * Math.scalb(1f, random.nextInt(-6, 8)), 10));
         }
-        // s within a few binary32 steps of an E4M3 value or midpoint, under a tensor scale that is not a
-        // power of two: where the recipes' roundings of s (and their order of operations) show
         for (int i = 0; i < scaled(4, 12, 64); i++) {
             float amax = Math.scalb(1f + random.nextInt(1 << 23) * 0x1p-23f, random.nextInt(-20, 20));
             int code = random.nextInt(1, (int) block.scale().maxFinite());
@@ -201,10 +230,15 @@ final class TwoLevelCoverage {
                 add("scale-boundary", amax, withMax(random, a, 6));
             }
         }
-        // elements within a few binary32 steps of an E2M1 midpoint once scaled: where dividing by T x S
-        // and multiplying by a rounded reciprocal part (the block's own scale S taken from the reference under
-        // the table's defaults, so that the inputs are the same whatever decisions a run chooses: a recording
-        // made from them replays under any reading)
+    }
+
+    /**
+     * Elements within a few binary32 steps of an E2M1 midpoint once scaled: where dividing by T x S and
+     * multiplying by a rounded reciprocal part (the block's own scale S taken from the reference under the
+     * table's defaults, so that the inputs are the same whatever decisions a run chooses: a recording made
+     * from them replays under any reading).
+     */
+    private void elementBoundaries(SplittableRandom random) {
         BlockConverter quantizer = new Reference(reference.tables(), Semantics.defaults(reference.tables()))
                 .blockConverter(block, block.modes().stream().sorted().findFirst().orElseThrow(), true);
         for (int i = 0; i < scaled(4, 16, 64); i++) {
@@ -227,12 +261,6 @@ final class TwoLevelCoverage {
             }
             add("element-boundary", amax, v);
         }
-        separating(true);
-        for (int i = 0; i < scaled(20, 200, 5000); i++) {
-            float amax = Math.scalb(1f + random.nextInt(1 << 23) * 0x1p-23f, random.nextInt(-40, 40));
-            add("random", amax, withMax(random, Math.scalb(amax, -random.nextInt(0, 16)), 1 + random.nextInt(24)));
-        }
-        return collect(size + 1);
     }
 
     BlockCoverage.Blocks fromBlock() {

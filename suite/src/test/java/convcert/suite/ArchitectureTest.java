@@ -2,7 +2,14 @@ package convcert.suite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.util.JavacTask;
+import com.sun.source.util.SourcePositions;
+import com.sun.source.util.TreeScanner;
+import com.sun.source.util.Trees;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +19,9 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * progress, the home) below everything in the generator; inside the suite,
  * model at the bottom, diagnosis above it, runner (which uses the diagnosis), report and adapters beside each other and
  * never importing one another,
- * junit and the commands on top; only commands use the generator's command package. And no main source file
- * of any module over 400 lines.
+ * junit and the commands on top; only commands use the generator's command package. And the size of what a
+ * reader takes in at once: no main source file over 400 lines, no method over 60, no line over 140 columns.
  */
 class ArchitectureTest {
 
@@ -101,6 +111,48 @@ class ArchitectureTest {
         }
         assertEquals(List.of(), long_);
     }
+
+    /** Methods (lambdas and local classes inside them included) measured by the JDK's own parser, from modifiers to brace. */
+    @Test
+    void noMainMethodIsOver60LinesAndNoLineOver140Columns() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        List<Path> files = new ArrayList<>();
+        for (String module : List.of("spi", "generator", "suite")) {
+            files.addAll(sources(module + "/src/main/java"));
+        }
+        for (Path file : files) {
+            List<String> lines = Files.readAllLines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).length() > MAX_COLUMNS) {
+                    wrong.add(HOME.relativize(file) + ":" + (i + 1) + ": " + lines.get(i).length() + " columns");
+                }
+            }
+        }
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        try (StandardJavaFileManager manager = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
+            JavacTask task = (JavacTask) javac.getTask(null, manager, null, List.of("-proc:none"), null,
+                    manager.getJavaFileObjectsFromPaths(files));
+            SourcePositions positions = Trees.instance(task).getSourcePositions();
+            for (CompilationUnitTree unit : task.parse()) {
+                new TreeScanner<Void, Void>() {
+                    @Override
+                    public Void visitMethod(MethodTree method, Void unused) {
+                        long first = unit.getLineMap().getLineNumber(positions.getStartPosition(unit, method));
+                        long last = unit.getLineMap().getLineNumber(positions.getEndPosition(unit, method));
+                        if (last - first + 1 > MAX_METHOD_LINES) {
+                            wrong.add(HOME.relativize(Path.of(unit.getSourceFile().toUri())) + ":" + first + ": "
+                                    + method.getName() + " runs " + (last - first + 1) + " lines");
+                        }
+                        return super.visitMethod(method, unused);
+                    }
+                }.scan(unit, null);
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
+
+    static final int MAX_METHOD_LINES = 60;
+    static final int MAX_COLUMNS = 140;
 
     private static List<Path> sources(String root) throws IOException {
         try (Stream<Path> files = Files.walk(HOME.resolve(root))) {
