@@ -52,44 +52,11 @@ public final class FormatCodec {
         this.nanAtNegativeZero = (layout == Layout.IEEE_FN || layout == Layout.P3109_SIGNED) && format.nan() != null
                 && format.nan() == signBit;
         this.bias = format.bias();
-        int top; // the grid spans binades minExponent..top
-        switch (layout) {
-            case IEEE, IEEE_FN, IEEE_FNU, P3109_SIGNED, P3109_UNSIGNED -> {
-                minExponent = 1 - bias;
-                top = (int) (format.maxFinite() >>> mantissaBits) - bias;
-                rows = null;
-                decodeTable = null;
-            }
-            case FIXED -> { // one quantum, 2^-fraction bits, in every binade up to the largest value's
-                top = 63 - Long.numberOfLeadingZeros(format.maxFinite()) - mantissaBits;
-                minExponent = top;
-                rows = null;
-                decodeTable = null;
-            }
-            case EXPONENT -> { // code 0 is 2^-bias: every code below NaN is a normal power of two
-                minExponent = -bias;
-                top = (int) format.maxFinite() - bias;
-                rows = null;
-                decodeTable = null;
-            }
-            case TAPERED -> {
-                List<TaperedRow> taperedRows = tables.taperedRows(format);
-                top = taperedRows.stream().filter(r -> !r.denormal()).mapToInt(TaperedRow::maxAbsExponent).max().orElse(0);
-                minExponent = -taperedRows.stream().mapToInt(TaperedRow::maxAbsExponent).max().orElseThrow();
-                rows = new TaperedRow[top - minExponent + 1];
-                for (int i = 0; i < rows.length; i++) {
-                    int e = minExponent + i;
-                    rows[i] = taperedRows.stream().filter(r -> r.covers(e)).findFirst().orElseThrow();
-                }
-                decodeTable = new Decoded[1 << width];
-            }
-            default -> {
-                minExponent = 0;
-                top = -1;
-                rows = null;
-                decodeTable = null;
-            }
-        }
+        Span span = span(format, tables);
+        minExponent = span.minExponent();
+        int top = span.top();
+        rows = span.rows();
+        decodeTable = layout == Layout.TAPERED ? new Decoded[1 << width] : null;
         int n = top - minExponent + 1;
         quantum = new int[Math.max(n, 0)];
         keptBits = new int[Math.max(n, 0)];
@@ -116,6 +83,36 @@ public final class FormatCodec {
             maxExponent = max.binade();
             maxKept = shiftTo(max.significand(), max.exponent(), quantum(maxExponent));
         }
+    }
+
+    /** The binades minExponent..top a format's grid spans, and a tapered format's row for each. */
+    private record Span(int minExponent, int top, TaperedRow[] rows) {
+    }
+
+    private static Span span(Format format, SpecTables tables) {
+        int bias = format.bias();
+        return switch (format.layout()) {
+            case IEEE, IEEE_FN, IEEE_FNU, P3109_SIGNED, P3109_UNSIGNED ->
+                    new Span(1 - bias, (int) (format.maxFinite() >>> format.mantissaBits()) - bias, null);
+            case FIXED -> { // one quantum, 2^-fraction bits, in every binade up to the largest value's
+                int top = 63 - Long.numberOfLeadingZeros(format.maxFinite()) - format.mantissaBits();
+                yield new Span(top, top, null);
+            }
+            // code 0 is 2^-bias: every code below NaN is a normal power of two
+            case EXPONENT -> new Span(-bias, (int) format.maxFinite() - bias, null);
+            case TAPERED -> {
+                List<TaperedRow> taperedRows = tables.taperedRows(format);
+                int top = taperedRows.stream().filter(r -> !r.denormal()).mapToInt(TaperedRow::maxAbsExponent).max().orElse(0);
+                int min = -taperedRows.stream().mapToInt(TaperedRow::maxAbsExponent).max().orElseThrow();
+                TaperedRow[] rows = new TaperedRow[top - min + 1];
+                for (int i = 0; i < rows.length; i++) {
+                    int e = min + i;
+                    rows[i] = taperedRows.stream().filter(r -> r.covers(e)).findFirst().orElseThrow();
+                }
+                yield new Span(min, top, rows);
+            }
+            default -> new Span(0, -1, null);
+        };
     }
 
     /** Sign-less bits of binade e in a tapered row: the prefix, then the exponent field or the denormal field. */

@@ -31,15 +31,7 @@ final class BlockTable {
         Map<String, BlockFormat> blocks = new LinkedHashMap<>();
         for (CsvTable.Row row : table.rows()) {
             String name = row.required("name");
-            for (String column : List.of("name", "aliases")) {
-                for (String word : column.equals("name") ? List.of(name) : row.words(column)) {
-                    row.identifier(column, word);
-                    if (formats.apply(word) != null) {
-                        throw row.error(column, "'" + word + "' is already a name of format "
-                                + formats.apply(word).name() + " (formats.csv)");
-                    }
-                }
-            }
+            checkNames(row, name, formats);
             Format element = format(row, "element", formats);
             if (element.isInteger() || element.layout() == Layout.EXPONENT || element.layout() == Layout.TAPERED) {
                 throw row.error("element", element.name() + " is not an IEEE-like floating format");
@@ -58,54 +50,82 @@ final class BlockTable {
                         + element.name() + " in exponent and mantissa");
             }
             if (twoLevel) {
-                if (scale == null || scale.isInteger() || scale.layout() == Layout.EXPONENT || scale.layout() == Layout.TAPERED
-                        || scale.layout() == Layout.FIXED) {
-                    throw row.error("scale", "a two-level block (tensor_scale " + tensor.name() + ") needs a floating block "
-                            + "scale such as E4M3, not " + (scale == null ? "none" : scale.name()));
-                }
-                if (!tensor.equals(value) || value.width() != 32 || value.exponentBits() != 8 || value.mantissaBits() != 23) {
-                    throw row.error(TENSOR_SCALE, "a two-level recipe computes in binary32: tensor_scale and value must both "
-                            + "be the binary32 format, not " + tensor.name() + " and " + value.name());
-                }
+                checkTwoLevel(row, scale, tensor, value);
             }
             int size = row.integer("size");
             if (size < 1 || size > 1024) {
                 throw row.error("size", "a block holds 1 to 1024 elements, not " + size);
             }
-            Set<Rounding> modes = EnumSet.noneOf(Rounding.class);
-            for (String word : row.words("modes")) {
-                Rounding mode = Rounding.parse(word);
-                if (mode == null || mode == Rounding.RH || mode == Rounding.RO) {
-                    throw row.error("modes", "'" + word + "' is not a rounding mode for block elements (rn rna rz rd ru rs)");
-                }
-                if (!modesDefined.contains(mode)) {
-                    throw row.error("modes", mode.suffix() + " has no row in rounding.csv");
-                }
-                modes.add(mode);
-            }
-            if (modes.isEmpty()) {
-                throw row.error("modes", "at least one rounding mode required");
-            }
+            Set<Rounding> modes = modes(row, modesDefined);
             if (!modesDefined.contains(Rounding.RN)) {
                 throw row.error("modes", "block -> " + value.name() + " rounds rn (overflow only): rounding.csv needs rn");
             }
             Format random = random(table, row, formats, modes);
-            String storage = row.required("storage");
-            if (!storage.equals("bytes") && !storage.equals("packed")) {
-                throw row.error("storage", "expected bytes (a value per byte or more) or packed (two elements of up to 4 bits "
-                        + "per byte), got '" + storage + "'");
-            }
-            if (storage.equals("packed") && element.width() > 4) {
-                throw row.error("storage", "only elements of up to 4 bits pack two per byte; " + element.name() + " has "
-                        + element.width());
-            }
+            boolean packed = packed(row, element);
             BlockFormat b = new BlockFormat(name, row.words("aliases"), element, scale, tensor, size, value, Set.copyOf(modes),
-                    storage.equals("packed"), random, row.required("description"), row.required("source"), row.location());
+                    packed, random, row.required("description"), row.required("source"), row.location());
             if (blocks.putIfAbsent(name, b) != null) {
                 throw row.error("name", "duplicate block format '" + name + "'");
             }
         }
         return blocks;
+    }
+
+    private static void checkNames(CsvTable.Row row, String name, Function<String, Format> formats) {
+        for (String column : List.of("name", "aliases")) {
+            for (String word : column.equals("name") ? List.of(name) : row.words(column)) {
+                row.identifier(column, word);
+                if (formats.apply(word) != null) {
+                    throw row.error(column, "'" + word + "' is already a name of format "
+                            + formats.apply(word).name() + " (formats.csv)");
+                }
+            }
+        }
+    }
+
+    /** A two-level block: a floating block scale under a binary32 tensor scale, over binary32 values. */
+    private static void checkTwoLevel(CsvTable.Row row, Format scale, Format tensor, Format value) {
+        if (scale == null || scale.isInteger() || scale.layout() == Layout.EXPONENT || scale.layout() == Layout.TAPERED
+                || scale.layout() == Layout.FIXED) {
+            throw row.error("scale", "a two-level block (tensor_scale " + tensor.name() + ") needs a floating block "
+                    + "scale such as E4M3, not " + (scale == null ? "none" : scale.name()));
+        }
+        if (!tensor.equals(value) || value.width() != 32 || value.exponentBits() != 8 || value.mantissaBits() != 23) {
+            throw row.error(TENSOR_SCALE, "a two-level recipe computes in binary32: tensor_scale and value must both "
+                    + "be the binary32 format, not " + tensor.name() + " and " + value.name());
+        }
+    }
+
+    private static Set<Rounding> modes(CsvTable.Row row, Set<Rounding> modesDefined) {
+        Set<Rounding> modes = EnumSet.noneOf(Rounding.class);
+        for (String word : row.words("modes")) {
+            Rounding mode = Rounding.parse(word);
+            if (mode == null || mode == Rounding.RH || mode == Rounding.RO) {
+                throw row.error("modes", "'" + word + "' is not a rounding mode for block elements (rn rna rz rd ru rs)");
+            }
+            if (!modesDefined.contains(mode)) {
+                throw row.error("modes", mode.suffix() + " has no row in rounding.csv");
+            }
+            modes.add(mode);
+        }
+        if (modes.isEmpty()) {
+            throw row.error("modes", "at least one rounding mode required");
+        }
+        return modes;
+    }
+
+    /** The storage column: bytes, or packed (two elements of up to 4 bits a byte). */
+    private static boolean packed(CsvTable.Row row, Format element) {
+        String storage = row.required("storage");
+        if (!storage.equals("bytes") && !storage.equals("packed")) {
+            throw row.error("storage", "expected bytes (a value per byte or more) or packed (two elements of up to 4 bits "
+                    + "per byte), got '" + storage + "'");
+        }
+        if (storage.equals("packed") && element.width() > 4) {
+            throw row.error("storage", "only elements of up to 4 bits pack two per byte; " + element.name() + " has "
+                    + element.width());
+        }
+        return storage.equals("packed");
     }
 
     /** The random column: required where a mode is stochastic, an unsigned integer of 1 to 32 bits; refused elsewhere. */

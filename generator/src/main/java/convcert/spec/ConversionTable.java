@@ -50,94 +50,121 @@ final class ConversionTable {
             }
         }
         for (RowPair pair : pairs) {
-            CsvTable.Row row = pair.row();
-            Format from = pair.from();
-            Format to = pair.to();
-            Set<Rounding> modes = EnumSet.noneOf(Rounding.class);
-            for (String word : row.words("modes")) {
-                Rounding mode = Rounding.parse(word);
-                if (mode == null) {
-                    throw row.error("modes", "unknown rounding mode '" + word + "' (known: " + Rounding.known() + ")");
+            Conversion c = conversion(table, pair, groups, hybridRules);
+            if (conversions.putIfAbsent(key(pair.from(), pair.to()), c) != null) {
+                throw pair.row().error("to", "duplicate pair " + c.pairName());
+            }
+            checkSaturation(pair.row(), c, rules, ctrlBits);
+        }
+        checkModesNamed(conversions.values(), named);
+        return conversions;
+    }
+
+    /** One pair of a row, its columns checked. */
+    private static Conversion conversion(CsvTable table, RowPair pair, Map<String, String> groups,
+                                         Map<String, HybridRule> hybridRules) {
+        CsvTable.Row row = pair.row();
+        Format from = pair.from();
+        Format to = pair.to();
+        Set<Rounding> modes = modes(row);
+        Set<Form> forms = forms(row);
+        String group = row.required("group");
+        if (!groups.containsKey(group)) {
+            throw row.error("group", "unknown group '" + group + "' (saturation-groups.csv has " + groups.keySet() + ")");
+        }
+        Rounding implicit = row.text("implicit").isEmpty() ? null : RoundingTable.parse(row, "implicit");
+        if (modes.contains(Rounding.RH)) {
+            if (to.layout() != Layout.TAPERED) {
+                throw row.error("modes", "rh (hybrid) is defined only for tapered destinations");
+            }
+            if (!hybridRules.containsKey(from.name())) {
+                throw row.error("modes", "rh needs a hybrid-rounding.csv row for " + from.name());
+            }
+        }
+        Long nanResult = table.columnNames().contains(NAN_RESULT) ? row.optionalHex(NAN_RESULT) : null;
+        if (nanResult != null && (!to.isInteger() || (to.width() < 64 && nanResult >>> to.width() != 0))) {
+            throw row.error(NAN_RESULT, to.isInteger() ? "does not fit in " + to.width() + " bits"
+                    : "only for integer destinations (a floating one has formats.csv nan and sat_nan)");
+        }
+        int randomBits = randomBits(table, row, from, to, modes.stream().anyMatch(Rounding::stochastic));
+        Set<Form> rsForms = EnumSet.noneOf(Form.class);
+        for (String word : table.columnNames().contains(RS_FORMS) ? row.words(RS_FORMS) : List.<String>of()) {
+            Form form = Form.parse(word);
+            if (randomBits == 0 || form == null || !forms.contains(form)) {
+                throw row.error(RS_FORMS, randomBits == 0 ? "rs forms without rs in modes"
+                        : "expected some of the pair's forms (" + row.text("forms") + "), got '" + word + "'");
+            }
+            rsForms.add(form);
+        }
+        ScaleLane scale = scale(table, row, from, to, randomBits);
+        String sameType = table.columnNames().contains(SAME_TYPE) ? row.text(SAME_TYPE) : "";
+        if (!sameType.isEmpty() && (!from.equals(to) || !sameType.equals("integral") && !sameType.equals("identity"))) {
+            throw row.error(SAME_TYPE, from.equals(to) ? "expected integral or identity, got '" + sameType + "'"
+                    : "only for a format to itself");
+        }
+        return new Conversion(from, to, Set.copyOf(modes), Set.copyOf(forms), group, implicit,
+                row.required("api"), row.required("source"), row.location(), nanResult, randomBits, Set.copyOf(rsForms),
+                scale, sameType.equals("identity"));
+    }
+
+    private static Set<Rounding> modes(CsvTable.Row row) {
+        Set<Rounding> modes = EnumSet.noneOf(Rounding.class);
+        for (String word : row.words("modes")) {
+            Rounding mode = Rounding.parse(word);
+            if (mode == null) {
+                throw row.error("modes", "unknown rounding mode '" + word + "' (known: " + Rounding.known() + ")");
+            }
+            modes.add(mode);
+        }
+        if (modes.isEmpty()) {
+            throw row.error("modes", "at least one rounding mode required");
+        }
+        return modes;
+    }
+
+    private static Set<Form> forms(CsvTable.Row row) {
+        Set<Form> forms = EnumSet.noneOf(Form.class);
+        for (String word : row.words("forms")) {
+            Form form = Form.parse(word);
+            if (form == null || form == Form.IMPLICIT) {
+                throw row.error("forms", "expected some of " + Form.EXPLICIT.stream().map(Form::tableName)
+                        .collect(java.util.stream.Collectors.joining(" ")) + ", got '" + word + "'");
+            }
+            forms.add(form);
+        }
+        if (forms.isEmpty()) {
+            throw row.error("forms", "at least one form required");
+        }
+        return forms;
+    }
+
+    /** Every form of a pair (its implicit one too) meets a saturation rule at every CTRL setting, meaningful for its destination. */
+    private static void checkSaturation(CsvTable.Row row, Conversion c, List<SaturationRule> rules, Collection<Integer> ctrlBits) {
+        List<Form> checked = new ArrayList<>(EnumSet.copyOf(c.forms())); // in the enum's order, as the table's errors come
+        if (c.implicitRounding() != null) {
+            checked.add(Form.IMPLICIT);
+        }
+        for (Form form : checked) {
+            for (CtrlState ctrl : CtrlState.all(ctrlBits)) {
+                SaturationRule rule = SaturationTable.find(rules, c.group(), form, ctrl);
+                if (rule == null) {
+                    throw row.error("forms", "no saturation.csv rule matches group " + c.group() + ", form "
+                            + form.tableName() + ", CTRL " + ctrl);
                 }
-                modes.add(mode);
-            }
-            if (modes.isEmpty()) {
-                throw row.error("modes", "at least one rounding mode required");
-            }
-            Set<Form> forms = EnumSet.noneOf(Form.class);
-            for (String word : row.words("forms")) {
-                Form form = Form.parse(word);
-                if (form == null || form == Form.IMPLICIT) {
-                    throw row.error("forms", "expected some of " + Form.EXPLICIT.stream().map(Form::tableName)
-                            .collect(java.util.stream.Collectors.joining(" ")) + ", got '" + word + "'");
-                }
-                forms.add(form);
-            }
-            if (forms.isEmpty()) {
-                throw row.error("forms", "at least one form required");
-            }
-            String group = row.required("group");
-            if (!groups.containsKey(group)) {
-                throw row.error("group", "unknown group '" + group + "' (saturation-groups.csv has " + groups.keySet() + ")");
-            }
-            Rounding implicit = row.text("implicit").isEmpty() ? null : RoundingTable.parse(row, "implicit");
-            if (modes.contains(Rounding.RH)) {
-                if (to.layout() != Layout.TAPERED) {
-                    throw row.error("modes", "rh (hybrid) is defined only for tapered destinations");
-                }
-                if (!hybridRules.containsKey(from.name())) {
-                    throw row.error("modes", "rh needs a hybrid-rounding.csv row for " + from.name());
-                }
-            }
-            Long nanResult = table.columnNames().contains(NAN_RESULT) ? row.optionalHex(NAN_RESULT) : null;
-            if (nanResult != null && (!to.isInteger() || (to.width() < 64 && nanResult >>> to.width() != 0))) {
-                throw row.error(NAN_RESULT, to.isInteger() ? "does not fit in " + to.width() + " bits"
-                        : "only for integer destinations (a floating one has formats.csv nan and sat_nan)");
-            }
-            int randomBits = randomBits(table, row, from, to, modes.stream().anyMatch(Rounding::stochastic));
-            Set<Form> rsForms = EnumSet.noneOf(Form.class);
-            for (String word : table.columnNames().contains(RS_FORMS) ? row.words(RS_FORMS) : List.<String>of()) {
-                Form form = Form.parse(word);
-                if (randomBits == 0 || form == null || !forms.contains(form)) {
-                    throw row.error(RS_FORMS, randomBits == 0 ? "rs forms without rs in modes"
-                            : "expected some of the pair's forms (" + row.text("forms") + "), got '" + word + "'");
-                }
-                rsForms.add(form);
-            }
-            ScaleLane scale = scale(table, row, from, to, randomBits);
-            String sameType = table.columnNames().contains(SAME_TYPE) ? row.text(SAME_TYPE) : "";
-            if (!sameType.isEmpty() && (!from.equals(to) || !sameType.equals("integral") && !sameType.equals("identity"))) {
-                throw row.error(SAME_TYPE, from.equals(to) ? "expected integral or identity, got '" + sameType + "'"
-                        : "only for a format to itself");
-            }
-            Conversion c = new Conversion(from, to, Set.copyOf(modes), Set.copyOf(forms), group, implicit,
-                    row.required("api"), row.required("source"), row.location(), nanResult, randomBits, Set.copyOf(rsForms),
-                    scale, sameType.equals("identity"));
-            if (conversions.putIfAbsent(key(from, to), c) != null) {
-                throw row.error("to", "duplicate pair " + c.pairName());
-            }
-            List<Form> checked = new ArrayList<>(forms);
-            if (implicit != null) {
-                checked.add(Form.IMPLICIT);
-            }
-            for (Form form : checked) {
-                for (CtrlState ctrl : CtrlState.all(ctrlBits)) {
-                    SaturationRule rule = SaturationTable.find(rules, group, form, ctrl);
-                    if (rule == null) {
-                        throw row.error("forms", "no saturation.csv rule matches group " + group + ", form "
-                                + form.tableName() + ", CTRL " + ctrl);
-                    }
-                    Saturation effective = rule.effective();
-                    boolean ok = to.isInteger() ? effective != Saturation.NOSAT && effective != Saturation.PROPAGATE
-                            : effective != Saturation.WRAP;
-                    if (!ok) {
-                        throw row.error("group", "group " + group + " gives '" + effective.tableName()
-                                + "' for " + form.tableName() + " at CTRL " + ctrl + ", meaningless for " + to.name());
-                    }
+                Saturation effective = rule.effective();
+                boolean ok = c.to().isInteger() ? effective != Saturation.NOSAT && effective != Saturation.PROPAGATE
+                        : effective != Saturation.WRAP;
+                if (!ok) {
+                    throw row.error("group", "group " + c.group() + " gives '" + effective.tableName()
+                            + "' for " + form.tableName() + " at CTRL " + ctrl + ", meaningless for " + c.to().name());
                 }
             }
         }
-        for (Conversion c : conversions.values()) {
+    }
+
+    /** Every rounding a pair offers (its implicit one too) has its row in rounding.csv. */
+    private static void checkModesNamed(Collection<Conversion> conversions, Set<Rounding> named) {
+        for (Conversion c : conversions) {
             List<Rounding> used = new ArrayList<>(c.modes());
             if (c.implicitRounding() != null) {
                 used.add(c.implicitRounding());
@@ -149,7 +176,6 @@ final class ConversionTable {
                 }
             }
         }
-        return conversions;
     }
 
     /**

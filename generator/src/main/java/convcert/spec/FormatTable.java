@@ -28,96 +28,117 @@ final class FormatTable {
             if (layout == Layout.FIXED) {
                 format = fixed(row, name, width);
             } else if (layout.isInteger()) {
-                for (String column : List.of("exponent_bits", "mantissa_bits", "bias", "inf", "nan", "sat_nan")) {
-                    if (!row.text(column).isEmpty()) {
-                        throw row.error(column, "must be blank for an integer format");
-                    }
-                }
-                long mask = width == 64 ? -1L : (1L << width) - 1;
-                long expectedMax = layout == Layout.INT ? mask >>> 1 : mask;
-                long max = row.hex("max_finite");
-                if (max != expectedMax) {
-                    throw row.error("max_finite", "an " + width + "-bit " + layout.tableName()
-                            + " has largest value 0x" + Long.toHexString(expectedMax).toUpperCase());
-                }
-                long fromNan = row.hex("from_nan");
-                if ((fromNan & ~mask) != 0) {
-                    throw row.error("from_nan", "does not fit in " + width + " bits");
-                }
-                format = new Format(name, row.words("aliases"), width, layout, 0, 0, 0, null, null, max,
-                        row.yesNo("negative_zero"), null, fromNan, row.text("description"), row.location());
+                format = integer(row, name, width, layout);
             } else {
-                int exponentBits = 0;
-                int mantissaBits = 0;
-                int bias = 0;
-                if (layout == Layout.TAPERED) {
-                    for (String column : List.of("exponent_bits", "mantissa_bits", "bias")) {
-                        if (!row.text(column).isEmpty()) {
-                            throw row.error(column, "must be blank for a tapered format (see tapered.csv)");
-                        }
-                    }
-                } else {
-                    exponentBits = row.integer("exponent_bits");
-                    mantissaBits = row.integer("mantissa_bits");
-                    bias = row.integer("bias");
-                    int sign = layout.hasSignBit() ? 1 : 0;
-                    if (sign + exponentBits + mantissaBits != width) {
-                        throw row.error("mantissa_bits", (sign == 1 ? "1 + " : "") + "exponent_bits + mantissa_bits = "
-                                + (sign + exponentBits + mantissaBits) + ", not the width " + width);
-                    }
-                    if (layout == Layout.EXPONENT && mantissaBits != 0) {
-                        throw row.error("mantissa_bits", "an exponent layout has no mantissa: 0");
-                    }
-                }
-                Long inf = row.optionalHex("inf");
-                if (layout == Layout.IEEE && inf == null) {
-                    throw row.error("inf", "an ieee layout has an infinity");
-                }
-                if ((layout == Layout.IEEE_FN || layout == Layout.IEEE_FNU || layout == Layout.EXPONENT) && inf != null) {
-                    throw row.error("inf", "an " + layout.tableName() + " layout has no infinity; leave blank");
-                }
-                long mask = width == 64 ? -1L : (1L << width) - 1;
-                Long nan = row.optionalHex("nan");
-                if (nan == null && layout != Layout.IEEE_FN) { // P3109 formats all have their one NaN
-                    throw row.error("nan", "value required (only an ieee-fn layout may have no NaN: finite only)");
-                }
-                long max = row.hex("max_finite");
-                for (String column : List.of("inf", "nan", "max_finite")) {
-                    Long value = row.optionalHex(column);
-                    if (value != null && (value & ~mask) != 0) {
-                        throw row.error(column, "does not fit in " + width + " bits");
-                    }
-                }
-                String satNan = nan == null ? row.text("sat_nan") : row.required("sat_nan");
-                if (nan == null && !satNan.isEmpty()) {
-                    throw row.error("sat_nan", "must be blank for a format without NaN (decision finite-nan decides)");
-                }
-                if (nan != null && !satNan.equals("zero") && !satNan.matches("ctrl\\d+") && !satNan.equals("nan")) {
-                    throw row.error("sat_nan", "expected zero, nan or ctrlNN (a bit of ctrl.csv), got '" + satNan + "'");
-                }
-                if (!row.text("from_nan").isEmpty()) {
-                    throw row.error("from_nan", "must be blank for a floating format");
-                }
-                format = new Format(name, row.words("aliases"), width, layout, exponentBits, mantissaBits, bias,
-                        inf, nan, max, row.yesNo("negative_zero"), satNan, null, row.text("description"), row.location());
-                if (layout == Layout.IEEE || layout == Layout.IEEE_FN) {
-                    checkIeeeSpecials(row, format);
-                }
-                if (layout.p3109()) {
-                    checkP3109Specials(row, format);
-                }
-                if (layout == Layout.EXPONENT || layout == Layout.IEEE_FNU) {
-                    if (nan == null || nan != mask || max != mask - 1) {
-                        throw row.error(nan == null || nan != mask ? "nan" : "max_finite", "an " + layout.tableName() + " layout's NaN is "
-                                + "all ones (" + format.hex(mask) + ") and its largest value the code below ("
-                                + format.hex(mask - 1) + ")");
-                    }
-                    if (format.negativeZero()) {
-                        throw row.error("negative_zero", "an " + layout.tableName() + " layout has no sign: no");
-                    }
-                }
+                format = floating(row, name, width, layout);
             }
             add(row, format);
+        }
+    }
+
+    /** An integer format: no floating columns; its largest value and the code a NaN converts to fit its width. */
+    private static Format integer(CsvTable.Row row, String name, int width, Layout layout) {
+        for (String column : List.of("exponent_bits", "mantissa_bits", "bias", "inf", "nan", "sat_nan")) {
+            if (!row.text(column).isEmpty()) {
+                throw row.error(column, "must be blank for an integer format");
+            }
+        }
+        long mask = width == 64 ? -1L : (1L << width) - 1;
+        long expectedMax = layout == Layout.INT ? mask >>> 1 : mask;
+        long max = row.hex("max_finite");
+        if (max != expectedMax) {
+            throw row.error("max_finite", "an " + width + "-bit " + layout.tableName()
+                    + " has largest value 0x" + Long.toHexString(expectedMax).toUpperCase());
+        }
+        long fromNan = row.hex("from_nan");
+        if ((fromNan & ~mask) != 0) {
+            throw row.error("from_nan", "does not fit in " + width + " bits");
+        }
+        return new Format(name, row.words("aliases"), width, layout, 0, 0, 0, null, null, max,
+                row.yesNo("negative_zero"), null, fromNan, row.text("description"), row.location());
+    }
+
+    /** A floating format: its fields, specials and saturation NaN, each checked against its layout. */
+    private static Format floating(CsvTable.Row row, String name, int width, Layout layout) {
+        Fields f = fields(row, layout, width);
+        Long inf = row.optionalHex("inf");
+        if (layout == Layout.IEEE && inf == null) {
+            throw row.error("inf", "an ieee layout has an infinity");
+        }
+        if ((layout == Layout.IEEE_FN || layout == Layout.IEEE_FNU || layout == Layout.EXPONENT) && inf != null) {
+            throw row.error("inf", "an " + layout.tableName() + " layout has no infinity; leave blank");
+        }
+        long mask = width == 64 ? -1L : (1L << width) - 1;
+        Long nan = row.optionalHex("nan");
+        if (nan == null && layout != Layout.IEEE_FN) { // P3109 formats all have their one NaN
+            throw row.error("nan", "value required (only an ieee-fn layout may have no NaN: finite only)");
+        }
+        long max = row.hex("max_finite");
+        for (String column : List.of("inf", "nan", "max_finite")) {
+            Long value = row.optionalHex(column);
+            if (value != null && (value & ~mask) != 0) {
+                throw row.error(column, "does not fit in " + width + " bits");
+            }
+        }
+        String satNan = nan == null ? row.text("sat_nan") : row.required("sat_nan");
+        if (nan == null && !satNan.isEmpty()) {
+            throw row.error("sat_nan", "must be blank for a format without NaN (decision finite-nan decides)");
+        }
+        if (nan != null && !satNan.equals("zero") && !satNan.matches("ctrl\\d+") && !satNan.equals("nan")) {
+            throw row.error("sat_nan", "expected zero, nan or ctrlNN (a bit of ctrl.csv), got '" + satNan + "'");
+        }
+        if (!row.text("from_nan").isEmpty()) {
+            throw row.error("from_nan", "must be blank for a floating format");
+        }
+        Format format = new Format(name, row.words("aliases"), width, layout, f.exponentBits(), f.mantissaBits(), f.bias(),
+                inf, nan, max, row.yesNo("negative_zero"), satNan, null, row.text("description"), row.location());
+        if (layout == Layout.IEEE || layout == Layout.IEEE_FN) {
+            checkIeeeSpecials(row, format);
+        }
+        if (layout.p3109()) {
+            checkP3109Specials(row, format);
+        }
+        if (layout == Layout.EXPONENT || layout == Layout.IEEE_FNU) {
+            checkUnsignedSpecials(row, format, nan, max, mask);
+        }
+        return format;
+    }
+
+    private record Fields(int exponentBits, int mantissaBits, int bias) {
+    }
+
+    private static Fields fields(CsvTable.Row row, Layout layout, int width) {
+        if (layout == Layout.TAPERED) {
+            for (String column : List.of("exponent_bits", "mantissa_bits", "bias")) {
+                if (!row.text(column).isEmpty()) {
+                    throw row.error(column, "must be blank for a tapered format (see tapered.csv)");
+                }
+            }
+            return new Fields(0, 0, 0);
+        }
+        int exponentBits = row.integer("exponent_bits");
+        int mantissaBits = row.integer("mantissa_bits");
+        int bias = row.integer("bias");
+        int sign = layout.hasSignBit() ? 1 : 0;
+        if (sign + exponentBits + mantissaBits != width) {
+            throw row.error("mantissa_bits", (sign == 1 ? "1 + " : "") + "exponent_bits + mantissa_bits = "
+                    + (sign + exponentBits + mantissaBits) + ", not the width " + width);
+        }
+        if (layout == Layout.EXPONENT && mantissaBits != 0) {
+            throw row.error("mantissa_bits", "an exponent layout has no mantissa: 0");
+        }
+        return new Fields(exponentBits, mantissaBits, bias);
+    }
+
+    /** An exponent or FNU layout: no sign, NaN all ones, the largest value the code below. */
+    private static void checkUnsignedSpecials(CsvTable.Row row, Format format, Long nan, long max, long mask) {
+        if (nan == null || nan != mask || max != mask - 1) {
+            throw row.error(nan == null || nan != mask ? "nan" : "max_finite", "an " + format.layout().tableName()
+                    + " layout's NaN is all ones (" + format.hex(mask) + ") and its largest value the code below ("
+                    + format.hex(mask - 1) + ")");
+        }
+        if (format.negativeZero()) {
+            throw row.error("negative_zero", "an " + format.layout().tableName() + " layout has no sign: no");
         }
     }
 
