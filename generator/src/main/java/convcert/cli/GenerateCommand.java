@@ -73,20 +73,7 @@ public final class GenerateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Reference reference = profile.reference();
         Level lvl = Level.parse(level);
-        Set<VectorFormat> layouts = EnumSet.noneOf(VectorFormat.class);
-        for (String f : formats) {
-            if (f.isBlank()) {
-                continue;
-            }
-            VectorFormat vf = VectorFormat.parse(f.strip());
-            if (vf == null) {
-                throw new UsageException("unknown format '" + f + "'; formats: csv bin memh");
-            }
-            layouts.add(vf);
-        }
-        if (layouts.isEmpty()) {
-            throw new UsageException("--format names no layout; use csv, bin and/or memh, e.g. --format bin");
-        }
+        Set<VectorFormat> layouts = layouts();
         List<Conversion> selected = new ArrayList<>(reference.pairs(pairs));
         if (selected.isEmpty()) {
             selected.addAll(reference.tables().conversions());
@@ -116,16 +103,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 stdout.printf("wrote %s in %.1f s%n", target, seconds);
                 return 0;
             }
-            List<String> drift = DriftCheck.compare(reference.tables(), target, destination, pairs.isEmpty());
-            if (drift.isEmpty()) {
-                stdout.printf("golden set %s matches: %d cases regenerated at level %s, seed %d (%.1f s)%n", target,
-                        result.entries().size(), lvl.label(), seed, seconds);
-                return 0;
-            }
-            stdout.println("golden set " + target + " drifted (" + drift.size() + " differences); regenerate with"
-                    + " ./convcert generate --update-golden and commit it with the change:");
-            drift.forEach(d -> stdout.println("  " + d));
-            return 1;
+            return drift(reference, target, destination, result, lvl, seconds, stdout);
         } finally {
             if (check) {
                 Folders.delete(destination);
@@ -136,6 +114,40 @@ public final class GenerateCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /** --format's layouts, at least one. */
+    private Set<VectorFormat> layouts() {
+        Set<VectorFormat> layouts = EnumSet.noneOf(VectorFormat.class);
+        for (String f : formats) {
+            if (f.isBlank()) {
+                continue;
+            }
+            VectorFormat vf = VectorFormat.parse(f.strip());
+            if (vf == null) {
+                throw new UsageException("unknown format '" + f + "'; formats: csv bin memh");
+            }
+            layouts.add(vf);
+        }
+        if (layouts.isEmpty()) {
+            throw new UsageException("--format names no layout; use csv, bin and/or memh, e.g. --format bin");
+        }
+        return layouts;
+    }
+
+    /** --check: the set regenerated into destination against the golden set at target; 1 where they differ. */
+    private int drift(Reference reference, Path target, Path destination, Generator.Result result, Level lvl, double seconds,
+                      PrintWriter stdout) throws IOException {
+        List<String> drift = DriftCheck.compare(reference.tables(), target, destination, pairs.isEmpty());
+        if (drift.isEmpty()) {
+            stdout.printf("golden set %s matches: %d cases regenerated at level %s, seed %d (%.1f s)%n", target,
+                    result.entries().size(), lvl.label(), seed, seconds);
+            return 0;
+        }
+        stdout.println("golden set " + target + " drifted (" + drift.size() + " differences); regenerate with"
+                + " ./convcert generate --update-golden and commit it with the change:");
+        drift.forEach(d -> stdout.println("  " + d));
+        return 1;
     }
 
     /**

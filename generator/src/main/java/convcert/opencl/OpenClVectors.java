@@ -95,43 +95,20 @@ public final class OpenClVectors {
 
     public List<MemoryVector> vectors(MemoryCase c) {
         SplittableRandom random = new SplittableRandom(seed ^ c.name().hashCode());
-        List<MemoryVector> vectors = new ArrayList<>();
-        OpenClTables t = reference.tables();
         if (c.isAsType()) {
-            OpenClTypes.Type from = t.types().ofOpenCl(c.type());
-            int bytes = from.bytes() * t.storage(c.n());
-            int count = level == Level.QUICK ? 8 : level == Level.CI ? 64 : 1024;
-            for (String operand : exampleOperands(c)) {
-                vectors.add(reference.evaluate(c, 0, 0, null, operand(operand, bytes), ALL_EXTENSIONS, "document-example"));
-            }
-            for (int i = 0; i < count; i++) {
-                byte[] operand = new byte[bytes];
-                random.nextBytes(operand);
-                vectors.add(reference.evaluate(c, 0, 0, null, operand, ALL_EXTENSIONS, "random-bits"));
-            }
-            return vectors;
+            return asTypeVectors(c, random);
         }
+        OpenClTables t = reference.tables();
         OpenClTables.Function f = t.function(c.function());
         OpenClTypes.Type value = t.types().ofOpenCl(c.type());
         OpenClTypes.Type memoryType = f.memoryType().equals("gentype") ? value : t.types().ofOpenCl(f.memoryType());
         int element = memoryType.bytes();
         int stride = (f.strideByStorage() ? t.storage(c.n()) : c.n()) * element;
         int alignment = f.vectorAlignment() ? element * t.storage(c.n()) : element;
-        boolean halfLoad = !f.store() && memoryType != value;
-        if (halfLoad) {
-            // Every half value: the image holds all 65536 codes; vectors walk it.
-            byte[] halves = new byte[2 * 65536 + 2 * 16];
-            for (int h = 0; h < 65536; h++) {
-                halves[2 * h] = (byte) h;
-                halves[2 * h + 1] = (byte) (h >>> 8);
-            }
-            int step = level == Level.QUICK ? 61 : 1;
-            for (long offset = 0; (offset + 1) * stride <= 2 * 65536; offset += step) {
-                vectors.add(reference.evaluate(c, 0, offset, halves, null, ALL_EXTENSIONS, "exhaustive"));
-            }
-            negatives(c, alignment, halves, null, vectors);
-            return vectors;
+        if (!f.store() && memoryType != value) {
+            return halfLoadVectors(c, stride, alignment);
         }
+        List<MemoryVector> vectors = new ArrayList<>();
         byte[] memory = image(IMAGE);
         List<byte[]> data = new ArrayList<>();
         if (f.store()) {
@@ -161,6 +138,40 @@ public final class OpenClVectors {
             vectors.add(reference.evaluate(c, (long) (i % 4) * alignment, 0, memory, data.get(i), ALL_EXTENSIONS, "values"));
         }
         negatives(c, alignment, memory, f.store() ? data.getFirst() : null, vectors);
+        return vectors;
+    }
+
+    /** as_type: the document's examples, then random bit patterns. */
+    private List<MemoryVector> asTypeVectors(MemoryCase c, SplittableRandom random) {
+        List<MemoryVector> vectors = new ArrayList<>();
+        OpenClTables t = reference.tables();
+        OpenClTypes.Type from = t.types().ofOpenCl(c.type());
+        int bytes = from.bytes() * t.storage(c.n());
+        int count = level == Level.QUICK ? 8 : level == Level.CI ? 64 : 1024;
+        for (String operand : exampleOperands(c)) {
+            vectors.add(reference.evaluate(c, 0, 0, null, operand(operand, bytes), ALL_EXTENSIONS, "document-example"));
+        }
+        for (int i = 0; i < count; i++) {
+            byte[] operand = new byte[bytes];
+            random.nextBytes(operand);
+            vectors.add(reference.evaluate(c, 0, 0, null, operand, ALL_EXTENSIONS, "random-bits"));
+        }
+        return vectors;
+    }
+
+    /** A load of halves into a wider type: every half value, the image holding all 65536 codes and the vectors walking it. */
+    private List<MemoryVector> halfLoadVectors(MemoryCase c, int stride, int alignment) {
+        List<MemoryVector> vectors = new ArrayList<>();
+        byte[] halves = new byte[2 * 65536 + 2 * 16];
+        for (int h = 0; h < 65536; h++) {
+            halves[2 * h] = (byte) h;
+            halves[2 * h + 1] = (byte) (h >>> 8);
+        }
+        int step = level == Level.QUICK ? 61 : 1;
+        for (long offset = 0; (offset + 1) * stride <= 2 * 65536; offset += step) {
+            vectors.add(reference.evaluate(c, 0, offset, halves, null, ALL_EXTENSIONS, "exhaustive"));
+        }
+        negatives(c, alignment, halves, null, vectors);
         return vectors;
     }
 

@@ -77,21 +77,9 @@ final class SharedArrays {
                         return first + i;
                     }
                 }
-                if (laned) {
-                    ScaleLane scale = operands.scale();
-                    int randomBits = operands.randomBits();
-                    for (int i = 0; i < n; i++) {
-                        long lane = memory.get(LANE, lanes + 8 * (first + i));
-                        // a scale with random bits (gfx950's _sr_ forms): K in the low 32 bits, the random bits above
-                        long scaleK = scale != null && randomBits > 0 ? (int) lane : lane;
-                        long random = scale == null ? lane : randomBits > 0 ? lane >>> 32 : 0;
-                        if (scale != null && (scaleK < scale.min() || scaleK > scale.max()) || randomBits < 64
-                                && random >>> randomBits != 0) {
-                            return count + first + i;
-                        }
-                        values[i] = scale == null ? operands.operand(values[i], random)
-                                : operands.withRandom(operands.operand(values[i], scale.code(scaleK)), random);
-                    }
+                long badLane = laned ? withLanes(memory, operands, lanes, first, values, n) : -1;
+                if (badLane >= 0) {
+                    return count + badLane;
                 }
                 converter.apply(values, 0, buffers[1], 0, n);
                 write(memory, out + first * destination.bytes(), destination.bytes(), buffers[1], n);
@@ -103,6 +91,24 @@ final class SharedArrays {
                         : new UsageException(laneError(operands, bad - count, memory.get(LANE, lanes + 8 * (bad - count))));
             }
         }
+    }
+
+    /** Puts each value's lane (a scale, random bits or both) above it; the index of the first lane out of range, or -1. */
+    private static long withLanes(MemorySegment memory, Operands operands, long lanes, long first, long[] values, int n) {
+        ScaleLane scale = operands.scale();
+        int randomBits = operands.randomBits();
+        for (int i = 0; i < n; i++) {
+            long lane = memory.get(LANE, lanes + 8 * (first + i));
+            // a scale with random bits (gfx950's _sr_ forms): K in the low 32 bits, the random bits above
+            long scaleK = scale != null && randomBits > 0 ? (int) lane : lane;
+            long random = scale == null ? lane : randomBits > 0 ? lane >>> 32 : 0;
+            if (scale != null && (scaleK < scale.min() || scaleK > scale.max()) || randomBits < 64 && random >>> randomBits != 0) {
+                return first + i;
+            }
+            values[i] = scale == null ? operands.operand(values[i], random)
+                    : operands.withRandom(operands.operand(values[i], scale.code(scaleK)), random);
+        }
+        return -1;
     }
 
     private static final ValueLayout.OfLong LANE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
