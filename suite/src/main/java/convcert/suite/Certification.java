@@ -70,22 +70,7 @@ final class Certification {
             reports.release();
             throw e;
         }
-        Thread interrupted = new Thread(() -> { // SIGINT, SIGTERM: partial reports, then stop the device
-            ConformanceReport partial;
-            try {
-                partial = reports.write(true);
-            } catch (RunReports.NotWritten e) {
-                err.println("convcert: " + e.getMessage());
-                err.flush();
-                partial = null;
-            }
-            run.close();
-            if (partial != null) {
-                stdout.println("convcert: interrupted; partial reports in " + WorkingDirectory.relative(report));
-                stdout.println(partial.verdict().line());
-                stdout.flush();
-            }
-        }, "convcert-interrupt");
+        Thread interrupted = interruptHook(reports, run, report);
         Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             AllureLifecycle allure = SuiteLauncher.allure(report.resolve("allure-results"));
@@ -111,6 +96,31 @@ final class Certification {
         if (result == null) {
             return ExitCode.INTERRUPTED.code();
         }
+        return summarize(result, run, report);
+    }
+
+    /** SIGINT, SIGTERM: partial reports, then stop the device. */
+    private Thread interruptHook(RunReports reports, SuiteRun run, Path report) {
+        return new Thread(() -> {
+            ConformanceReport partial;
+            try {
+                partial = reports.write(true);
+            } catch (RunReports.NotWritten e) {
+                err.println("convcert: " + e.getMessage());
+                err.flush();
+                partial = null;
+            }
+            run.close();
+            if (partial != null) {
+                stdout.println("convcert: interrupted; partial reports in " + WorkingDirectory.relative(report));
+                stdout.println(partial.verdict().line());
+                stdout.flush();
+            }
+        }, "convcert-interrupt");
+    }
+
+    /** The console's summary, where the reports lie, and the verdict's exit code. */
+    private int summarize(ConformanceReport result, SuiteRun run, Path report) {
         ConsoleReport.print(result, stdout, request.only(), request.pairArguments());
         if (run.cacheSummary() != null) {
             stdout.println(run.cacheSummary());

@@ -71,6 +71,34 @@ final class CertificationPlan {
             out.flush();
             return ExitCode.NOTHING_CERTIFIED.code();
         }
+        Calibration c = calibrate(run, applicable, request.jobs(), out);
+        if (c == null) {
+            return ExitCode.ADAPTER_FAILURE.code();
+        }
+        long calibrated = c.vectors();
+        int cases = c.cases();
+        double seconds = c.nanos() / 1e9;
+        double rate = calibrated / Math.max(seconds, 1e-9);
+        double estimate = vectors / rate;
+        out.printf("  calibration  %,d %s, %,d vectors in %.2f s: %,.0f vectors/s%n", cases, cases == 1 ? "case" : "cases",
+                calibrated, seconds, rate);
+        out.printf("  estimate     %s for the applicable cases at that rate (start-up, diagnosis of failures and the reports"
+                + " come on top)%n", duration(estimate));
+        if (request.exhaustive() && request.shards() == 1 && estimate > 3600) {
+            out.printf("  farm         --shard auto over N array tasks takes about %s each for N = 16 (docs/farms)%n",
+                    duration(estimate / 16));
+        }
+        out.println("plan only: nothing certified (exit " + ExitCode.NOTHING_CERTIFIED.code() + ")");
+        out.flush();
+        return ExitCode.NOTHING_CERTIFIED.code();
+    }
+
+    /** What a short run of the first applicable cases took: cases (an exhaustive one counted once), vectors and nanoseconds. */
+    private record Calibration(int cases, long vectors, long nanos) {
+    }
+
+    /** Calibrates on the first cases; null, the failure printed, where a case fails to run. */
+    private static Calibration calibrate(SuiteRun run, List<Planned> applicable, int jobs, PrintWriter out) {
         long calibrated = 0;
         long nanos = 0;
         int cases = 0;
@@ -83,7 +111,7 @@ final class CertificationPlan {
             if (nanos >= CALIBRATION_NANOS || calibrated >= CALIBRATION_VECTORS || sliced && slice >= MAX_SLICES) {
                 break;
             }
-            Planned sample = sliced ? slice((Planned.Values) p, slice++, request.jobs()) : p;
+            Planned sample = sliced ? slice((Planned.Values) p, slice++, jobs) : p;
             long start = System.nanoTime();
             CaseResult r = run.execute(sample);
             long took = System.nanoTime() - start;
@@ -92,7 +120,7 @@ final class CertificationPlan {
                 out.println("  estimate     none (a run would report that case as " + r.status().name().toLowerCase(Locale.ROOT)
                         + ")");
                 out.flush();
-                return ExitCode.ADAPTER_FAILURE.code();
+                return null;
             }
             if (sliced && !warmedUp) {
                 warmedUp = true;
@@ -107,20 +135,7 @@ final class CertificationPlan {
                 cases = 1;
             }
         }
-        double seconds = nanos / 1e9;
-        double rate = calibrated / Math.max(seconds, 1e-9);
-        double estimate = vectors / rate;
-        out.printf("  calibration  %,d %s, %,d vectors in %.2f s: %,.0f vectors/s%n", cases, cases == 1 ? "case" : "cases",
-                calibrated, seconds, rate);
-        out.printf("  estimate     %s for the applicable cases at that rate (start-up, diagnosis of failures and the reports"
-                + " come on top)%n", duration(estimate));
-        if (request.exhaustive() && request.shards() == 1 && estimate > 3600) {
-            out.printf("  farm         --shard auto over N array tasks takes about %s each for N = 16 (docs/farms)%n",
-                    duration(estimate / 16));
-        }
-        out.println("plan only: nothing certified (exit " + ExitCode.NOTHING_CERTIFIED.code() + ")");
-        out.flush();
-        return ExitCode.NOTHING_CERTIFIED.code();
+        return new Calibration(cases, calibrated, nanos);
     }
 
     /** Slice k of an exhaustive case's inputs (from 1.0f up, normal floats), in --jobs parts as the run splits it. */

@@ -104,16 +104,7 @@ public final class ProveCommand implements Callable<Integer> {
         Miter miter = new Miter(top, input, output, numbers("--set", sets), numbers("--param", params));
         String path = reference.id(c, "").path();
         Path folder = out != null ? out : Path.of("reports", "prove").resolve(path);
-        boolean anyNaN = reference.semantics().get(Semantics.NAN_COMPARISON) == Semantics.NanComparison.ANY;
-        if (counterexamples < 1) {
-            throw new UsageException("--counterexamples " + counterexamples + ": at least 1");
-        }
-        for (String solver : smt) {
-            if (!Settings.SOLVERS.contains(solver)) {
-                throw new UsageException("--smt " + solver + ": not one of " + String.join(", ", Settings.SOLVERS));
-            }
-        }
-        Settings settings = new Settings(generation.generation, anyNaN, smt, timeout, counterexamples);
+        Settings settings = settings(reference);
         Files.createDirectories(folder);
         List<String> free = Ports.inspect(folder, rtl, defines, top, timeout).check(miter, converter);
         Proof proof = Prover.prove(folder, rtl, defines, miter, converter, settings, free);
@@ -126,29 +117,8 @@ public final class ProveCommand implements Callable<Integer> {
         for (Proof.Engine e : proof.engines()) {
             o.printf("engine   %-40s %-9s %6.2f s  %s%n", e.name(), e.verdict(), e.seconds(), e.said());
         }
-        Proof.Counterexample x = proof.counterexample();
-        if (x != null && proof.verdict() == Proof.Verdict.REFUTED) {
-            o.println("counterexample: input " + Values.describe(converter.source(), x.input()) + ": expected "
-                    + Values.describe(converter.destination(), x.expected()) + ", actual " + (x.undefined()
-                    ? "X (undefined bits, any value; the engines chose " + Values.describe(converter.destination(), x.actual()) + ")"
-                    : Values.describe(converter.destination(), x.actual())));
-            o.println("golden vectors: " + proof.counterexamples().size() + " counterexamples (the engines' first, then more "
-                    + "with those before excluded) in " + folder.resolve("counterexample.in.memh") + ", "
-                    + folder.resolve("counterexample.expected.memh"));
-            // the finding through certify's own path: mismatch line, kind, diagnosis, HTML, JUnit and JSON reports
-            List<Proof.Counterexample> vectors = Prover.withCiVectors(folder, rtl, defines, reference, converter,
-                    proof.counterexamples(), timeout);
-            Prover.writeFinding(folder, reference, c, vectors == null ? proof.counterexamples() : vectors,
-                    proof.counterexamples().size());
-            o.println(vectors == null ? "the counterexamples (Yosys could not evaluate the design on the ci inputs: "
-                    + folder.resolve("evaluate.log") + "), certified as a recording of the design:"
-                    : "the counterexamples and the case's " + (vectors.size() - proof.counterexamples().size())
-                    + " ci inputs evaluated on the design (Yosys eval), certified as a recording of the design:");
-            o.flush();
-            List<String> certify = new java.util.ArrayList<>(List.of("certify", "--vectors", folder.resolve("vectors").toString(),
-                    "--adapter", "replay:dir=" + folder.resolve("recording"), "--out", folder.resolve("report").toString()));
-            certify.addAll(profile.arguments());
-            Main.run(certify.toArray(String[]::new));
+        if (proof.counterexample() != null && proof.verdict() == Proof.Verdict.REFUTED) {
+            refuted(o, proof, reference, c, converter, folder);
         }
         String inputs = "2^" + converter.source().format().width() + " inputs";
         String engines = proof.engines().size() == 2 ? "(both engines)" : "(all " + proof.engines().size() + " engines)";
@@ -164,6 +134,47 @@ public final class ProveCommand implements Callable<Integer> {
             case REFUTED -> ExitCode.MISMATCHES.code();
             case UNDECIDED -> ExitCode.INTERNAL.code();
         };
+    }
+
+    /** The --smt and --counterexamples options, checked, with the profile's NaN comparison and the generation. */
+    private Settings settings(Reference reference) {
+        boolean anyNaN = reference.semantics().get(Semantics.NAN_COMPARISON) == Semantics.NanComparison.ANY;
+        if (counterexamples < 1) {
+            throw new UsageException("--counterexamples " + counterexamples + ": at least 1");
+        }
+        for (String solver : smt) {
+            if (!Settings.SOLVERS.contains(solver)) {
+                throw new UsageException("--smt " + solver + ": not one of " + String.join(", ", Settings.SOLVERS));
+            }
+        }
+        return new Settings(generation.generation, anyNaN, smt, timeout, counterexamples);
+    }
+
+    /** A refutation: the counterexample, its golden vectors, and the finding certified as a recording of the design. */
+    private void refuted(PrintWriter o, Proof proof, Reference reference, Case c, Converter converter, Path folder)
+            throws IOException, InterruptedException {
+        Proof.Counterexample x = proof.counterexample();
+        o.println("counterexample: input " + Values.describe(converter.source(), x.input()) + ": expected "
+                + Values.describe(converter.destination(), x.expected()) + ", actual " + (x.undefined()
+                ? "X (undefined bits, any value; the engines chose " + Values.describe(converter.destination(), x.actual()) + ")"
+                : Values.describe(converter.destination(), x.actual())));
+        o.println("golden vectors: " + proof.counterexamples().size() + " counterexamples (the engines' first, then more "
+                + "with those before excluded) in " + folder.resolve("counterexample.in.memh") + ", "
+                + folder.resolve("counterexample.expected.memh"));
+        // the finding through certify's own path: mismatch line, kind, diagnosis, HTML, JUnit and JSON reports
+        List<Proof.Counterexample> vectors = Prover.withCiVectors(folder, rtl, defines, reference, converter,
+                proof.counterexamples(), timeout);
+        Prover.writeFinding(folder, reference, c, vectors == null ? proof.counterexamples() : vectors,
+                proof.counterexamples().size());
+        o.println(vectors == null ? "the counterexamples (Yosys could not evaluate the design on the ci inputs: "
+                + folder.resolve("evaluate.log") + "), certified as a recording of the design:"
+                : "the counterexamples and the case's " + (vectors.size() - proof.counterexamples().size())
+                + " ci inputs evaluated on the design (Yosys eval), certified as a recording of the design:");
+        o.flush();
+        List<String> certify = new java.util.ArrayList<>(List.of("certify", "--vectors", folder.resolve("vectors").toString(),
+                "--adapter", "replay:dir=" + folder.resolve("recording"), "--out", folder.resolve("report").toString()));
+        certify.addAll(profile.arguments());
+        Main.run(certify.toArray(String[]::new));
     }
 
     /** NAME=VALUE words of an option, each value a number (decimal or 0x hex). */

@@ -55,11 +55,7 @@ final class BlockRunner {
         }
         int in = reference.inputsPerBlock();
         int out = reference.outputsPerBlock();
-        long mismatches = 0;
-        List<FirstMismatch> first = new ArrayList<>();
-        Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
-        List<String> rules = List.of();
-        Map<Integer, long[]> wrongBlocks = new LinkedHashMap<>();
+        Blocks t = new Blocks();
         int batchBlocks = Math.max(1, Math.min(BLOCK_BATCH, BATCH_VALUES / Math.max(in, out))); // a tensor is a block
         for (int done = 0; done < blocks; ) {
             int n = Math.min(batchBlocks, blocks - done);
@@ -70,45 +66,11 @@ final class BlockRunner {
                 adapter.call(a -> ((BlockOperations) a).convertBlocks(key, batch, actual, n), () -> n + " blocks");
             } catch (AdapterException e) {
                 adapter.recover();
-                return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, done, mismatches, first, rules, kinds,
+                return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, done, t.mismatches, t.first, t.rules, t.kinds,
                         e.getMessage() + " (after " + done + " blocks)", ValueRunner.millis(start)), Map.of());
             }
             for (int b = 0; b < n; b++) {
-                int e = (done + b) * out;
-                List<FirstMismatch.BlockValue> wrong = new ArrayList<>();
-                int wrongValues = 0;
-                int firstWrong = -1;
-                for (int i = 0; i < out; i++) {
-                    long want = expected[e + i];
-                    long got = actual[b * out + i];
-                    FormatCodec codec = reference.outputCodec(i);
-                    if (!reference.compared(expected, e, i) || comparison.same(codec, want, got)) {
-                        continue;
-                    }
-                    MismatchKind kind = MismatchClassifier.classify(codec, want, got);
-                    kinds.merge(kind, 1L, Long::sum);
-                    // the value whose block the report shows: the first wrong one that has a block (not a layout's padding)
-                    boolean shown = mismatches < firstMismatches || rules.isEmpty();
-                    firstWrong = firstWrong < 0 || shown && reference.inputsOf(firstWrong).isEmpty()
-                            && !reference.inputsOf(i).isEmpty() ? i : firstWrong;
-                    if (wrongValues++ < FirstMismatch.Block.SHOWN) {
-                        wrong.add(new FirstMismatch.BlockValue(reference.part(i), Shown.of(codec, want), Shown.of(codec, got),
-                                kind));
-                    }
-                }
-                if (wrongValues > 0) {
-                    mismatches++;
-                    if (wrongBlocks.size() < DIAGNOSED) {
-                        wrongBlocks.put(done + b, Arrays.copyOfRange(actual, b * out, (b + 1) * out));
-                    }
-                    if (first.size() < firstMismatches) {
-                        first.add(new FirstMismatch.Block(done + b, wrong, wrongValues - wrong.size(),
-                                inputsInHex(reference, batch, b * in, firstWrong)));
-                    }
-                    if (rules.isEmpty()) {
-                        rules = reference.explain(batch, b * in, firstWrong);
-                    }
-                }
+                t.compare(reference, expected, actual, batch, done, b);
             }
             done += n;
         }
@@ -120,11 +82,61 @@ final class BlockRunner {
                     () -> "the batch of 0 after the case");
         } catch (AdapterException e) {
             adapter.recover();
-            return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, blocks, mismatches, first, rules, kinds,
+            return new Outcome(new CaseResult(key, Status.ADAPTER_ERROR, blocks, t.mismatches, t.first, t.rules, t.kinds,
                     e.getMessage() + " (after all " + blocks + " blocks)", ValueRunner.millis(start)), Map.of());
         }
-        return new Outcome(new CaseResult(key, mismatches == 0 ? Status.PASS : Status.FAIL, blocks, mismatches, first,
-                rules, kinds, null, ValueRunner.millis(start)), wrongBlocks);
+        return new Outcome(new CaseResult(key, t.mismatches == 0 ? Status.PASS : Status.FAIL, blocks, t.mismatches, t.first,
+                t.rules, t.kinds, null, ValueRunner.millis(start)), t.wrongBlocks);
+    }
+
+    /** A case's mismatching blocks so far: their count, kinds, the first ones shown, and the outputs kept for the diagnosis. */
+    private final class Blocks {
+        long mismatches;
+        final List<FirstMismatch> first = new ArrayList<>();
+        final Map<MismatchKind, Long> kinds = new LinkedHashMap<>();
+        List<String> rules = List.of();
+        final Map<Integer, long[]> wrongBlocks = new LinkedHashMap<>();
+
+        /** Block b of a batch that starts at block done: its outputs against the expected ones. */
+        void compare(BlockConverter reference, long[] expected, long[] actual, long[] batch, int done, int b) {
+            int in = reference.inputsPerBlock();
+            int out = reference.outputsPerBlock();
+            int e = (done + b) * out;
+            List<FirstMismatch.BlockValue> wrong = new ArrayList<>();
+            int wrongValues = 0;
+            int firstWrong = -1;
+            for (int i = 0; i < out; i++) {
+                long want = expected[e + i];
+                long got = actual[b * out + i];
+                FormatCodec codec = reference.outputCodec(i);
+                if (!reference.compared(expected, e, i) || comparison.same(codec, want, got)) {
+                    continue;
+                }
+                MismatchKind kind = MismatchClassifier.classify(codec, want, got);
+                kinds.merge(kind, 1L, Long::sum);
+                // the value whose block the report shows: the first wrong one that has a block (not a layout's padding)
+                boolean shown = mismatches < firstMismatches || rules.isEmpty();
+                firstWrong = firstWrong < 0 || shown && reference.inputsOf(firstWrong).isEmpty()
+                        && !reference.inputsOf(i).isEmpty() ? i : firstWrong;
+                if (wrongValues++ < FirstMismatch.Block.SHOWN) {
+                    wrong.add(new FirstMismatch.BlockValue(reference.part(i), Shown.of(codec, want), Shown.of(codec, got),
+                            kind));
+                }
+            }
+            if (wrongValues > 0) {
+                mismatches++;
+                if (wrongBlocks.size() < DIAGNOSED) {
+                    wrongBlocks.put(done + b, Arrays.copyOfRange(actual, b * out, (b + 1) * out));
+                }
+                if (first.size() < firstMismatches) {
+                    first.add(new FirstMismatch.Block(done + b, wrong, wrongValues - wrong.size(),
+                            inputsInHex(reference, batch, b * in, firstWrong)));
+                }
+                if (rules.isEmpty()) {
+                    rules = reference.explain(batch, b * in, firstWrong);
+                }
+            }
+        }
     }
 
     /** The inputs the first wrong output depends on: the block's, or in a tensor its own block's. */

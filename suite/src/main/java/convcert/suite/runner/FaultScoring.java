@@ -40,9 +40,39 @@ public final class FaultScoring {
         int caught = 0;
         int total = 0;
         for (Fault f : catalogue) {
-            List<String> by = new ArrayList<>();
-            int tried = 0;
-            boolean admitted = false;
+            Trial t = new Trial(reference, store, entries, model, comparison, files, f);
+            List<String> by = t.by;
+            int tried = t.tried;
+            boolean admitted = t.admitted;
+            FaultScore.Result result;
+            String why = null;
+            if (tried == 0) {
+                result = FaultScore.Result.NOT_APPLICABLE;
+                why = admitted ? model.whyInert(f) + " (" + f.location() + ")"
+                        : "applies to " + String.join(" ", f.applies()) + " cases (" + f.location() + "); this set has none";
+            } else if (!by.isEmpty()) {
+                result = FaultScore.Result.CAUGHT;
+            } else {
+                result = f.detectable() ? FaultScore.Result.ESCAPED : FaultScore.Result.UNDETECTABLE;
+            }
+            if (tried > 0 && (f.detectable() || !by.isEmpty())) {
+                total++;
+                caught += by.isEmpty() ? 0 : 1;
+            }
+            outcomes.add(new FaultScore.Outcome(f.id(), f.family(), f.description(), f.detectable(), result, by, tried, why));
+        }
+        return new FaultScore(reference.tables().profile(), WorkingDirectory.relative(store.folder()).toString(), caught,
+                total, outcomes);
+    }
+
+    /** One fault tried on every case of the set, up to the first that catches it. */
+    private static final class Trial {
+        final List<String> by = new ArrayList<>();
+        int tried;
+        boolean admitted;
+
+        Trial(Reference reference, VectorStore store, List<Manifest.Entry> entries, FaultModel model, Comparison comparison,
+              Map<String, long[][]> files, Fault f) {
             for (Manifest.Entry e : entries) {
                 if (f.mechanism().equals("block") || e.kind().ofBlocks()) { // a quantizer's fault on a block or tensor case
                     BlockConverter b = e.kind().ofBlocks() ? BlockVectorFiles.converter(reference, e.from(), e.to(), e.rounding())
@@ -83,25 +113,7 @@ public final class FaultScoring {
                     }
                 }
             }
-            FaultScore.Result result;
-            String why = null;
-            if (tried == 0) {
-                result = FaultScore.Result.NOT_APPLICABLE;
-                why = admitted ? model.whyInert(f) + " (" + f.location() + ")"
-                        : "applies to " + String.join(" ", f.applies()) + " cases (" + f.location() + "); this set has none";
-            } else if (!by.isEmpty()) {
-                result = FaultScore.Result.CAUGHT;
-            } else {
-                result = f.detectable() ? FaultScore.Result.ESCAPED : FaultScore.Result.UNDETECTABLE;
-            }
-            if (tried > 0 && (f.detectable() || !by.isEmpty())) {
-                total++;
-                caught += by.isEmpty() ? 0 : 1;
-            }
-            outcomes.add(new FaultScore.Outcome(f.id(), f.family(), f.description(), f.detectable(), result, by, tried, why));
         }
-        return new FaultScore(reference.tables().profile(), WorkingDirectory.relative(store.folder()).toString(), caught,
-                total, outcomes);
     }
 
     /** A flags fault's flags against the right ones, on the right results (its results are right). */

@@ -65,6 +65,12 @@ final class MemoryRunner {
             return new CaseResult(key, Status.ADAPTER_ERROR, 0, 0, List.of(), List.of(), Map.of(), e.getMessage(),
                     ValueRunner.millis(start));
         }
+        return judge(key, c, vectors, results, start);
+    }
+
+    /** Each vector's answer against the expected bytes; an implementation-defined one recorded, not judged. */
+    private CaseResult judge(CaseKey key, MemoryCase c, List<MemoryVector> vectors, byte[][] results, long start) {
+        int n = vectors.size();
         long mismatches = 0;
         List<FirstMismatch> first = new ArrayList<>();
         List<String> recorded = new ArrayList<>();
