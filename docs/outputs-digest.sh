@@ -3,9 +3,10 @@
 #   docs/outputs-digest.sh > before.txt; (change the code); docs/outputs-digest.sh > after.txt; diff before.txt after.txt
 # Covered: `tables check` of every profile; the ci golden set of every profile in every layout; certifications
 # through a process (values, scale lanes, random-bit lanes, blocks and two-level blocks, a planted fault and
-# its diagnosis), a replayed recording, PoCL when it is installed (conversions and memory functions), the
-# fault score, and `convert --explain`. Reports are compared without what changes from run to run or with the
-# code's commit (date, commit, host, paths, durations, the report's own digest). About 2 minutes on 2 cores.
+# its diagnosis), a replayed recording, PoCL when it is installed (conversions and memory functions), a refuting
+# prove when Yosys is, the fault score, and `convert --explain`. Reports are compared without what changes from
+# run to run or with the code's commit (date, commit, host, paths, durations, the diagnosis' own, the report's
+# own digest). About 5 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -23,6 +24,7 @@ for k in ("provenance", "digest", "tool", "source"):
     r.pop(k, None)
 for c in r.get("cases", []):
     c.pop("millis", None)
+    (c.get("diagnosisData") or {}).pop("millis", None)  # what the diagnosis took
 print(json.dumps(r, sort_keys=True))
 EOF
 }
@@ -63,6 +65,18 @@ command() {
   ./convcert "$@" > "$work/console" 2>&1 || rc=$?
   grep -v 'elapsed' "$work/console" | sed "s#$work#WORK#g" | emit "$name (exit $rc)"
 }
+# prove, where Yosys is installed: a planted bug refuted, its counterexamples certified as a recording (the engines'
+# own lines, with their timings, left out)
+if command -v yosys > /dev/null; then
+  rtl=suite/devices/rtl
+  rc=0
+  ./convcert prove --profile ascend-c --from float --to bfloat16 --rounding rn --saturation nosat --ctrl 60=0,48=1 \
+    --rtl $rtl/convert_unit.sv --rtl $rtl/float_to_bf16.sv --rtl $rtl/float_to_fp8.sv --top convert_unit --set dst=0 \
+    --set mode=0 --set sat_suffix=0 --set implicit=0 --set ctrl60=0 --set ctrl48=1 --set ctrl50=0 \
+    --define PLANTED_TIES_AWAY --out "$work/prove" > "$work/console" 2>&1 || rc=$?
+  grep -v '^engine\|^reports: \|elapsed' "$work/console" | sed "s#$work#WORK#g" | emit "prove planted (exit $rc)"
+  report "$work/prove/report" | sed "s#$work#WORK#g" | emit "prove planted report"
+fi
 command "score cuda" score --profile cuda --vectors "$work/g-cuda" --out "$work/score"
 # the vectors' path is written relative to the working directory, which differs between checkouts
 sed 's#"vectors" : ".*"#"vectors" : "-"#' "$work/score/score.json" | emit "score cuda score.json"

@@ -67,14 +67,6 @@ public final class ProfileOptions {
         return map;
     }
 
-    /** These options as command-line words, for a command that runs another (prove runs certify). */
-    public List<String> arguments() {
-        List<String> words = new java.util.ArrayList<>(tables != null ? List.of("--tables", tables.toString())
-                : List.of("--profile", profile));
-        decisions.forEach(d -> words.addAll(List.of("--decision", d)));
-        return words;
-    }
-
     public Reference reference() {
         SpecTables t = loadTables();
         return new Reference(t, Semantics.of(t, decisionOverrides()));

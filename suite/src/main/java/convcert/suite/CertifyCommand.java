@@ -102,11 +102,11 @@ public final class CertifyCommand implements Callable<Integer> {
     @Option(names = "--waivers", paramLabel = "CSV", description = "Known deviations: case,reason,expires (ISO date).")
     Path waivers;
 
-    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "10000",
+    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "" + CertificationRequest.TIMEOUT_MILLIS,
             description = "Per-batch timeout for the adapter (default: ${DEFAULT-VALUE}).")
     long timeoutMillis;
 
-    @Option(names = "--first", paramLabel = "N", defaultValue = "10",
+    @Option(names = "--first", paramLabel = "N", defaultValue = "" + CertificationRequest.FIRST,
             description = "Mismatches listed per failing case (default: ${DEFAULT-VALUE}).")
     int first;
 

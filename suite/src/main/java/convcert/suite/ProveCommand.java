@@ -171,10 +171,8 @@ public final class ProveCommand implements Callable<Integer> {
                 : "the counterexamples and the case's " + (vectors.size() - proof.counterexamples().size())
                 + " ci inputs evaluated on the design (Yosys eval), certified as a recording of the design:");
         o.flush();
-        List<String> certify = new java.util.ArrayList<>(List.of("certify", "--vectors", folder.resolve("vectors").toString(),
-                "--adapter", "replay:dir=" + folder.resolve("recording"), "--out", folder.resolve("report").toString()));
-        certify.addAll(profile.arguments());
-        Main.run(certify.toArray(String[]::new));
+        new Certification(CertificationRequest.ofVectors(reference, "replay:dir=" + folder.resolve("recording"),
+                folder.resolve("vectors"), folder.resolve("report")), o, spec.commandLine().getErr()).run();
     }
 
     /** NAME=VALUE words of an option, each value a number (decimal or 0x hex). */

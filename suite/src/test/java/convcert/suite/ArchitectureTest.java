@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The layers ARCHITECTURE.md draws, kept: spi below the generator below the suite, common (errors, digests,
  * progress, the home) below everything in the generator; inside the suite,
- * model at the bottom, diagnosis above it, runner (which uses the diagnosis), report and adapters beside each other and
+ * model at the bottom (data only: of the generator it uses common alone), diagnosis above it, runner (which uses the diagnosis), report and adapters beside each other and
  * never importing one another,
  * junit and the commands on top; only commands use the generator's command package. And the size of what a
  * reader takes in at once: no main source file over 400 lines, no method over 60, no line over 140 columns.
@@ -62,6 +62,14 @@ class ArchitectureTest {
                 boolean suite = used.startsWith("convcert.suite");
                 if (suite && !used.equals(pkg) && ALLOWED.containsKey(pkg) && !ALLOWED.get(pkg).contains(used)) {
                     wrong.add(HOME.relativize(file) + " (" + pkg + ") imports " + used);
+                }
+            }
+        }
+        for (Path file : sources("suite/src/main/java/convcert/suite/model")) {
+            Matcher m = IMPORT.matcher(Files.readString(file));
+            while (m.find()) {
+                if (!m.group(1).startsWith("convcert.suite") && !m.group(1).equals("convcert.spi") && !m.group(1).equals("convcert.common")) {
+                    wrong.add(HOME.relativize(file) + ": the run model, data only, imports " + m.group(1));
                 }
             }
         }

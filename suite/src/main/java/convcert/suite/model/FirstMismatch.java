@@ -1,7 +1,5 @@
 package convcert.suite.model;
 
-import convcert.reference.FormatCodec;
-import convcert.reference.Values;
 import java.util.List;
 
 /**
@@ -12,10 +10,6 @@ public sealed interface FirstMismatch {
 
     /** A bit pattern as reports show it: hex, and what it reads as ("1.0", "nan", "not a 6-bit fp6_e2m3 value"). */
     record Shown(String bits, String reads) {
-
-        public static Shown of(FormatCodec codec, long bits) {
-            return new Shown(Values.hex(codec, bits), Values.reading(codec, bits));
-        }
     }
 
     /** A value the implementation converted wrongly; inputFields: the input's fields ("0.01111.0000000000"). */

@@ -1,7 +1,5 @@
 package convcert.suite.model;
 
-import convcert.spec.Format;
-import convcert.spec.Layout;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -64,19 +62,14 @@ public record InputMap(int exponentBits, int mantissaBits, int bias, boolean top
         private final boolean topFieldSpecial;
         private final long[] counts;
 
-        private Counter(Format source) {
-            exponentBits = source.exponentBits();
-            mantissaBits = source.mantissaBits();
-            bias = source.bias();
-            topFieldSpecial = source.layout() == Layout.IEEE;
+        /** A source of sign, exponent and mantissa fields; topFieldSpecial: its all-ones exponent holds infinities and NaNs. */
+        public Counter(int exponentBits, int mantissaBits, int bias, boolean topFieldSpecial) {
+            this.exponentBits = exponentBits;
+            this.mantissaBits = mantissaBits;
+            this.bias = bias;
+            this.topFieldSpecial = topFieldSpecial;
             fractionBits = Math.min(LEADING, mantissaBits);
             counts = new long[1 << (1 + exponentBits + fractionBits)];
-        }
-
-        /** A counter for this source, or null where the source has no sign/exponent/fraction layout. */
-        public static Counter of(Format source) {
-            boolean binary = source.layout() == Layout.IEEE || source.layout() == Layout.IEEE_FN;
-            return binary && source.width() == 1 + source.exponentBits() + source.mantissaBits() ? new Counter(source) : null;
         }
 
         public void add(long input) {

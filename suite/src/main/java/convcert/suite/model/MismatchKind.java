@@ -1,6 +1,5 @@
 package convcert.suite.model;
 
-import convcert.opencl.MemoryVector;
 
 /**
  * What kind of difference a mismatch is, judged from the values the two bit patterns stand for (not
@@ -58,14 +57,5 @@ public enum MismatchKind {
             }
         }
         return null;
-    }
-
-    /** A memory vector the reference refuses (misaligned, sizes that differ) that the adapter ran. */
-    public static MismatchKind accepted(MemoryVector.Outcome refused) {
-        return switch (refused) {
-            case MISALIGNED -> ACCEPTED_MISALIGNED;
-            case SIZE_MISMATCH -> ACCEPTED_SIZE_MISMATCH;
-            default -> throw new IllegalArgumentException("not a refused outcome a device runs: " + refused);
-        };
     }
 }

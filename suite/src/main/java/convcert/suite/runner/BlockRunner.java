@@ -119,7 +119,7 @@ final class BlockRunner {
                 firstWrong = firstWrong < 0 || shown && reference.inputsOf(firstWrong).isEmpty()
                         && !reference.inputsOf(i).isEmpty() ? i : firstWrong;
                 if (wrongValues++ < FirstMismatch.Block.SHOWN) {
-                    wrong.add(new FirstMismatch.BlockValue(reference.part(i), Shown.of(codec, want), Shown.of(codec, got),
+                    wrong.add(new FirstMismatch.BlockValue(reference.part(i), Shows.of(codec, want), Shows.of(codec, got),
                             kind));
                 }
             }

@@ -91,7 +91,7 @@ final class MemoryRunner {
                     && comparison.sameBytes(c, v.expectedFor(got), got, v.comparedBytes()));
             if (!ok) {
                 mismatches++;
-                kinds.merge(!answered ? MismatchKind.UNANSWERED : refused ? MismatchKind.accepted(v.outcome())
+                kinds.merge(!answered ? MismatchKind.UNANSWERED : refused ? accepted(v.outcome())
                         : MismatchKind.WRONG_BYTES, 1L, Long::sum);
                 if (first.size() < firstMismatches) {
                     first.add(new FirstMismatch.Memory(v.pointer(), v.offset(), v.data() == null ? null
@@ -106,5 +106,14 @@ final class MemoryRunner {
         Status status = onlyRecorded ? Status.NOT_APPLICABLE : mismatches == 0 ? Status.PASS : Status.FAIL;
         return new CaseResult(key, status, n, mismatches, first, List.of("opencl " + c.name() + " (spec-tables/opencl)"),
                 kinds, message, ValueRunner.millis(start));
+    }
+
+    /** A memory vector the reference refuses (misaligned, sizes that differ) that the adapter ran. */
+    private static MismatchKind accepted(MemoryVector.Outcome refused) {
+        return switch (refused) {
+            case MISALIGNED -> MismatchKind.ACCEPTED_MISALIGNED;
+            case SIZE_MISMATCH -> MismatchKind.ACCEPTED_SIZE_MISMATCH;
+            default -> throw new IllegalArgumentException("not a refused outcome a device runs: " + refused);
+        };
     }
 }

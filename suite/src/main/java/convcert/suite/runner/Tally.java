@@ -48,7 +48,7 @@ final class Tally {
         this.lane = lane;
         this.sourceMask = reference.source().mask();
         this.integral = reference.spec().conversion().integral();
-        this.where = InputMap.Counter.of(reference.source().format());
+        this.where = InputCells.counter(reference.source().format());
         this.log = new MismatchLog(reference, comparison, MismatchKind.UNWRITTEN);
     }
 
@@ -75,11 +75,11 @@ final class Tally {
             MismatchKind kind = sameValue ? MismatchKind.FLAGS
                     : MismatchClassifier.classify(source, value, destination, expected[i], actual[i], integral);
             int at = i; // the lambda's copy
-            count(in[i], kind, () -> sameValue ? new FirstMismatch.Flags(Shown.of(source, value), Values.fields(source, value),
-                    Shown.of(destination, actual[at]), ValueRunner.flagText(wantFlags),
+            count(in[i], kind, () -> sameValue ? new FirstMismatch.Flags(Shows.of(source, value), Values.fields(source, value),
+                    Shows.of(destination, actual[at]), ValueRunner.flagText(wantFlags),
                     ValueRunner.flagText(actualFlags[at] & 0xFF))
                     : new FirstMismatch.Value(ValueRunner.input(reference, in[at]), Values.fields(source, value),
-                    Shown.of(destination, expected[at]), Shown.of(destination, actual[at]), kind));
+                    Shows.of(destination, expected[at]), Shows.of(destination, actual[at]), kind));
         }
     }
 
@@ -114,7 +114,7 @@ final class Tally {
         FormatCodec source = reference.source();
         log.add(in, expected, MismatchKind.UNWRITTEN);
         count(in, MismatchKind.UNANSWERED, () -> new FirstMismatch.Value(ValueRunner.input(reference, in),
-                Values.fields(source, in & sourceMask), Shown.of(reference.destination(), expected),
+                Values.fields(source, in & sourceMask), Shows.of(reference.destination(), expected),
                 new Shown("unwritten", "the output still held the poison when asked again"), MismatchKind.UNANSWERED));
     }
 

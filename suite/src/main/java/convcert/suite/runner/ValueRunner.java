@@ -240,7 +240,7 @@ public final class ValueRunner {
      * both where it has both ("0x3F800000 scale -10 (0xF6) random 0x1FFF").
      */
     static Shown input(Converter reference, long operand) {
-        Shown value = Shown.of(reference.source(), operand & reference.source().mask());
+        Shown value = Shows.of(reference.source(), operand & reference.source().mask());
         Lane lane = reference.lane();
         if (lane == null) {
             return value;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import convcert.reference.Reference;
 import convcert.spec.SpecTables;
+import convcert.suite.runner.InputCells;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,25 +33,25 @@ class InputMapTest {
         fp8_e4m3fn | 0xFE       | -f.110
         """)
     void aCellIsSignExponentFieldAndLeadingBits(String format, String input, String cell) {
-        InputMap.Counter counter = InputMap.Counter.of(ASCEND.format(format));
+        InputMap.Counter counter = InputCells.counter(ASCEND.format(format));
         counter.add(Long.decode(input));
         assertEquals(Map.of(cell, 1L), counter.map().cells());
     }
 
     @Test
     void aCellHoldsTheInputsItsBitsLeaveFree() {
-        InputMap f = InputMap.Counter.of(ASCEND.format("float")).map();
+        InputMap f = InputCells.counter(ASCEND.format("float")).map();
         assertEquals(1L << 20, f.cellSize()); // 23 fraction bits, 3 of them the row
         assertEquals(127, f.bias());
         assertEquals(true, f.topFieldSpecial());
-        assertEquals(false, InputMap.Counter.of(ASCEND.format("fp8_e4m3fn")).map().topFieldSpecial());
-        assertEquals(1L << 0, InputMap.Counter.of(ASCEND.format("fp8_e5m2")).map().cellSize());
+        assertEquals(false, InputCells.counter(ASCEND.format("fp8_e4m3fn")).map().topFieldSpecial());
+        assertEquals(1L << 0, InputCells.counter(ASCEND.format("fp8_e5m2")).map().cellSize());
     }
 
     @Test
     void integersAndTaperedFormatsHaveNone() {
-        assertNull(InputMap.Counter.of(ASCEND.format("int32")));
-        assertNull(InputMap.Counter.of(ASCEND.format("hifloat8")));
+        assertNull(InputCells.counter(ASCEND.format("int32")));
+        assertNull(InputCells.counter(ASCEND.format("hifloat8")));
     }
 
     @Test
