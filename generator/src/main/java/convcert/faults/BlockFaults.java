@@ -22,7 +22,7 @@ public final class BlockFaults {
     /** The faulty conversion of one vector of the case, or null where the fault cannot apply to it. */
     public static BlockFunction of(Fault f, BlockConverter c) {
         BlockConverter blocks = c.blocks();
-        if (!f.mechanism().equals("block") || !c.toBlock()) {
+        if (f.mechanism() != Mechanism.BLOCK || !c.toBlock()) {
             return null;
         }
         if (f.parameter().startsWith("random-")) {

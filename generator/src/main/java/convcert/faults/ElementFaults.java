@@ -24,7 +24,7 @@ public final class ElementFaults {
 
     /** The case's vectors with every element converted by the fault; null where the fault cannot arise in the elements. */
     public static BlockFunction of(Fault f, FaultModel model, Reference reference, BlockConverter c) {
-        if (!c.toBlock() || f.mechanism().equals("block") || f.mechanism().equals("flags")) {
+        if (!c.toBlock() || f.mechanism() == Mechanism.BLOCK || f.mechanism() == Mechanism.FLAGS) {
             return null;
         }
         Case element = c.elementCase();

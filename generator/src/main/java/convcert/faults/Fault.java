@@ -12,6 +12,6 @@ import java.util.Set;
  * certification compares any NaN with any NaN). modes: the rounding modes among the applies words
  * (empty: every mode).
  */
-public record Fault(String id, String family, String mechanism, String parameter, List<String> applies,
+public record Fault(String id, String family, Mechanism mechanism, String parameter, List<String> applies,
                     Set<Rounding> modes, boolean detectable, String description, Location location) {
 }

@@ -54,14 +54,14 @@ public final class FaultModel {
         FormatCodec dst = right.destination();
         String p = f.parameter();
         return switch (f.mechanism()) {
-            case "ties" -> ties(c, right, p);
-            case "rounding" -> rounding(c, right, p);
-            case "input" -> input(right, src, p);
-            case "via" -> via(c, p);
-            case "decision" -> decision(c, p);
-            case "saturation" -> saturation(c, p);
-            case "control" -> control(c, p);
-            case "output" -> OutputFaults.of(p, right, new OutputFaults.Others() {
+            case TIES -> ties(c, right, p);
+            case ROUNDING -> rounding(c, right, p);
+            case INPUT -> input(right, src, p);
+            case VIA -> via(c, p);
+            case DECISION -> decision(c, p);
+            case SATURATION -> saturation(c, p);
+            case CONTROL -> control(c, p);
+            case OUTPUT -> OutputFaults.of(p, right, new OutputFaults.Others() {
                 @Override
                 public Converter withSaturation(Saturation s) {
                     return reference.converter(FaultModel.this.withSaturation(c, s));
@@ -72,9 +72,9 @@ public final class FaultModel {
                     return reference.converter(FaultModel.this.withMode(c, mode));
                 }
             }, c.rounding() == Rounding.RH);
-            case "scale" -> scale(c, right, p);
-            case "flags" -> Faulty.of(right); // its results are right; its flags (below) are not
-            default -> throw new IllegalArgumentException(f.mechanism());
+            case SCALE -> scale(c, right, p);
+            case FLAGS -> Faulty.of(right); // its results are right; its flags (below) are not
+            case BLOCK -> throw new IllegalArgumentException("a quantizer's fault (BlockFaults): " + f.id());
         };
     }
 
@@ -90,12 +90,12 @@ public final class FaultModel {
         Converter right = reference.converter(c);
         Flags flags = right.flags();
         FormatCodec src = right.source();
-        if (f.mechanism().equals("decision") && FLAG_DECISIONS.contains(f.parameter().split("=", 2)[0])) {
+        if (f.mechanism() == Mechanism.DECISION && FLAG_DECISIONS.contains(f.parameter().split("=", 2)[0])) {
             String[] kv = f.parameter().split("=", 2);
             String chosen = reference.semantics().choices().get(kv[0]);
             return chosen == null || chosen.equals(kv[1]) ? null : otherReading(c, f.parameter()).flags()::of;
         }
-        if (!f.mechanism().equals("flags")) {
+        if (f.mechanism() != Mechanism.FLAGS) {
             return null;
         }
         return switch (f.parameter()) {

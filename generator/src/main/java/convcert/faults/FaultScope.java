@@ -19,7 +19,7 @@ final class FaultScope {
 
     /** The applies words: modes, states and kinds of conversion, each category a disjunction. */
     boolean applies(Fault f, Case c) {
-        if (f.mechanism().equals("block")) { // a quantizer's fault: block and tensor cases only (BlockFaults)
+        if (f.mechanism() == Mechanism.BLOCK) { // a quantizer's fault: block and tensor cases only (BlockFaults)
             return false;
         }
         Conversion conv = c.conversion();
@@ -69,15 +69,15 @@ final class FaultScope {
      * profile does not have or already takes, or a mechanism that has no effect on these cases.
      */
     String whyInert(Fault f) {
-        if (f.mechanism().equals("decision")) {
+        if (f.mechanism() == Mechanism.DECISION) {
             String[] kv = f.parameter().split("=", 2);
             String chosen = reference.semantics().choices().get(kv[0]);
             return chosen == null ? "the profile has no decision " + kv[0]
                     : "the profile's decision " + kv[0] + " is " + chosen + (chosen.equals(kv[1]) ? " already" : "");
         }
-        if (f.mechanism().equals("via")) {
+        if (f.mechanism() == Mechanism.VIA) {
             return "no case rounds through " + f.parameter() + " (it must be narrower than the source and wider than the destination)";
         }
-        return "its mechanism (" + f.mechanism() + " " + f.parameter() + ") has no effect on the cases it applies to";
+        return "its mechanism (" + f.mechanism().word() + " " + f.parameter() + ") has no effect on the cases it applies to";
     }
 }

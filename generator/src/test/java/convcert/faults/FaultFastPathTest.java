@@ -37,7 +37,7 @@ class FaultFastPathTest {
         Map<String, String> flush = new LinkedHashMap<>(reference.semantics().choices());
         flush.put("subnormal-results", "flush");
         Reference flushing = new Reference(reference.tables(), Semantics.of(reference.tables(), flush));
-        Fault ftz = new Fault("ftz", "", "decision", "subnormal-results=flush", List.of("floating-to"), java.util.Set.of(), true,
+        Fault ftz = new Fault("ftz", "", Mechanism.DECISION, "subnormal-results=flush", List.of("floating-to"), java.util.Set.of(), true,
                 "", null);
         FaultModel model = new FaultModel(reference);
         int checked = 0;

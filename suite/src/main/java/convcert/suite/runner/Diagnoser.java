@@ -6,6 +6,7 @@ import convcert.faults.BlockFaults;
 import convcert.faults.ElementFaults;
 import convcert.faults.FaultCatalogue;
 import convcert.faults.FaultModel;
+import convcert.faults.Mechanism;
 import convcert.reference.BlockConverter;
 import convcert.reference.BlockFunction;
 import convcert.reference.Converter;
@@ -110,7 +111,7 @@ final class Diagnoser {
                     Readings.under(reference, reading).converter(converter.spec()).flags()::of);
         }
         for (Fault f : catalogue) { // the flag decisions are tried above, alone and together
-            FaultModel.FlagsImplementation lane = f.mechanism().equals("flags") ? model.flags(f, converter.spec()) : null;
+            FaultModel.FlagsImplementation lane = f.mechanism() == Mechanism.FLAGS ? model.flags(f, converter.spec()) : null;
             if (lane != null) {
                 hypotheses.put(new String[] {f.id(), f.description()}, lane);
             }
@@ -135,7 +136,7 @@ final class Diagnoser {
      */
     private String[] named(Map<String, String> reading, String words) {
         String name = Readings.name(reading);
-        return catalogue.stream().filter(f -> f.mechanism().equals("decision") && f.parameter().equals(name)).findFirst()
+        return catalogue.stream().filter(f -> f.mechanism() == Mechanism.DECISION && f.parameter().equals(name)).findFirst()
                 .map(f -> new String[] {f.id(), f.description()}).orElse(new String[] {name, words});
     }
 

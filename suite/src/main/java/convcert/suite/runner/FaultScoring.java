@@ -4,6 +4,7 @@ import convcert.common.WorkingDirectory;
 import convcert.faults.BlockFaults;
 import convcert.faults.Fault;
 import convcert.faults.FaultModel;
+import convcert.faults.Mechanism;
 import convcert.faults.Faulty;
 import convcert.families.CaseKeys;
 import convcert.reference.BlockConverter;
@@ -74,11 +75,11 @@ public final class FaultScoring {
         Trial(Reference reference, VectorStore store, List<Manifest.Entry> entries, FaultModel model, Comparison comparison,
               Map<String, long[][]> files, Fault f) {
             for (Manifest.Entry e : entries) {
-                if (f.mechanism().equals("block") || e.kind().ofBlocks()) { // a quantizer's fault on a block or tensor case
+                if (f.mechanism() == Mechanism.BLOCK || e.kind().ofBlocks()) { // a quantizer's fault on a block or tensor case
                     BlockConverter b = e.kind().ofBlocks() ? BlockVectorFiles.converter(reference, e.from(), e.to(), e.rounding())
                             : null;
                     BlockFunction wrong = b == null ? null : BlockFaults.of(f, b);
-                    admitted |= b != null && f.mechanism().equals("block") && b.toBlock();
+                    admitted |= b != null && f.mechanism() == Mechanism.BLOCK && b.toBlock();
                     if (wrong == null) {
                         continue;
                     }
@@ -93,7 +94,7 @@ public final class FaultScoring {
                 }
                 Conversion c = reference.conversion(e.from(), e.to());
                 List<Manifest.Variant> variants = VectorStore.variants(e);
-                for (int i = 0; i < (f.mechanism().equals("control") ? variants.size() : 1); i++) {
+                for (int i = 0; i < (f.mechanism() == Mechanism.CONTROL ? variants.size() : 1); i++) {
                     Case state = reference.resolve(VectorStore.key(e, i));
                     admitted |= model.applies(f, state);
                     Faulty wrong = model.implementation(f, state);
