@@ -20,6 +20,7 @@ import convcert.suite.report.ConsoleReport;
 import convcert.suite.report.HtmlReport;
 import convcert.suite.report.JsonReport;
 import convcert.suite.report.RunReports;
+import convcert.suite.runner.RunConfig;
 import convcert.suite.runner.SuiteRun;
 import convcert.suite.runner.VectorStore;
 import convcert.vectors.Generator;
@@ -30,8 +31,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -193,11 +192,12 @@ final class Certification {
         }
         SuiteContext context = new SuiteContext(Home.path(), vectorFolder, request.timeoutMillis(), reference);
         ConverterAdapter implementation = Adapters.create(request.adapter(), context, request.adapters());
-        SuiteRun run = new SuiteRun(new SuiteRun.Config(reference, request.adapter(), implementation, store, request.pairs(),
-                request.only(), request.exhaustive(), request.shard(), request.shards(), request.waivers(),
-                request.timeoutMillis(), request.first(), LocalDate.now(ZoneOffset.UTC), err, System.console() != null, request.jobs(),
-                () -> Adapters.create(request.adapter(), context, request.adapters()),
-                Adapters.computesExpected(implementation, reference), request.cache()));
+        SuiteRun run = new SuiteRun(RunConfig.of(reference, request.adapter(), implementation).vectors(store)
+                .cases(request.pairs(), request.only(), request.exhaustive()).shard(request.shard(), request.shards())
+                .waivers(request.waivers()).limits(request.timeoutMillis(), request.first())
+                .progress(err, System.console() != null)
+                .jobs(request.jobs(), () -> Adapters.create(request.adapter(), context, request.adapters()))
+                .outputsAreExpected(Adapters.computesExpected(implementation, reference)).cache(request.cache()).build());
         try {
             List<CaseKey> known = new ArrayList<>(run.profileCases());
             run.plan().values().forEach(cases -> cases.forEach(p -> known.add(p.key())));

@@ -159,7 +159,7 @@ public final class Adapters {
 
     /**
      * Whether the adapter computes exactly the expected values of this reference: the reference adapter
-     * made on it. The run then computes them once (SuiteRun.Config.outputsAreExpected).
+     * made on it. The run then computes them once (runner.RunConfig.outputsAreExpected).
      */
     public static boolean computesExpected(ConverterAdapter adapter, Reference reference) {
         return adapter instanceof ReferenceAdapter r && r.reference() == reference;

@@ -7,12 +7,10 @@ import convcert.spec.SpecTables;
 import convcert.spi.ConverterAdapter;
 import convcert.suite.adapters.Adapters;
 import convcert.suite.adapters.SuiteContext;
+import convcert.suite.runner.RunConfig;
 import convcert.suite.runner.SuiteRun;
 import convcert.suite.runner.VectorStore;
-import convcert.suite.runner.Waivers;
 import java.nio.file.Path;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 
@@ -35,8 +33,7 @@ final class SystemPropertiesRun {
         List<Conversion> pairs = reference.pairs(Arrays.stream(System.getProperty("convcert.pairs", "").split(","))
                 .filter(p -> !p.isBlank()).toList());
         ConverterAdapter adapter = Adapters.create(spec, new SuiteContext(Home.path(), vectors, 10_000, reference));
-        return new SuiteRun(new SuiteRun.Config(reference, spec, adapter, VectorStore.open(vectors), pairs, null, false, 1, 1,
-                Waivers.none(), 10_000, 10, LocalDate.now(ZoneOffset.UTC), null, false, 1, null, 
-                Adapters.computesExpected(adapter, reference), null));
+        return new SuiteRun(RunConfig.of(reference, spec, adapter).vectors(VectorStore.open(vectors)).cases(pairs, null, false)
+                .outputsAreExpected(Adapters.computesExpected(adapter, reference)).build());
     }
 }

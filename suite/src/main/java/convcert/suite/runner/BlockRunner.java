@@ -6,7 +6,6 @@ import convcert.spi.AdapterException;
 import convcert.spi.BlockOperations;
 import convcert.spi.CaseKey;
 import convcert.suite.model.CaseResult;
-import convcert.suite.model.FirstMismatch.Shown;
 import convcert.suite.model.FirstMismatch;
 import convcert.suite.model.MismatchKind;
 import convcert.suite.model.Status;

@@ -30,12 +30,12 @@ import java.util.function.Supplier;
 final class Parts implements AutoCloseable {
 
     private final AdapterInstance own;
-    private final SuiteRun.Config config;
+    private final RunConfig config;
     private final ValueRunner runner;
     private final Consumer<String> notes;
     private final List<AdapterInstance> more = new ArrayList<>();
 
-    Parts(AdapterInstance own, SuiteRun.Config config, ValueRunner runner, Consumer<String> notes) {
+    Parts(AdapterInstance own, RunConfig config, ValueRunner runner, Consumer<String> notes) {
         this.own = own;
         this.config = config;
         this.runner = runner;

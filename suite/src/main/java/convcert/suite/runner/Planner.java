@@ -32,12 +32,12 @@ import java.util.function.Supplier;
  */
 final class Planner {
 
-    private final SuiteRun.Config config;
+    private final RunConfig config;
     private final Reference reference;
     private final Set<String> notes;
 
     /** notes: the run's notes, where recomputed expectations are recorded. */
-    Planner(SuiteRun.Config config, Set<String> notes) {
+    Planner(RunConfig config, Set<String> notes) {
         this.config = config;
         this.reference = config.reference();
         this.notes = notes;

@@ -3,8 +3,6 @@ package convcert.suite.runner;
 import convcert.common.Progress;
 import convcert.common.UsageException;
 import convcert.families.CaseKeys;
-import convcert.reference.Reference;
-import convcert.spec.Conversion;
 import convcert.spi.AdapterException;
 import convcert.spi.Capability;
 import convcert.spi.CaseKey;
@@ -12,8 +10,6 @@ import convcert.spi.ConverterAdapter;
 import convcert.suite.model.CaseResult;
 import convcert.suite.model.LateOutput;
 import convcert.suite.model.Status;
-import java.io.PrintWriter;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -33,18 +29,6 @@ public final class SuiteRun implements AutoCloseable {
     /** Where a launcher session keeps its run (the key is the class): see junit.SuiteRunResolver. */
     public static final String NAMESPACE = "convcert";
 
-    /**
-     * What to run. shard is 1-based; shards 1 means all. jobs: how many instances of the adapter an
-     * exhaustive case's range is split over (more made by moreAdapters when first needed).
-     * outputsAreExpected: the adapter computes exactly this run's expected values (the reference adapter
-     * on the run's own reference), so computed expectations are neither recomputed nor compared.
-     */
-    public record Config(Reference reference, String adapterSpec, ConverterAdapter adapter, VectorStore vectors,
-                         List<Conversion> pairs, String only, boolean exhaustive, int shard, int shards, Waivers waivers,
-                         long timeoutMillis, int firstMismatches, LocalDate today, PrintWriter progress, boolean terminal,
-                         int jobs, AdapterFactory moreAdapters, boolean outputsAreExpected, ExpectedCache.Settings cache) {
-    }
-
     /** Makes another instance of the run's adapter (same provider, same options). */
     public interface AdapterFactory {
         ConverterAdapter create() throws AdapterException;
@@ -53,7 +37,7 @@ public final class SuiteRun implements AutoCloseable {
     /** Cases from this size on get a progress bar. */
     private static final long LONG_CASE = 1 << 22;
 
-    private final Config config;
+    private final RunConfig config;
     private final List<Capability> capabilities;
     private final List<String> unmatched;
     private final Set<String> notes = Collections.synchronizedSet(new LinkedHashSet<>());
@@ -72,7 +56,7 @@ public final class SuiteRun implements AutoCloseable {
     private final Diagnoser diagnoser;
     private final ExpectedCache cache;
 
-    public SuiteRun(Config config) {
+    public SuiteRun(RunConfig config) {
         this.config = config;
         this.capabilities = config.adapter().capabilities().stream().map(this::canonical).toList();
         List<CaseKey> space = profileCases();
@@ -149,7 +133,7 @@ public final class SuiteRun implements AutoCloseable {
         }
     }
 
-    public Config config() {
+    public RunConfig config() {
         return config;
     }
 

@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -295,9 +293,8 @@ class HonestGateTest {
             }
         };
         var reference = convcert.reference.Reference.of(convcert.spec.SpecTables.load(Fixtures.HOME.resolve("spec-tables/ascend-c")));
-        var run = new convcert.suite.runner.SuiteRun(new convcert.suite.runner.SuiteRun.Config(reference, "test", adapter,
-                null, java.util.List.of(), null, false, 1, 1, convcert.suite.runner.Waivers.none(), 1000, 10,
-                java.time.LocalDate.now(), null, false, 1, null, false, null));
+        var run = new convcert.suite.runner.SuiteRun(convcert.suite.runner.RunConfig.of(reference, "test", adapter)
+                .limits(1000, 10).build());
         run.close();
         run.close(); // the shutdown hook's close after the run's own
         assertEquals(1, closed[0]);

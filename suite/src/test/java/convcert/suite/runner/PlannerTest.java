@@ -51,8 +51,8 @@ class PlannerTest {
 
     private static Map<String, List<Planned>> plan(ConverterAdapter adapter, Reference reference, List<Conversion> pairs,
                                                    String only, boolean exhaustive, Set<String> notes) {
-        SuiteRun.Config config = new SuiteRun.Config(reference, "reference", adapter, exhaustive ? null : GOLDEN, pairs, only,
-                exhaustive, 1, 1, Waivers.none(), 10_000, 10, LocalDate.of(2026, 1, 1), null, false, 1, null, false, null);
+        RunConfig config = RunConfig.of(reference, "reference", adapter).vectors(exhaustive ? null : GOLDEN)
+                .cases(pairs, only, exhaustive).today(LocalDate.of(2026, 1, 1)).build();
         return new Planner(config, notes).plan();
     }
 
