@@ -3,6 +3,7 @@ package convcert.cli;
 import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClVectors;
 import convcert.reference.Reference;
+import convcert.spec.BlockFormat;
 import convcert.spec.Conversion;
 import convcert.spec.Example;
 import convcert.spec.Rounding;
@@ -61,8 +62,8 @@ public final class TablesCommand {
                         OpenClVectors.cases(memory).size(), memory.types().all().size());
             }
             if (!t.blocks().isEmpty()) {
-                List<String> blocks = t.blocks().values().stream().filter(b -> b.tensor() == null).map(b -> b.name()).toList();
-                List<String> tensors = t.blocks().values().stream().filter(b -> b.tensor() != null).map(b -> b.name()).toList();
+                List<String> blocks = t.blocks().values().stream().filter(b -> !b.isTensor()).map(b -> b.name()).toList();
+                List<String> tensors = t.blocks().values().stream().filter(BlockFormat::isTensor).map(b -> b.name()).toList();
                 out.printf("  blocks       %d block formats (%s), each to and from %s%n", blocks.size(), String.join(" ", blocks),
                         t.blocks().values().iterator().next().value().name());
                 if (!tensors.isEmpty()) {

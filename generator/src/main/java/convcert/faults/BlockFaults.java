@@ -2,6 +2,7 @@ package convcert.faults;
 
 import convcert.reference.BlockConverter;
 import convcert.reference.BlockFunction;
+import convcert.spec.BlockExtent;
 import convcert.spec.TensorShape;
 import java.util.Arrays;
 
@@ -41,11 +42,10 @@ public final class BlockFaults {
             return null;
         }
         boolean twoLevel = blocks.block().twoLevel(); // NVFP4's maximum is its recipe's (decisions); its layouts are these
-        TensorShape t = c.block().tensor();
-        if (f.applies().contains("tensor") && t == null) {
-            return null;
-        }
         int size = blocks.block().size();
+        if (f.applies().contains("tensor")) {
+            return c.block().extent() instanceof TensorShape t ? tensorFault(f, c, t, blocks, size) : null;
+        }
         return switch (f.parameter()) {
             case "signed-maximum" -> twoLevel ? null : c.withBlocks((in, i, out, o) -> { // max(x), not max(|x|): the negatives drop out
                 long[] proxy = Arrays.copyOfRange(in, i, i + size);
@@ -57,12 +57,22 @@ public final class BlockFaults {
                 }
                 blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
             });
-            case "maximum-skips-last" -> twoLevel ? null : t != null ? (t.rotation() != null ? null : skipsLast(c, t, blocks, size))
-                    : c.withBlocks((in, i, out, o) -> {
-                long[] proxy = Arrays.copyOfRange(in, i, i + size);
-                proxy[size - 1] = 0;
-                blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
-            });
+            case "maximum-skips-last" -> twoLevel ? null : switch (c.block().extent()) {
+                case TensorShape t -> t.rotation() != null ? null : skipsLast(c, t, blocks, size);
+                case BlockExtent.OneBlock one -> c.withBlocks((in, i, out, o) -> {
+                    long[] proxy = Arrays.copyOfRange(in, i, i + size);
+                    proxy[size - 1] = 0;
+                    blocks.quantizeUnder(blocks.scaleOf(proxy, 0), in, i, out, o);
+                });
+            };
+            default -> throw new IllegalArgumentException("fault " + f.id() + ": unknown block parameter " + f.parameter());
+        };
+    }
+
+    /** A fault of a tensor's scale layout or of its last partial block, or null where the tensor cannot show it. */
+    private static BlockFunction tensorFault(Fault f, BlockConverter c, TensorShape t, BlockConverter blocks, int size) {
+        boolean twoLevel = blocks.block().twoLevel();
+        return switch (f.parameter()) {
             case "scales-row-major" -> t.layout() == TensorShape.ScaleLayout.PLAIN ? null
                     : relaid(c, t, (o, i) -> o * t.inner() + i);
             case "shuffle-inverted" -> t.layout() != TensorShape.ScaleLayout.SHUFFLED_256X8 ? null
@@ -71,7 +81,7 @@ public final class BlockFaults {
                     : relaid(c, t, (o, i) -> t.scaleSlot(o, i) / 512 * 512 + (o % 32) * 4 + (o / 32 % 4) * 128 + i % 4);
             case "partial-block-reads-on" -> twoLevel || t.along() != TensorShape.Along.ROW || t.columns() % size == 0 || t.rows() < 2
                     ? null : readsOn(c, t, blocks, size);
-            default -> throw new IllegalArgumentException("fault " + f.id() + ": unknown block parameter " + f.parameter());
+            default -> throw new IllegalArgumentException("fault " + f.id() + ": unknown tensor parameter " + f.parameter());
         };
     }
 

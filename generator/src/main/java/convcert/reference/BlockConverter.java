@@ -4,6 +4,7 @@ import convcert.spec.BlockFormat;
 import convcert.spec.Format;
 import convcert.spec.Rounding;
 import convcert.spec.Saturation;
+import convcert.spec.TensorShape;
 import convcert.spi.CaseId;
 import convcert.spi.CaseKind;
 import java.math.BigInteger;
@@ -72,9 +73,8 @@ public final class BlockConverter {
         this.recipe = block.twoLevel() ? new TwoLevelRecipe(reference, block, this.mode, elements) : null;
         this.inputs = block.inputs(toBlock, this.mode);
         this.outputs = block.outputs(toBlock);
-        this.tensor = block.tensor() == null ? null
-                : new TensorQuantizer(new BlockConverter(reference, block.tensor().block(), mode, toBlock, elements), block.tensor(),
-                semantics);
+        this.tensor = block.extent() instanceof TensorShape shape
+                ? new TensorQuantizer(new BlockConverter(reference, shape.block(), mode, toBlock, elements), shape, semantics) : null;
     }
 
     public BlockFormat block() {
@@ -126,7 +126,7 @@ public final class BlockConverter {
     public CaseId.Block id(String profile) {
         String from = toBlock ? block.value().name() : block.name();
         String to = toBlock ? block.name() : block.value().name();
-        return new CaseId.Block(profile, from, to, mode.suffix(), tensor == null ? CaseKind.BLOCK : CaseKind.TENSOR);
+        return new CaseId.Block(profile, from, to, mode.suffix(), block.isTensor() ? CaseKind.TENSOR : CaseKind.BLOCK);
     }
 
     public int inputsPerBlock() {
@@ -313,7 +313,7 @@ public final class BlockConverter {
 
     /** One vector of a rotated tensor case with its values not rotated, or rotated without 1 / sqrt(size); null for another case. */
     public BlockFunction rotatedBy(boolean rotated, boolean normalized) {
-        return tensor == null || block.tensor().rotation() == null || !toBlock ? null : tensor.rotatedBy(!rotated ? null
+        return !(block.extent() instanceof TensorShape t) || t.rotation() == null || !toBlock ? null : tensor.rotatedBy(!rotated ? null
                 : new HadamardRotation.Reading(semantics.get(Semantics.ROTATION_SIGNS), normalized))::apply;
     }
 

@@ -4,6 +4,7 @@ import convcert.spec.Format;
 import convcert.spec.Layout;
 import convcert.spec.Rounding;
 import convcert.spec.SpecTables;
+import convcert.spec.TensorShape;
 
 /** Which tables need a decision (Semantics.Switch's needs): a profile that offers a mode, a layout, or blocks. */
 final class ProfileNeeds {
@@ -45,15 +46,15 @@ final class ProfileNeeds {
 
     /** A tensor whose scale layout has padding slots (tensors.csv). */
     static boolean paddedScales(SpecTables t) {
-        return t.blocks().values().stream().anyMatch(b -> b.tensor() != null && b.tensor().scales() > b.tensor().blocks());
+        return t.blocks().values().stream().anyMatch(b -> b.extent() instanceof TensorShape s && s.scales() > s.blocks());
     }
 
     static boolean twoLevelTensors(SpecTables t) {
-        return t.blocks().values().stream().anyMatch(b -> b.tensor() != null && b.twoLevel());
+        return t.blocks().values().stream().anyMatch(b -> b.isTensor() && b.twoLevel());
     }
 
     static boolean rotatedTensors(SpecTables t) {
-        return t.blocks().values().stream().anyMatch(b -> b.tensor() != null && b.tensor().rotation() != null);
+        return t.blocks().values().stream().anyMatch(b -> b.extent() instanceof TensorShape s && s.rotation() != null);
     }
 
     static boolean twoLevelBlocks(SpecTables t) {

@@ -13,30 +13,41 @@ import java.util.Set;
  * is a power of two. tensorScale: the format of the tensor's largest magnitude, the input a two-level
  * recipe derives its per-tensor scale from (null: one level). packed: elements of up to 4 bits are
  * stored two per byte, the first in the low nibble; otherwise every value takes bytes of its own.
- * tensor: for a row of tensors.csv, the whole tensor the case converts at once, in blocks of this
- * format's size (null for a row of blocks.csv). random: under rs (stochastic rounding), the unsigned
+ * extent: what a case converts at once, one block (a row of blocks.csv) or, for a row of tensors.csv, the
+ * whole tensor in blocks of this format's size. random: under rs (stochastic rounding), the unsigned
  * integer format of the random bits each element takes, as many bits as its width (null without rs).
  */
 public record BlockFormat(String name, List<String> aliases, Format element, Format scale, Format tensorScale, int size,
                           Format value, Set<Rounding> modes, boolean packed, Format random, String description,
-                          String source, Location location, TensorShape tensor) {
+                          String source, Location location, BlockExtent extent) {
 
     /** A row of blocks.csv. */
     public BlockFormat(String name, List<String> aliases, Format element, Format scale, Format tensorScale, int size,
                        Format value, Set<Rounding> modes, boolean packed, Format random, String description, String source,
                        Location location) {
         this(name, aliases, element, scale, tensorScale, size, value, modes, packed, random, description, source, location,
-                null);
+                BlockExtent.ONE_BLOCK);
     }
 
     /** Scales on the block side: one (a scaled block), none (a packed vector), or a tensor's stored layout. */
     public int scales() {
-        return tensor != null ? tensor.scales() : scaled() ? 1 : 0;
+        return switch (extent) {
+            case TensorShape t -> t.scales();
+            case BlockExtent.OneBlock one -> scaled() ? 1 : 0;
+        };
     }
 
     /** Elements on the block side: size, or a tensor's values. */
     public int elements() {
-        return tensor != null ? tensor.values() : size;
+        return switch (extent) {
+            case TensorShape t -> t.values();
+            case BlockExtent.OneBlock one -> size;
+        };
+    }
+
+    /** Whether a case of it converts a whole tensor (a row of tensors.csv). */
+    public boolean isTensor() {
+        return extent instanceof TensorShape;
     }
 
     public boolean scaled() {
@@ -55,7 +66,7 @@ public record BlockFormat(String name, List<String> aliases, Format element, For
      */
     public List<Format> inputs(boolean toBlock, Rounding mode) {
         List<Format> formats = new ArrayList<>();
-        if (twoLevel() && (tensor == null || !toBlock)) { // a tensor's quantizer finds A itself
+        if (twoLevel() && (!isTensor() || !toBlock)) { // a tensor's quantizer finds A itself
             formats.add(tensorScale);
         }
         formats.addAll(toBlock ? Collections.nCopies(elements(), value) : blockSide());
@@ -68,7 +79,7 @@ public record BlockFormat(String name, List<String> aliases, Format element, For
     /** The formats of a block's outputs: the scale and size elements (a two-level tensor's A first), or size values. */
     public List<Format> outputs(boolean toBlock) {
         List<Format> formats = new ArrayList<>();
-        if (twoLevel() && tensor != null && toBlock) { // and gives the A it found
+        if (twoLevel() && isTensor() && toBlock) { // and gives the A it found
             formats.add(tensorScale);
         }
         formats.addAll(toBlock ? blockSide() : Collections.nCopies(elements(), value));

@@ -22,7 +22,8 @@ import java.util.Locale;
  * <p>A rotation (null for none) takes each block's values through a Hadamard transform before they are
  * quantized; its blocks are whole (the axis a multiple of the block size).
  */
-public record TensorShape(BlockFormat block, int rows, int columns, Along along, ScaleLayout layout, Rotation rotation) {
+public record TensorShape(BlockFormat block, int rows, int columns, Along along, ScaleLayout layout, Rotation rotation)
+        implements BlockExtent {
 
     /** The axis a block runs along: consecutive values of a row, or of a column. */
     public enum Along { ROW, COLUMN }

@@ -1,6 +1,7 @@
 package convcert.vectors;
 
 import convcert.reference.BlockConverter;
+import convcert.spec.BlockExtent;
 import convcert.spec.Format;
 import convcert.spec.TensorShape;
 import java.io.ByteArrayOutputStream;
@@ -33,12 +34,14 @@ public record BlockLayout(List<Format> formats, boolean packed, boolean highFirs
      * largest magnitude leads the block side, "-" otherwise), then a rotated tensor's rotation ("hadamard-16:+-...").
      */
     public static String batchLine(BlockConverter c) {
-        TensorShape t = c.block().tensor();
         String pair = c.pairName().replace("->", " ") + " " + c.mode().suffix() + " ";
-        return t == null ? "BLOCKS " + pair : "TENSORS " + pair + t.rows() + " " + t.columns() + " "
-                + t.along().name().toLowerCase(Locale.ROOT) + " " + t.layout().word() + " " + t.block().size() + " "
-                + (c.block().packed() ? "packed" : "bytes") + " " + (c.block().twoLevel() ? "amax" : "-") + " "
-                + (t.rotation() == null ? "" : t.rotation().word() + " ");
+        return switch (c.block().extent()) {
+            case BlockExtent.OneBlock one -> "BLOCKS " + pair;
+            case TensorShape t -> "TENSORS " + pair + t.rows() + " " + t.columns() + " "
+                    + t.along().name().toLowerCase(Locale.ROOT) + " " + t.layout().word() + " " + t.block().size() + " "
+                    + (c.block().packed() ? "packed" : "bytes") + " " + (c.block().twoLevel() ? "amax" : "-") + " "
+                    + (t.rotation() == null ? "" : t.rotation().word() + " ");
+        };
     }
 
     /** The same layout with the given nibble order (stored files keep the order they were generated in). */

@@ -6,6 +6,7 @@ import convcert.reference.Reference;
 import convcert.spec.BlockFormat;
 import convcert.spec.Format;
 import convcert.spec.Rounding;
+import convcert.spec.TensorShape;
 import convcert.spi.CaseId;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -100,8 +101,8 @@ public final class BlockVectorFiles implements ExtensionCases {
 
     /** A case's blocks (or tensors) for a level and seed; under rs with each value's random bits after the values. */
     static BlockCoverage.Blocks inputs(Reference reference, BlockConverter c, Level level, long seed) {
-        BlockCoverage.Blocks inputs = c.block().tensor() != null
-                ? TensorCoverage.of(reference, c.block(), c.toBlock(), level, seed)
+        BlockCoverage.Blocks inputs = c.block().extent() instanceof TensorShape shape
+                ? TensorCoverage.of(reference, c.block(), shape, c.toBlock(), level, seed)
                 : c.toBlock() ? new BlockCoverage(reference, c.block(), level, seed).toBlock()
                 : new BlockCoverage(reference, c.block(), level, seed).fromBlock();
         return c.stochastic() ? StochasticBlocks.of(reference, c, inputs, seed) : inputs;

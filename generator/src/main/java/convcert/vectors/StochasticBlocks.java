@@ -42,7 +42,7 @@ final class StochasticBlocks {
             long[] in = Arrays.copyOf(Arrays.copyOfRange(base.values(), k * base.perBlock(), (k + 1) * base.perBlock()), perBlock);
             long[] least = carries(defaults, in, n, full);
             String tag = base.tags()[k];
-            boolean tensor = c.block().tensor() != null;
+            boolean tensor = c.block().isTensor();
             if (!tensor) {
                 blocks.add(lanes(in, n, j -> 0));
                 tags.add(tag);

@@ -54,8 +54,8 @@ final class TensorCoverage {
         return sorted;
     }
 
-    static BlockCoverage.Blocks of(Reference reference, BlockFormat tensor, boolean toBlock, Level level, long seed) {
-        TensorShape shape = tensor.tensor();
+    static BlockCoverage.Blocks of(Reference reference, BlockFormat tensor, TensorShape shape, boolean toBlock, Level level,
+                                   long seed) {
         BlockCoverage coverage = new BlockCoverage(reference, shape.block(), level, seed);
         BlockCoverage.Blocks blocks = toBlock ? coverage.toBlock() : coverage.fromBlock();
         int size = shape.block().size();

@@ -67,7 +67,7 @@ class BlockFaultsTest {
     @Test
     void layoutFaultsMoveEachScaleAndOnlyApplyToTheSwizzledLayout() {
         BlockConverter swizzled = MX.blockConverter(MX.tables().blocks().get("mxfp8_e4m3_t130x136_sw"), Rounding.RN, true);
-        TensorShape t = swizzled.block().tensor();
+        TensorShape t = (TensorShape) swizzled.block().extent();
         long[] in = new long[t.values()];
         for (int p = 0; p < in.length; p++) {
             in[p] = f((float) Math.scalb(1.0 + p % 7, p % 23 - 11));
@@ -101,11 +101,11 @@ class BlockFaultsTest {
         c.apply(in, 0, right, 0, 1);
         long[] wrong = new long[right.length];
         fault("partial-block-reads-on", c).apply(in, 0, wrong, 0);
-        int slot = c.block().tensor().scaleSlot(0, 2);
+        int slot = ((TensorShape) c.block().extent()).scaleSlot(0, 2);
         assertEquals(0x77, right[slot]);
         assertEquals(0x7F, wrong[slot]);
         right[slot] = wrong[slot];
-        int element = c.block().tensor().scales() + 64; // 1.0 / 2^0 in E4M3: 0x38, not 1.0 / 2^-8 = 256 (0x78)
+        int element = ((TensorShape) c.block().extent()).scales() + 64; // 1.0 / 2^0 in E4M3: 0x38, not 1.0 / 2^-8 = 256 (0x78)
         assertEquals(0x78, right[element]);
         assertEquals(0x38, wrong[element]);
     }

@@ -77,7 +77,7 @@ class HadamardRotationTest {
     void aRotatedTensorQuantizesItsRotatedValues(String signs) {
         Reference reference = cuda(Map.of("rotation-signs", signs));
         BlockFormat f = reference.tables().blocks().get("nvfp4_t64x24_col_rht");
-        TensorShape t = f.tensor();
+        TensorShape t = (TensorShape) f.extent();
         assertEquals("hadamard-16:+++-+------+-+--", t.rotation().word());
         SplittableRandom random = new SplittableRandom(20261207);
         for (Rounding mode : f.modes()) {
@@ -108,7 +108,7 @@ class HadamardRotationTest {
 
     @Test
     void aNanOrInfinitySpreadsOverItsBlock() {
-        convcert.spec.Rotation r = cuda(Map.of()).tables().blocks().get("nvfp4_t64x24_col_rht").tensor().rotation();
+        convcert.spec.Rotation r = ((TensorShape) cuda(Map.of()).tables().blocks().get("nvfp4_t64x24_col_rht").extent()).rotation();
         HadamardRotation.Reading reading = new HadamardRotation.Reading(Semantics.RotationSigns.INPUTS, true);
         float[] x = new float[16];
         x[3] = Float.intBitsToFloat(0xFFC00123); // a negative NaN with a payload: the canonical one everywhere

@@ -53,8 +53,7 @@ class TensorQuantizerTest {
         SplittableRandom random = new SplittableRandom(20261205);
         int checked = 0;
         for (BlockFormat f : reference.tables().blocks().values()) {
-            TensorShape t = f.tensor();
-            if (t == null || t.rotation() != null) { // a rotated tensor's blocks are of its rotated values: HadamardRotationTest
+            if (!(f.extent() instanceof TensorShape t) || t.rotation() != null) { // a rotated tensor's blocks are of its rotated values: HadamardRotationTest
                 continue;
             }
             for (Rounding mode : f.modes()) {
@@ -114,8 +113,7 @@ class TensorQuantizerTest {
     void dequantizingATensorInvertsItsLayout() {
         SplittableRandom random = new SplittableRandom(7);
         for (BlockFormat f : MX.tables().blocks().values()) {
-            TensorShape t = f.tensor();
-            if (t == null || t.rotation() != null) { // a rotated tensor's blocks are of its rotated values: HadamardRotationTest
+            if (!(f.extent() instanceof TensorShape t) || t.rotation() != null) { // a rotated tensor's blocks are of its rotated values: HadamardRotationTest
                 continue;
             }
             BlockConverter quantize = MX.blockConverter(f, Rounding.RN, true);
@@ -150,7 +148,7 @@ class TensorQuantizerTest {
     void aOneBlockTensorIsItsBlock() {
         BlockFormat f = MX.tables().blocks().get("mxfp8_e4m3_t1x32");
         BlockConverter tensor = MX.blockConverter(f, Rounding.RN, true);
-        BlockConverter block = MX.blockConverter(f.tensor().block(), Rounding.RN, true);
+        BlockConverter block = MX.blockConverter(((TensorShape) f.extent()).block(), Rounding.RN, true);
         long[] in = values(32, new SplittableRandom(3));
         long[] a = new long[33];
         long[] b = new long[33];

@@ -24,8 +24,8 @@ class RotatedCoverageTest {
     void everyOrderOfSummationGivesTheExactRotation(Level level) {
         Reference reference = TestProfile.reference("cuda");
         BlockFormat f = reference.tables().blocks().get("nvfp4_t64x24_col_rht");
-        TensorShape t = f.tensor();
-        BlockCoverage.Blocks tensors = TensorCoverage.of(reference, f, true, level, 1);
+        TensorShape t = (TensorShape) f.extent();
+        BlockCoverage.Blocks tensors = TensorCoverage.of(reference, f, t, true, level, 1);
         int blocks = 0;
         for (int k = 0; k < tensors.count(); k++) {
             int base = k * tensors.perBlock();

@@ -54,10 +54,10 @@ public final class BlockParts {
         group = new int[out];
         Map<List<Integer>, Integer> ids = new HashMap<>();
         for (int i = 0; i < out; i++) {
-            List<Integer> inputs = c.block().tensor() == null ? List.of() : c.inputsOf(i);
+            List<Integer> inputs = c.block().isTensor() ? c.inputsOf(i) : List.of();
             group[i] = ids.computeIfAbsent(inputs, k -> names.size());
             if (group[i] == names.size()) {
-                names.add(c.block().tensor() == null ? "" : name(c.part(i)));
+                names.add(c.block().isTensor() ? name(c.part(i)) : "");
             } else if (c.part(i).startsWith("scale of ")) {
                 names.set(group[i], name(c.part(i))); // a block is named by its scale where it has one
             }
@@ -141,7 +141,7 @@ public final class BlockParts {
 
     /** "tensor 2: row 4, block 1", or "block 17". */
     private String where(int unit, int g) {
-        return c.block().tensor() == null ? "block " + unit : "tensor " + unit + ": " + names.get(g);
+        return c.block().isTensor() ? "tensor " + unit + ": " + names.get(g) : "block " + unit;
     }
 
     /** Offers a hypothesis that gives part of the differing groups (its tally) and changes no right output. */
@@ -150,7 +150,7 @@ public final class BlockParts {
             return;
         }
         String scope = String.format("%,d of the %,d blocks that differ", t.given(), differing)
-                + (c.block().tensor() == null ? "" : String.format(" (in %,d tensors)", wrong.size()));
+                + (c.block().isTensor() ? String.format(" (in %,d tensors)", wrong.size()) : "");
         List<String> shown = t.missed().subList(0, Math.min(3, t.missed().size()));
         String elsewhere = String.join("; ", shown) + (t.missed().size() > shown.size()
                 ? String.format("; and %,d more", t.missed().size() - shown.size()) : "");

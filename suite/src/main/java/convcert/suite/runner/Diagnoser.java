@@ -228,8 +228,8 @@ final class Diagnoser {
             }
         }
         List<Diagnosis.Finding> found = new ArrayList<>();
-        found.add(new Diagnosis.Finding(0, String.format("%,d of %,d %s differ", mismatches, blocks, c.block().tensor() == null
-                ? "blocks" : "tensors") + (wrong.size() < mismatches ? " (the first " + wrong.size() + " read)" : "")));
+        found.add(new Diagnosis.Finding(0, String.format("%,d of %,d %s differ", mismatches, blocks, c.block().isTensor()
+                ? "tensors" : "blocks") + (wrong.size() < mismatches ? " (the first " + wrong.size() + " read)" : "")));
         // every kind of output that differs (the scales, the elements, a tensor's A), its two commonest kinds of difference
         byPart.forEach((part, kinds) -> kinds.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .limit(2).forEach(e -> found.add(new Diagnosis.Finding(e.getValue(), part + "s: " + e.getKey()))));
