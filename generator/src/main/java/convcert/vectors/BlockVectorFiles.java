@@ -56,10 +56,14 @@ public final class BlockVectorFiles implements ExtensionCases {
      * naming what the profile lacks.
      */
     public static BlockConverter converter(Reference reference, String from, String to, String rounding) {
-        for (BlockConverter c : cases(reference)) {
-            if (c.pairName().equals(from + "->" + to) && c.mode().suffix().equals(rounding)) {
-                return c;
-            }
+        Rounding mode = Rounding.parse(rounding);
+        BlockFormat into = reference.tables().blocks().get(to);
+        BlockFormat out = reference.tables().blocks().get(from);
+        if (into != null && into.value().name().equals(from) && into.modes().contains(mode)) { // values -> blocks
+            return reference.blockConverter(into, mode, true);
+        }
+        if (out != null && out.value().name().equals(to) && mode == Rounding.RN) { // blocks -> values, exact but for overflow
+            return reference.blockConverter(out, mode, false);
         }
         throw new UsageException("no block case " + from + "->" + to + " " + rounding + " in profile "
                 + reference.tables().profile() + " (blocks.csv)");
