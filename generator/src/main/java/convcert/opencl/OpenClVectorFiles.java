@@ -2,6 +2,7 @@ package convcert.opencl;
 
 import convcert.reference.Reference;
 import convcert.spi.CaseId;
+import convcert.spi.CaseKey;
 import convcert.spi.CaseKind;
 import convcert.spi.MemoryCase;
 import convcert.vectors.ExtensionCases;
@@ -63,7 +64,7 @@ public final class OpenClVectorFiles implements ExtensionCases {
             }
             String sha = VectorFiles.writeText(VectorFiles.inside(out, out.resolve(name + ".csv")), csv.toString());
             result.add(new Manifest.Entry(name, profile, MemoryCase.vectorType(c.type(), c.n()), c.functionName(), "-",
-                    CaseKind.MEMORY.state(), "-", "-", c.functionName(), Map.of(), reference.tables().digest(),
+                    CaseKind.MEMORY.state(), CaseKey.NO_FORM, "-", c.functionName(), Map.of(), reference.tables().digest(),
                     reference.semantics().choices(), level.label(), seed, list.size(), coverage,
                     Map.of(".csv", new Manifest.FileRef(name + ".csv", sha)), List.of(), null, null));
         }

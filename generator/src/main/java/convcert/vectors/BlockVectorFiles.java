@@ -8,6 +8,7 @@ import convcert.spec.Format;
 import convcert.spec.Rounding;
 import convcert.spec.TensorShape;
 import convcert.spi.CaseId;
+import convcert.spi.CaseKey;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -97,7 +98,7 @@ public final class BlockVectorFiles implements ExtensionCases {
                 }
             }
             entries.add(new Manifest.Entry(name, profile, id.from(), id.to(), id.rounding(), id.kind().state(),
-                    c.toBlock() ? "sat" : "nosat", "-", "-", Map.of(), reference.tables().digest(),
+                    c.toBlock() ? "sat" : "nosat", CaseKey.NO_FORM, "-", Map.of(), reference.tables().digest(),
                     reference.semantics().choices(), level.label(), seed, inputs.count(), inputs.counts(), files, List.of(), null, null));
         }
         return entries;

@@ -81,7 +81,7 @@ public sealed interface CaseId permits CaseId.Conversion, CaseId.Block, CaseId.M
 
         @Override
         public CaseKey key() {
-            return new CaseKey(profile, from, to, rounding, kind.state(), "-", Map.of());
+            return new CaseKey(profile, from, to, rounding, kind.state(), CaseKey.NO_FORM, Map.of());
         }
 
         @Override
@@ -101,7 +101,7 @@ public sealed interface CaseId permits CaseId.Conversion, CaseId.Block, CaseId.M
             MemoryCase c = operation;
             String function = c.isAsType() ? "as_" + c.toType() : c.function() + (c.rounding().isEmpty() ? "" : "_" + c.rounding());
             String width = c.isAsType() && c.n() != c.toN() ? c.n() + "->" + c.toN() : "x" + c.n();
-            return new CaseKey(profile, c.type(), function, width, CaseKind.MEMORY.state(), "-", Map.of());
+            return new CaseKey(profile, c.type(), function, width, CaseKind.MEMORY.state(), CaseKey.NO_FORM, Map.of());
         }
 
         @Override

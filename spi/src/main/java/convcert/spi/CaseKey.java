@@ -13,6 +13,9 @@ import java.util.regex.Pattern;
 public record CaseKey(String profile, String from, String to, String rounding, String state, String form,
                       Map<Integer, Integer> ctrl, String variant) {
 
+    /** The form of a case that has none (a block, a tensor, a memory function): a protocol field is never empty. */
+    public static final String NO_FORM = "-";
+
     public CaseKey {
         ctrl = Map.copyOf(ctrl);
         variant = variant == null ? "" : variant;

@@ -1,5 +1,6 @@
 package convcert.suite.model;
 
+import convcert.spi.CaseKind;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +49,11 @@ public record ConformanceReport(String tool, Provenance provenance, String adapt
 
         public Entry {
             where = where == null ? Map.of() : where;
+        }
+
+        /** Whether the case was asked for in an API form (a conversion; a report read back from an older run may lack it). */
+        public boolean hasForm() {
+            return form != null && CaseKind.of(state) == CaseKind.CONVERSION;
         }
     }
 

@@ -97,7 +97,7 @@ public final class JUnitXmlReport {
 
     private static String details(ConformanceReport.Entry e) {
         StringBuilder b = new StringBuilder();
-        if (e.form() != null && !e.form().equals("-")) {
+        if (e.hasForm()) {
             b.append("form ").append(e.form()).append(e.ctrl() == null || e.ctrl().isEmpty() ? "" : ", CTRL " + e.ctrl())
                     .append('\n');
         }

@@ -102,7 +102,7 @@ public final class ReportText {
      * without a form (memory cases) and, unless always, for a variant whose name says them already.
      */
     public static String variant(Entry e, boolean always) {
-        if (e.form() == null || e.form().equals("-") || (!always && e.name().contains(" ["))) {
+        if (!e.hasForm() || (!always && e.name().contains(" ["))) {
             return "";
         }
         return " [form " + e.form() + (e.ctrl() == null || e.ctrl().isEmpty() ? "" : ", CTRL " + e.ctrl()) + "]";
