@@ -185,9 +185,8 @@ final class Certification {
         if (store != null) {
             String profileName = reference.tables().profile();
             List<Conversion> selected = request.pairs();
-            store.verify(store.cases().stream().filter(e -> e.profile().equals(profileName)
-                    && e.kind() != CaseKind.MEMORY).toList(), reference,
-                    e -> selected.isEmpty() || (!VectorStore.isBlock(e)
+            store.verify(store.cases().stream().filter(e -> e.profile().equals(profileName)).toList(), reference,
+                    e -> selected.isEmpty() || (e.kind() == CaseKind.CONVERSION
                             && selected.contains(reference.conversion(e.from(), e.to()))));
         }
         SuiteContext context = new SuiteContext(Home.path(), vectorFolder, request.timeoutMillis(), reference);

@@ -11,7 +11,6 @@ import convcert.reference.Reference;
 import convcert.spec.Conversion;
 import convcert.spec.Rounding;
 import convcert.spi.CaseKey;
-import convcert.spi.CaseKind;
 import convcert.spi.MemoryCase;
 import convcert.vectors.BlockVectorFiles;
 import convcert.vectors.Level;
@@ -123,39 +122,46 @@ final class Planner {
         Map<String, List<Planned>> plan = new LinkedHashMap<>();
         VectorStore store = config.vectors();
         for (Manifest.Entry e : store.cases()) {
-            if (!e.profile().equals(reference.tables().profile()) || e.kind() == CaseKind.MEMORY) {
-                continue; // memory cases are planned from the reference (memoryCases)
-            }
-            if (VectorStore.isBlock(e)) {
-                if (config.pairs().isEmpty()) { // --pair selects conversions
-                    Planned.Blocks b = blocks(store, e);
-                    plan.computeIfAbsent(b.key().pair(), k -> new ArrayList<>()).add(b);
-                }
+            if (!e.profile().equals(reference.tables().profile())) {
                 continue;
             }
-            Conversion c = reference.conversion(e.from(), e.to());
-            if (!config.pairs().isEmpty() && !config.pairs().contains(c)) {
-                continue;
-            }
-            boolean stored = madeBySameReference(e);
-            List<Planned> cases = plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>());
-            for (int i = 0; i < variantsRun(VectorStore.variants(e).size()); i++) {
-                CaseKey key = VectorStore.key(e, i);
-                Case state = reference.resolve(key);
-                Converter converter = reference.converter(state);
-                if (stored && !Reference.stateLabel(state).equals(e.state())) {
-                    cases.add(new Planned.Refused(key, e.count(), "the vectors say form " + key.form() + " with CTRL "
-                            + key.ctrlText() + " selects " + e.state() + ", the tables say " + Reference.stateLabel(state)));
-                    continue;
+            switch (e.kind()) {
+                case CONVERSION -> conversions(store, e, plan);
+                case BLOCK, TENSOR -> {
+                    if (config.pairs().isEmpty()) { // --pair selects conversions
+                        Planned.Blocks b = blocks(store, e);
+                        plan.computeIfAbsent(b.key().pair(), k -> new ArrayList<>()).add(b);
+                    }
                 }
-                Supplier<Batches> batches = stored
-                        ? () -> Batches.of(store.readOperands(e, converter), store.read(e, false, c.to().width()))
-                        : () -> Batches.recomputed(store.readOperands(e, converter), converter);
-                cases.add(new Planned.Values(key, e.count(), converter, batches, List.of(batches)));
+                case MEMORY -> { } // planned from the reference (memoryCases)
             }
         }
         memoryCases(plan);
         return plan;
+    }
+
+    /** A conversion case of the vector folder, one planned case per variant run (a refusal where the tables select another state). */
+    private void conversions(VectorStore store, Manifest.Entry e, Map<String, List<Planned>> plan) {
+        Conversion c = reference.conversion(e.from(), e.to());
+        if (!config.pairs().isEmpty() && !config.pairs().contains(c)) {
+            return;
+        }
+        boolean stored = madeBySameReference(e);
+        List<Planned> cases = plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>());
+        for (int i = 0; i < variantsRun(VectorStore.variants(e).size()); i++) {
+            CaseKey key = VectorStore.key(e, i);
+            Case state = reference.resolve(key);
+            Converter converter = reference.converter(state);
+            if (stored && !Reference.stateLabel(state).equals(e.state())) {
+                cases.add(new Planned.Refused(key, e.count(), "the vectors say form " + key.form() + " with CTRL "
+                        + key.ctrlText() + " selects " + e.state() + ", the tables say " + Reference.stateLabel(state)));
+                continue;
+            }
+            Supplier<Batches> batches = stored
+                    ? () -> Batches.of(store.readOperands(e, converter), store.read(e, false, c.to().width()))
+                    : () -> Batches.recomputed(store.readOperands(e, converter), converter);
+            cases.add(new Planned.Values(key, e.count(), converter, batches, List.of(batches)));
+        }
     }
 
     /** A case of a block-scaled format from its vector files; in the matrix the pair is FROM->TO, the state "block". */

@@ -108,36 +108,41 @@ public final class VectorStore {
                        Predicate<Manifest.Entry> readContents) {
         for (Manifest.Entry e : entries) {
             String where = shown(folder.resolve(Manifest.FILE)) + ": case " + e.name();
-            if (isBlock(e)) {
-                verifyBlocks(e, reference, where, readContents.test(e));
-                continue;
+            switch (e.kind()) {
+                case BLOCK, TENSOR -> verifyBlocks(e, reference, where, readContents.test(e));
+                case CONVERSION -> verifyConversion(e, reference, where, readContents.test(e));
+                case MEMORY -> { } // the reference makes their vectors when they run: no file to verify
             }
-            int[] widths = new int[2];
-            try {
-                widths[0] = reference.format(e.from()).width();
-                widths[1] = reference.format(e.to()).width();
-                reference.conversion(e.from(), e.to());
-                Reference.rounding(e.rounding());
-                for (int i = 0; i < variants(e).size(); i++) {
-                    reference.resolve(key(e, i)); // its form offered, its CTRL bits those of ctrl.csv
-                }
-            } catch (UsageException x) {
-                throw new UsageException(where + ": " + x.getMessage());
+        }
+    }
+
+    /** A conversion case: its pair, rounding and variants known to the tables; read: its files' sizes and digests. */
+    private void verifyConversion(Manifest.Entry e, Reference reference, String where, boolean read) {
+        int[] widths = new int[2];
+        try {
+            widths[0] = reference.format(e.from()).width();
+            widths[1] = reference.format(e.to()).width();
+            reference.conversion(e.from(), e.to());
+            Reference.rounding(e.rounding());
+            for (int i = 0; i < variants(e).size(); i++) {
+                reference.resolve(key(e, i)); // its form offered, its CTRL bits those of ctrl.csv
             }
-            if (readContents.test(e)) {
-                fitsInMemory(e, where, (long) e.count() * (VectorBytes.of(widths[0]) + VectorBytes.of(widths[1]) + 3 * 8));
-            }
-            for (int i = 0; i < 2 && readContents.test(e); i++) {
-                checkFile(e, i == 0 ? ".in.bin" : ".expected.bin", where, (long) e.count() * VectorBytes.of(widths[i]),
-                        e.count() + " elements of " + widths[i] + " bits");
-            }
-            Rounding mode = Reference.rounding(e.rounding());
-            Lane lane = reference.conversion(e.from(), e.to()).lane(mode);
-            if (lane != null && readContents.test(e)) { // the random bits' or scales' lane
-                int bits = reference.conversion(e.from(), e.to()).laneBits(mode);
-                checkFile(e, VectorFiles.laneBin(lane), where, (long) e.count() * VectorBytes.of(bits), e.count()
-                        + " " + lane + " values of " + bits + " bits");
-            }
+        } catch (UsageException x) {
+            throw new UsageException(where + ": " + x.getMessage());
+        }
+        if (read) {
+            fitsInMemory(e, where, (long) e.count() * (VectorBytes.of(widths[0]) + VectorBytes.of(widths[1]) + 3 * 8));
+        }
+        for (int i = 0; i < 2 && read; i++) {
+            checkFile(e, i == 0 ? ".in.bin" : ".expected.bin", where, (long) e.count() * VectorBytes.of(widths[i]),
+                    e.count() + " elements of " + widths[i] + " bits");
+        }
+        Rounding mode = Reference.rounding(e.rounding());
+        Lane lane = reference.conversion(e.from(), e.to()).lane(mode);
+        if (lane != null && read) { // the random bits' or scales' lane
+            int bits = reference.conversion(e.from(), e.to()).laneBits(mode);
+            checkFile(e, VectorFiles.laneBin(lane), where, (long) e.count() * VectorBytes.of(bits), e.count()
+                    + " " + lane + " values of " + bits + " bits");
         }
     }
 
@@ -152,10 +157,6 @@ public final class VectorStore {
                     + "more than half of the " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB this JVM may use "
                     + "(split the case, or give convcert more memory: JAVA_TOOL_OPTIONS=-Xmx...)");
         }
-    }
-
-    public static boolean isBlock(Manifest.Entry e) {
-        return e.kind().ofBlocks();
     }
 
     /** A block case: its block format and mode known, files of count whole blocks, SHA-256 as recorded. */
