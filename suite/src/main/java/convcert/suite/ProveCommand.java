@@ -125,8 +125,8 @@ public final class ProveCommand implements Callable<Integer> {
         o.println(switch (proof.verdict()) {
             case PROVEN -> "PROVEN: equal to the reference for all " + inputs + " " + engines;
             case REFUTED -> "REFUTED: the design differs from the reference " + engines;
-            case UNDECIDED -> "UNDECIDED: the engines disagree, could not finish, or gave an input the design converts right; "
-                    + "no verdict (logs in " + folder + ")";
+            case UNDECIDED -> "UNDECIDED: " + String.join("; ", undecidedBecause(proof, converter)) + "; no verdict (logs in "
+                    + folder + ")";
         });
         o.flush();
         return switch (proof.verdict()) {
@@ -134,6 +134,18 @@ public final class ProveCommand implements Callable<Integer> {
             case REFUTED -> ExitCode.MISMATCHES.code();
             case UNDECIDED -> ExitCode.INTERNAL.code();
         };
+    }
+
+    /** Why there is no verdict: the engines' reasons, or their model, which the reference converts alike. */
+    private static List<String> undecidedBecause(Proof proof, Converter converter) {
+        List<String> why = proof.undecidedBecause();
+        Proof.Counterexample x = proof.counterexample();
+        if (!why.isEmpty() || x == null) {
+            return why.isEmpty() ? List.of("no engine gave a verdict") : why;
+        }
+        return List.of("the engines' model is no counterexample: input " + Values.describe(converter.source(), x.input())
+                + ", the design gives " + Values.describe(converter.destination(), x.actual()) + " and the reference "
+                + Values.describe(converter.destination(), x.expected()) + ", equal as certification compares results");
     }
 
     /** The --smt and --counterexamples options, checked, with the profile's NaN comparison and the generation. */

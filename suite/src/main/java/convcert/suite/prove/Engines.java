@@ -44,7 +44,8 @@ final class Engines {
         double yosysSeconds = (System.nanoTime() - start) / 1e9;
         Verdict first = sat.contains("SUCCESS!") ? Verdict.PROVEN : sat.contains("FAIL!") ? Verdict.REFUTED : Verdict.UNDECIDED;
         engines.add(new Engine("yosys sat (" + version("yosys", "-V") + ")", first, yosysSeconds,
-                first == Verdict.PROVEN ? "no model found" : first == Verdict.REFUTED ? "model found" : "no result"));
+                first == Verdict.PROVEN ? "no model found" : first == Verdict.REFUTED ? "model found"
+                        : sat.isEmpty() ? "timed out after " + timeoutSeconds + " s" : "no verdict in sat.log"));
         start = System.nanoTime();
         Run abc = run(folder, "yosys-abc.out", timeoutSeconds, "yosys-abc", "-c", "read_aiger miter.aig; strash; iprove");
         double abcSeconds = (System.nanoTime() - start) / 1e9;

@@ -1,5 +1,6 @@
 package convcert.suite.prove;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,6 +17,24 @@ public record Proof(Verdict verdict, List<Engine> engines, List<Counterexample> 
     /** The engines' counterexample, or null. */
     public Counterexample counterexample() {
         return counterexamples.isEmpty() ? null : counterexamples.getFirst();
+    }
+
+    /**
+     * Why the engines gave no verdict, each reason with what shows it: an engine that could not finish and what it
+     * said, or engines that disagree and which said what. Empty where they agree on a refutation whose model the
+     * reference does not confirm (the caller shows the model).
+     */
+    public List<String> undecidedBecause() {
+        List<String> why = new ArrayList<>();
+        engines.stream().filter(e -> e.verdict() == Verdict.UNDECIDED).forEach(e -> why.add(e.name() + " could not finish: "
+                + e.said()));
+        List<String> proving = engines.stream().filter(e -> e.verdict() == Verdict.PROVEN).map(Engine::name).toList();
+        List<String> refuting = engines.stream().filter(e -> e.verdict() == Verdict.REFUTED).map(Engine::name).toList();
+        if (!proving.isEmpty() && !refuting.isEmpty()) {
+            why.add("the engines disagree: " + String.join(", ", proving) + " proved, " + String.join(", ", refuting)
+                    + " refuted");
+        }
+        return why;
     }
 
     /** A verdict, an engine's or the combined one. */

@@ -46,6 +46,24 @@ class ProveSoundnessTest {
         return Fixtures.run("", a.toArray(String[]::new));
     }
 
+    /**
+     * Wrong only where the input's two 32-bit halves multiply to a 64-bit constant: factoring, which neither engine
+     * finishes in a second. Each engine that could not finish is named with what it said, and there is no verdict.
+     */
+    @Test
+    void anEngineThatCannotFinishIsNamedAndNoVerdictIsGiven() throws IOException {
+        Fixtures.Run r = prove("factoring", """
+                module factoring (input logic [63:0] in, output logic [15:0] out);
+                  logic [15:0] right;
+                  double_to_bf16 inner (.in(in), .out(right));
+                  assign out = {32'h0, in[31:0]} * {32'h0, in[63:32]} == 64'hC0F3_5F8D_3E29_7A4B ? 16'h0 : right;
+                endmodule
+                """, "--timeout-s", "1");
+        assertEquals(4, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("UNDECIDED: yosys sat (") && r.out().contains(") could not finish: timed out after 1 s"),
+                r.out());
+    }
+
     /** Right everywhere but +0.0, where the output is X: setundef -zero read it as 0x0000 and proved it. */
     @Test
     void anXOutputIsAnyValueAndRefuted() throws IOException {
