@@ -124,4 +124,12 @@ class CiExamplesTest {
         assertEquals("reports/shard-*/junit/*.xml", pipeline.get("certify").get("artifacts").get("reports").get("junit").asText(),
                 "GitLab's test view reads every shard's JUnit files");
     }
+
+    /** The JUnit report action writes a check run: the workflow asks for that right, and reads the repository only. */
+    @Test
+    void theGitHubWorkflowMayWriteChecksAndReadsContents() throws IOException {
+        JsonNode permissions = yaml("github-actions.yml").get("permissions");
+        assertEquals("write", permissions.get("checks").asText());
+        assertEquals("read", permissions.get("contents").asText());
+    }
 }
