@@ -89,7 +89,7 @@ public final class DigestCommand implements Callable<Integer> {
         String key = KeptDigests.key("the chunk digests of convcert digest", "tables " + reference.tables().profile() + " "
                 + reference.tables().digest(), "decisions " + reference.semantics().choices(), "case "
                 + converter.spec().conversion().pairName() + " " + converter.spec().rounding() + " "
-                + Reference.stateLabel(converter.spec()), "chunk-bits " + chunkBits + " nan "
+                + converter.spec().stateLabel(), "chunk-bits " + chunkBits + " nan "
                 + (nan < 0 ? "exact" : Long.toHexString(nan)));
         Path file = KeptDigests.file(cache, key);
         KeptDigests.Read read = KeptDigests.read(file, key);

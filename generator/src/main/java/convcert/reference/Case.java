@@ -17,6 +17,20 @@ public record Case(Conversion conversion, Rounding rounding, Form form, CtrlStat
         return rule.effective();
     }
 
+    /**
+     * The state this call selects, as case names and manifests say it: nosat, sat, wrap, or sat-keepnan (the
+     * destination's sat_nan bit keeps NaN, e.g. CTRL[50]=1 for Ascend C fp8); a P3109 projection's state is its
+     * saturation mode (satfinite, satpropagate, satnone).
+     */
+    public String stateLabel() {
+        if (form.projection()) {
+            return form.tableName();
+        }
+        boolean keepNan = saturation() == Saturation.SAT
+                && conversion.to().satNanBit() != null && ctrl.bit(conversion.to().satNanBit()) == 1;
+        return saturation().tableName() + (keepNan ? "-keepnan" : "");
+    }
+
     /** "float->half rn nosat" plus the CTRL bits when they matter. */
     public String describe() {
         return conversion.pairName() + " " + rounding.suffix() + " " + form.tableName() + " [CTRL " + ctrl

@@ -212,7 +212,7 @@ public final class Reference {
             for (Form form : Form.EXPLICIT) {
                 if (c.forms(mode).contains(form)) {
                     Case candidate = resolve(c, mode, form, ctrl);
-                    states.putIfAbsent(stateLabel(candidate), candidate);
+                    states.putIfAbsent(candidate.stateLabel(), candidate);
                 }
             }
         }
@@ -230,7 +230,7 @@ public final class Reference {
     public Map<String, List<Case>> saturationVariants(Conversion c, Rounding mode) {
         Map<String, List<Case>> variants = new LinkedHashMap<>();
         for (Case primary : saturationStates(c, mode)) {
-            variants.put(stateLabel(primary), new ArrayList<>(List.of(primary)));
+            variants.put(primary.stateLabel(), new ArrayList<>(List.of(primary)));
         }
         List<Integer> bits = consultedBits(c);
         List<Form> forms = new ArrayList<>();
@@ -249,7 +249,7 @@ public final class Reference {
                     ctrl = ctrl.with(bits.get(i), (combination >> i) & 1);
                 }
                 Case variant = resolve(c, mode, form, ctrl);
-                List<Case> same = variants.computeIfAbsent(stateLabel(variant), k -> new ArrayList<>());
+                List<Case> same = variants.computeIfAbsent(variant.stateLabel(), k -> new ArrayList<>());
                 String label = variantLabel(variant);
                 if (same.stream().noneMatch(v -> variantLabel(v).equals(label))) { // bits not consulted stay as they are
                     same.add(variant);
@@ -277,7 +277,7 @@ public final class Reference {
     /** A conversion case's identity; variant: "" for a state's first variant, else its label. */
     public CaseId.Conversion id(Case c, String variant) {
         return new CaseId.Conversion(tables.profile(), c.conversion().from().name(), c.conversion().to().name(),
-                c.rounding().suffix(), stateLabel(c), c.form().tableName(), c.ctrl(), variant);
+                c.rounding().suffix(), c.stateLabel(), c.form().tableName(), c.ctrl(), variant);
     }
 
     /** "sat 60=0,48=1": a variant's form and the consulted CTRL bits, as case names show it. */
@@ -288,19 +288,6 @@ public final class Reference {
             b.append(i == 0 ? " " : ",").append(bits.get(i)).append('=').append(c.ctrl().bit(bits.get(i)));
         }
         return b.toString();
-    }
-
-    /**
-     * nosat, sat, wrap, or sat-keepnan (the destination's sat_nan bit keeps NaN, e.g. CTRL[50]=1 for Ascend C
-     * fp8); a P3109 projection's state is its saturation mode (satfinite, satpropagate, satnone).
-     */
-    public static String stateLabel(Case c) {
-        if (c.form().projection()) {
-            return c.form().tableName();
-        }
-        boolean keepNan = c.saturation() == Saturation.SAT
-                && c.conversion().to().satNanBit() != null && c.ctrl().bit(c.conversion().to().satNanBit()) == 1;
-        return c.saturation().tableName() + (keepNan ? "-keepnan" : "");
     }
 
     private static String modes(Conversion c) {

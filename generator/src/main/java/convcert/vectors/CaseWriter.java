@@ -49,7 +49,7 @@ public final class CaseWriter {
         var c = state.conversion();
         var mode = state.rounding();
         return new Manifest.Entry(name, reference.tables().profile(), c.from().name(), c.to().name(), mode.suffix(),
-                Reference.stateLabel(state), state.saturation().tableName(), state.form().tableName(),
+                state.stateLabel(), state.saturation().tableName(), state.form().tableName(),
                 "_" + mode.suffix() + state.form().apiSuffix(), state.ctrl().names(), reference.tables().digest(),
                 reference.semantics().choices(), level.label(), seed, inputs.length, coverage, files, selections,
                 CaseWords.elements(converter), CaseWords.words(reference, converter));

@@ -182,7 +182,7 @@ public final class Generator {
         reference.converter(variant).apply(inputs, 0, got, 0, inputs.length);
         if (!Arrays.equals(got, expected)) {
             throw new IllegalStateException(variant.conversion().pairName() + " " + reference.variantLabel(variant)
-                    + " computes other results than its state " + Reference.stateLabel(variant));
+                    + " computes other results than its state " + variant.stateLabel());
         }
     }
 

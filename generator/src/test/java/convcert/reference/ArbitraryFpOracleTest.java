@@ -37,7 +37,7 @@ class ArbitraryFpOracleTest {
         for (Conversion c : LLVM.tables().conversions()) {
             for (Rounding mode : c.modes()) {
                 for (Case state : LLVM.saturationStates(c, mode)) {
-                    tests.add(DynamicTest.dynamicTest(c.pairName() + " " + mode.suffix() + " " + Reference.stateLabel(state),
+                    tests.add(DynamicTest.dynamicTest(c.pairName() + " " + mode.suffix() + " " + state.stateLabel(),
                             () -> check(LLVM.converter(state))));
                 }
             }

@@ -42,7 +42,7 @@ class DoubleSourceOracleTest {
             long[] inputs = inputs(c.to().name());
             for (Rounding mode : c.modes().stream().sorted().toList()) {
                 for (Case state : CUDA.saturationStates(c, mode)) {
-                    tests.add(DynamicTest.dynamicTest(c.pairName() + " " + mode.suffix() + " " + Reference.stateLabel(state)
+                    tests.add(DynamicTest.dynamicTest(c.pairName() + " " + mode.suffix() + " " + state.stateLabel()
                             + " [" + inputs.length + " inputs, seed " + SEED + "]", () -> {
                         List<String> wrong = mismatches(CUDA.converter(state)::apply, state, inputs);
                         assertTrue(wrong.isEmpty(), () -> state.describe() + ":\n" + String.join("\n", wrong));

@@ -109,7 +109,7 @@ class LawsTest {
                     if (state.saturation() == convcert.spec.Saturation.WRAP) {
                         continue; // keeping the low bits is not monotonic by design
                     }
-                    tests.add(DynamicTest.dynamicTest(c.pairName() + " " + mode.suffix() + " " + Reference.stateLabel(state),
+                    tests.add(DynamicTest.dynamicTest(c.pairName() + " " + mode.suffix() + " " + state.stateLabel(),
                             () -> monotonic(r.converter(state))));
                 }
             }

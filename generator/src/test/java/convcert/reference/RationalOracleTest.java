@@ -38,7 +38,7 @@ class RationalOracleTest {
                     continue;
                 }
                 for (Case state : reference.saturationStates(c, mode)) {
-                    String label = mode.suffix() + " " + Reference.stateLabel(state);
+                    String label = mode.suffix() + " " + state.stateLabel();
                     tests.add(DynamicTest.dynamicTest(label + " [seed " + SEED + "]",
                             () -> check(reference.converter(state))));
                 }

@@ -80,7 +80,7 @@ class StochasticOracleTest {
                     continue;
                 }
                 for (Case state : reference.saturationStates(c, Rounding.RS)) {
-                    tests.add(DynamicTest.dynamicTest(c.pairName() + " rs " + Reference.stateLabel(state) + " " + reading, () -> {
+                    tests.add(DynamicTest.dynamicTest(c.pairName() + " rs " + state.stateLabel() + " " + reading, () -> {
                         List<String> wrong = mismatches(reference.converter(state), state, reading);
                         assertTrue(wrong.isEmpty(), () -> state.describe() + " " + reading + ":\n" + String.join("\n", wrong));
                     }));

@@ -152,9 +152,9 @@ final class Planner {
             CaseKey key = VectorStore.key(e, i);
             Case state = reference.resolve(key);
             Converter converter = reference.converter(state);
-            if (stored && !Reference.stateLabel(state).equals(e.state())) {
+            if (stored && !state.stateLabel().equals(e.state())) {
                 cases.add(new Planned.Refused(key, e.count(), "the vectors say form " + key.form() + " with CTRL "
-                        + key.ctrlText() + " selects " + e.state() + ", the tables say " + Reference.stateLabel(state)));
+                        + key.ctrlText() + " selects " + e.state() + ", the tables say " + state.stateLabel()));
                 continue;
             }
             Supplier<Batches> batches = stored
