@@ -188,8 +188,8 @@ public final class FaultModel {
             return x -> right.apply(o.withRandom(x, o.random(x) << (32 - n) & ((1L << n) - 1)));
         }
         String[] ab = p.split("->");
-        Rounding from = Reference.rounding(ab[0]);
-        Rounding to = Reference.rounding(ab[1]);
+        Rounding from = Rounding.named(ab[0]);
+        Rounding to = Rounding.named(ab[1]);
         boolean applies = from == Rounding.RS ? c.rounding().stochastic() : c.rounding() == from; // rs: any stochastic mode
         if (!applies || c.rounding() == to || (to == Rounding.RH && reference.tables().hybridRule(c.conversion().from()) == null)) {
             return null;
@@ -303,7 +303,7 @@ public final class FaultModel {
             if (form == Form.IMPLICIT) {
                 return null;
             }
-            form = Reference.form(kv[1]);
+            form = Form.named(kv[1]);
         } else {
             int bit = Integer.parseInt(kv[0].substring(4));
             if (!ctrl.bits().containsKey(bit)) {

@@ -117,7 +117,7 @@ public final class Reference {
      */
     public Case resolve(String from, String to, String rounding, String form, CtrlState ctrl) {
         Conversion c = conversion(from, to);
-        Form f = form != null ? form(form) : null;
+        Form f = form != null ? Form.named(form) : null;
         Rounding mode;
         if (rounding == null) {
             if (f == Form.IMPLICIT && c.implicitRounding() != null) {
@@ -128,7 +128,7 @@ public final class Reference {
                 throw new UsageException(c.pairName() + " needs --rounding; it offers " + modes(c));
             }
         } else {
-            mode = rounding(rounding);
+            mode = Rounding.named(rounding);
         }
         if (f == null) {
             f = Form.EXPLICIT.stream().filter(c.forms(mode)::contains).findFirst().orElseThrow();
@@ -136,32 +136,12 @@ public final class Reference {
         return resolve(c, mode, f, ctrl);
     }
 
-    /** A rounding suffix (rn, rz, ...); an unknown one is a usage error naming the known ones. */
-    public static Rounding rounding(String suffix) {
-        Rounding mode = Rounding.parse(suffix);
-        if (mode == null) {
-            throw new UsageException("unknown rounding mode '" + suffix + "'" + Suggest.nearest(suffix, List.of(Rounding.known()
-                    .split("[ ,]+"))) + "; modes: " + Rounding.known());
-        }
-        return mode;
-    }
-
-    /** An API form (nosat, sat, implicit); an unknown one is a usage error. */
-    public static Form form(String name) {
-        Form form = Form.parse(name);
-        if (form == null) {
-            throw new UsageException("unknown saturation form '" + name + "'" + Suggest.nearest(name, List.of(Form.known().split(" ")))
-                    + "; forms: " + Form.known());
-        }
-        return form;
-    }
-
     /**
      * The case a key names (a manifest entry's variant, an adapter's request): its pair, rounding and
      * form, and its CTRL bits over the power-on values. The one way from a case's name to a Case.
      */
     public Case resolve(CaseKey key) {
-        return resolve(conversion(key.from(), key.to()), rounding(key.rounding()), form(key.form()), ctrl(key.ctrl()));
+        return resolve(conversion(key.from(), key.to()), Rounding.named(key.rounding()), Form.named(key.form()), ctrl(key.ctrl()));
     }
 
     public Case resolve(Conversion c, Rounding mode, Form form, CtrlState ctrl) {

@@ -1,5 +1,7 @@
 package convcert.spec;
 
+import convcert.common.Suggest;
+import convcert.common.UsageException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +34,16 @@ public enum Form {
     /** The forms as a list for messages: "nosat sat ...". */
     public static String known() {
         return Arrays.stream(values()).map(Form::tableName).collect(Collectors.joining(" "));
+    }
+
+    /** The form a name names; an unknown one is a usage error naming the nearest and the known ones. */
+    public static Form named(String name) {
+        Form form = parse(name);
+        if (form == null) {
+            throw new UsageException("unknown saturation form '" + name + "'" + Suggest.nearest(name, List.of(known().split(" ")))
+                    + "; forms: " + known());
+        }
+        return form;
     }
 
     public static Form parse(String name) {

@@ -1,6 +1,9 @@
 package convcert.spec;
 
+import convcert.common.Suggest;
+import convcert.common.UsageException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -25,6 +28,16 @@ public enum Rounding {
 
     public static Rounding parse(String suffix) {
         return Labels.find(values(), Rounding::suffix, suffix);
+    }
+
+    /** The mode a suffix names; an unknown one is a usage error naming the nearest and the known ones. */
+    public static Rounding named(String suffix) {
+        Rounding mode = parse(suffix);
+        if (mode == null) {
+            throw new UsageException("unknown rounding mode '" + suffix + "'" + Suggest.nearest(suffix, List.of(known()
+                    .split("[ ,]+"))) + "; modes: " + known());
+        }
+        return mode;
     }
 
     public static String known() {

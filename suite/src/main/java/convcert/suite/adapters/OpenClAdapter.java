@@ -4,6 +4,7 @@ import convcert.opencl.OpenClTables;
 import convcert.opencl.OpenClTypes;
 import convcert.opencl.OpenClVectors;
 import convcert.reference.Reference;
+import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spec.SpecTables;
 import convcert.spec.VectorBytes;
@@ -182,7 +183,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
         OpenClTypes.Type dst = types.ofFormat(c.to());
         boolean signed = !dst.opencl().startsWith("u");
         return new ConvertKernel(types.ofFormat(c.from()).opencl(), dst.opencl(), 8 * dst.bytes(), signed,
-                reference.resolve(c).saturation() == Saturation.SAT, tables.castName(Reference.rounding(c.rounding())), widths,
+                reference.resolve(c).saturation() == Saturation.SAT, tables.castName(Rounding.named(c.rounding())), widths,
                         allSpellings);
     }
 
@@ -200,7 +201,7 @@ public final class OpenClAdapter implements ConverterAdapter, MemoryOperations {
                 + (c.to().equals("half") ? "half" : dst.opencl()) + " *out, int count) {\n  size_t i = get_global_id(0);\n"
                 + "  if (i >= (size_t)count) return;\n  ";
         return head + (c.to().equals("half")
-                ? "vstore_half" + tables.castName(Reference.rounding(c.rounding())) + "(in[i], i, out);\n}\n"
+                ? "vstore_half" + tables.castName(Rounding.named(c.rounding())) + "(in[i], i, out);\n}\n"
                 : "out[i] = vload_half(i, in);\n}\n");
     }
 

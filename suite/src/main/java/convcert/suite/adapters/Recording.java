@@ -1,6 +1,6 @@
 package convcert.suite.adapters;
 
-import convcert.reference.Reference;
+import convcert.spec.Rounding;
 import convcert.spec.Conversion;
 import convcert.spec.Lane;
 import convcert.spi.AdapterException;
@@ -52,7 +52,7 @@ final class Recording {
      */
     static void withLaneValues(Conversion conversion, CaseKey c, long[] ins, Path inFile, boolean memh, Path vectors, int width)
             throws IOException, AdapterException {
-        Lane lane = conversion.lane(Reference.rounding(c.rounding()));
+        Lane lane = conversion.lane(Rounding.named(c.rounding()));
         if (lane == null) {
             return;
         }
@@ -61,7 +61,7 @@ final class Recording {
         if (!Files.isRegularFile(file)) {
             throw new AdapterException("the recording of " + c.name() + " has no " + lane + " lane (" + file + ")");
         }
-        long[] values = Recording.read(file, conversion.laneBits(Reference.rounding(c.rounding())), inFile != null && memh);
+        long[] values = Recording.read(file, conversion.laneBits(Rounding.named(c.rounding())), inFile != null && memh);
         if (values.length != ins.length) {
             throw new AdapterException(file + " holds " + values.length + " " + lane + " values for " + ins.length + " inputs");
         }

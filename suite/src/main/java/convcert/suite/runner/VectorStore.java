@@ -123,7 +123,7 @@ public final class VectorStore {
             widths[0] = reference.format(e.from()).width();
             widths[1] = reference.format(e.to()).width();
             reference.conversion(e.from(), e.to());
-            Reference.rounding(e.rounding());
+            Rounding.named(e.rounding());
             for (int i = 0; i < variants(e).size(); i++) {
                 reference.resolve(key(e, i)); // its form offered, its CTRL bits those of ctrl.csv
             }
@@ -137,7 +137,7 @@ public final class VectorStore {
             checkFile(e, i == 0 ? ".in.bin" : ".expected.bin", where, (long) e.count() * VectorBytes.of(widths[i]),
                     e.count() + " elements of " + widths[i] + " bits");
         }
-        Rounding mode = Reference.rounding(e.rounding());
+        Rounding mode = Rounding.named(e.rounding());
         Lane lane = reference.conversion(e.from(), e.to()).lane(mode);
         if (lane != null && read) { // the random bits' or scales' lane
             int bits = reference.conversion(e.from(), e.to()).laneBits(mode);
