@@ -47,7 +47,7 @@ public final class ModelCommand implements Callable<Integer> {
         Reference reference = profile.reference();
         Case c = conversion.resolve(reference);
         Converter converter = reference.converter(c);
-        String name = module != null ? module : ReferenceModel.moduleName(reference.id(c, "").path());
+        String name = module != null ? module : ReferenceModel.moduleName(reference.names().id(c, "").path());
         String text = ReferenceModel.systemVerilog(converter, name, generation.generation);
         if (out == null) {
             spec.commandLine().getOut().print(text);

@@ -28,7 +28,7 @@ public final class CaseKeys {
             for (Rounding mode : c.modes()) {
                 for (List<Case> variants : reference.saturationVariants(c, mode).values()) {
                     for (int i = 0; i < variants.size(); i++) {
-                        keys.add(of(reference, variants.get(i), i == 0 ? "" : reference.variantLabel(variants.get(i))));
+                        keys.add(of(reference, variants.get(i), i == 0 ? "" : reference.names().variantLabel(variants.get(i))));
                     }
                 }
             }
@@ -41,7 +41,7 @@ public final class CaseKeys {
 
     /** A conversion case's key; variant: "" for a state's first variant, else its label. */
     public static CaseKey of(Reference reference, Case c, String variant) {
-        return reference.id(c, variant).key();
+        return reference.names().id(c, variant).key();
     }
 
     /** A block case's key: the pair FROM->TO, the state "block". */

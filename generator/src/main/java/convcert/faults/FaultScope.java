@@ -41,7 +41,7 @@ final class FaultScope {
                 case "floating-from" -> !from.isInteger();
                 case "float-source" -> from.layout() == Layout.IEEE && from.width() == 32;
                 case "narrowing" -> narrowing(from, to);
-                case "ctrl" -> !reference.consultedBits(conv).isEmpty();
+                case "ctrl" -> !reference.tables().consultedBits(conv).isEmpty();
                 case "scaled" -> conv.scale() != null;
                 case "signed-scale" -> conv.scale() != null && conv.scale().signed();
                 case "flags" -> reference.tables().hasFlags() && c.conversion().scale() == null && c.rounding() != Rounding.RH

@@ -12,18 +12,15 @@ import convcert.spec.Rounding;
 import convcert.spec.Saturation;
 import convcert.spec.SaturationRule;
 import convcert.spec.SpecTables;
-import convcert.spi.CaseId;
 import convcert.spi.CaseKey;
 import convcert.spi.CtrlState;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -36,11 +33,13 @@ public final class Reference {
 
     private final SpecTables tables;
     private final Semantics semantics;
+    private final CaseNames names;
     private final Map<String, FormatCodec> codecs = new ConcurrentHashMap<>();
 
     public Reference(SpecTables tables, Semantics semantics) {
         this.tables = tables;
         this.semantics = semantics;
+        this.names = new CaseNames(tables);
     }
 
     public static Reference of(SpecTables tables) {
@@ -212,7 +211,7 @@ public final class Reference {
         for (Case primary : saturationStates(c, mode)) {
             variants.put(primary.stateLabel(), new ArrayList<>(List.of(primary)));
         }
-        List<Integer> bits = consultedBits(c);
+        List<Integer> bits = tables.consultedBits(c);
         List<Form> forms = new ArrayList<>();
         for (Form f : Form.EXPLICIT) {
             if (c.forms(mode).contains(f)) {
@@ -230,8 +229,8 @@ public final class Reference {
                 }
                 Case variant = resolve(c, mode, form, ctrl);
                 List<Case> same = variants.computeIfAbsent(variant.stateLabel(), k -> new ArrayList<>());
-                String label = variantLabel(variant);
-                if (same.stream().noneMatch(v -> variantLabel(v).equals(label))) { // bits not consulted stay as they are
+                String label = names.variantLabel(variant);
+                if (same.stream().noneMatch(v -> names.variantLabel(v).equals(label))) { // bits not consulted stay as they are
                     same.add(variant);
                 }
             }
@@ -239,35 +238,9 @@ public final class Reference {
         return variants;
     }
 
-    /** The CTRL bits that decide a pair's saturation: those its group's rows name, and its destination's sat_nan=ctrlNN bit. */
-    public List<Integer> consultedBits(Conversion c) {
-        TreeSet<Integer> bits = new TreeSet<>(Comparator.reverseOrder());
-        for (SaturationRule rule : tables.saturationRules()) {
-            if (rule.group().equals(c.group())) {
-                bits.addAll(rule.consultedBits());
-            }
-        }
-        if (c.to().satNanBit() != null) {
-            bits.add(c.to().satNanBit());
-        }
-        bits.retainAll(tables.ctrlBits().keySet());
-        return List.copyOf(bits);
-    }
-
-    /** A conversion case's identity; variant: "" for a state's first variant, else its label. */
-    public CaseId.Conversion id(Case c, String variant) {
-        return new CaseId.Conversion(tables.profile(), c.conversion().from().name(), c.conversion().to().name(),
-                c.rounding().suffix(), c.stateLabel(), c.form().tableName(), c.ctrl(), variant);
-    }
-
-    /** "sat 60=0,48=1": a variant's form and the consulted CTRL bits, as case names show it. */
-    public String variantLabel(Case c) {
-        StringBuilder b = new StringBuilder(c.form().tableName());
-        List<Integer> bits = consultedBits(c.conversion());
-        for (int i = 0; i < bits.size(); i++) {
-            b.append(i == 0 ? " " : ",").append(bits.get(i)).append('=').append(c.ctrl().bit(bits.get(i)));
-        }
-        return b.toString();
+    /** How this reference's cases are named: identities and variants' labels. */
+    public CaseNames names() {
+        return names;
     }
 
     private static String modes(Conversion c) {

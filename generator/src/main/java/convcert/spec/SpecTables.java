@@ -11,11 +11,13 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A profile's spec tables (one folder of spec-tables/), each loaded and validated by its own loader
@@ -214,6 +216,21 @@ public final class SpecTables {
 
     public Map<String, String> groups() {
         return groups;
+    }
+
+    /** The CTRL bits that decide a pair's saturation: those its group's rows name, and its destination's sat_nan=ctrlNN bit. */
+    public List<Integer> consultedBits(Conversion c) {
+        TreeSet<Integer> bits = new TreeSet<>(Comparator.reverseOrder());
+        for (SaturationRule rule : saturationRules()) {
+            if (rule.group().equals(c.group())) {
+                bits.addAll(rule.consultedBits());
+            }
+        }
+        if (c.to().satNanBit() != null) {
+            bits.add(c.to().satNanBit());
+        }
+        bits.retainAll(ctrlBits().keySet());
+        return List.copyOf(bits);
     }
 
     public List<SaturationRule> saturationRules() {

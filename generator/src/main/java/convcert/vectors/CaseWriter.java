@@ -33,9 +33,9 @@ public final class CaseWriter {
         Converter converter = reference.converter(state);
         List<Manifest.Variant> selections = new ArrayList<>();
         for (Case variant : variants) {
-            selections.add(new Manifest.Variant(reference.variantLabel(variant), variant.form().tableName(), variant.ctrl().names()));
+            selections.add(new Manifest.Variant(reference.names().variantLabel(variant), variant.form().tableName(), variant.ctrl().names()));
         }
-        String name = reference.id(state, "").path();
+        String name = reference.names().id(state, "").path();
         Path base = VectorFiles.inside(out, out.resolve(name));
         Files.createDirectories(base.getParent());
         byte[] flags = reference.tables().hasFlags() ? flags(converter, inputs, expected) : null;

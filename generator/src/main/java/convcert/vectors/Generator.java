@@ -181,7 +181,7 @@ public final class Generator {
         long[] got = new long[inputs.length];
         reference.converter(variant).apply(inputs, 0, got, 0, inputs.length);
         if (!Arrays.equals(got, expected)) {
-            throw new IllegalStateException(variant.conversion().pairName() + " " + reference.variantLabel(variant)
+            throw new IllegalStateException(variant.conversion().pairName() + " " + reference.names().variantLabel(variant)
                     + " computes other results than its state " + variant.stateLabel());
         }
     }

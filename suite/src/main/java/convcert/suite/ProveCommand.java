@@ -102,7 +102,7 @@ public final class ProveCommand implements Callable<Integer> {
             }
         }
         Miter miter = new Miter(top, input, output, numbers("--set", sets), numbers("--param", params));
-        String path = reference.id(c, "").path();
+        String path = reference.names().id(c, "").path();
         Path folder = out != null ? out : Path.of("reports", "prove").resolve(path);
         Settings settings = settings(reference);
         Files.createDirectories(folder);

@@ -96,7 +96,7 @@ final class Planner {
                     for (int i = 0; i < variantsRun(variants.size()); i++) {
                         Case state = variants.get(i);
                         Converter converter = reference.converter(state);
-                        CaseKey key = CaseKeys.of(reference, state, i == 0 ? "" : reference.variantLabel(state));
+                        CaseKey key = CaseKeys.of(reference, state, i == 0 ? "" : reference.names().variantLabel(state));
                         plan.computeIfAbsent(c.pairName(), k -> new ArrayList<>()).add(new Planned.Values(key, end - first,
                                 converter, () -> Batches.range(first, end, converter), parts(first, end, converter)));
                     }
