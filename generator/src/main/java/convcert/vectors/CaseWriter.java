@@ -33,7 +33,8 @@ public final class CaseWriter {
         Converter converter = reference.converter(state);
         List<Manifest.Variant> selections = new ArrayList<>();
         for (Case variant : variants) {
-            selections.add(new Manifest.Variant(reference.names().variantLabel(variant), variant.form().tableName(), variant.ctrl().names()));
+            selections.add(new Manifest.Variant(reference.names().variantLabel(variant), variant.form().tableName(),
+                    variant.ctrl().names()));
         }
         String name = reference.names().id(state, "").path();
         Path base = VectorFiles.inside(out, out.resolve(name));
