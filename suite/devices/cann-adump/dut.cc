@@ -10,9 +10,9 @@
  * Every conversion is a decoding, exact: each 8-bit format to float, rn nosat.
  */
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 
+#include "../common/batch_device.h"
 #include "hifloat.h"
 
 namespace {
@@ -25,52 +25,13 @@ uint32_t decoded(uint32_t code) {
   return bits;
 }
 
-struct Op {
-  const char *from;
-  uint32_t (*convert)(uint32_t);
-};
-
-const Op OPS[] = {
-    {"hifloat8", decoded<Adx::HiFloat8>},
-    {"fp8_e4m3fn", decoded<Adx::Fp8E4M3>},
-    {"fp8_e5m2", decoded<Adx::Fp8E5M2>},
-    {"e8m0", decoded<Adx::Fp8E8M0>},
+const convcert_device::Op OPS[] = {
+    {"hifloat8", "float", "rn", 1, 4, decoded<Adx::HiFloat8>},
+    {"fp8_e4m3fn", "float", "rn", 1, 4, decoded<Adx::Fp8E4M3>},
+    {"fp8_e5m2", "float", "rn", 1, 4, decoded<Adx::Fp8E5M2>},
+    {"e8m0", "float", "rn", 1, 4, decoded<Adx::Fp8E8M0>},
 };
 
 }  // namespace
 
-int main() {
-  char line[256];
-  if (!std::fgets(line, sizeof line, stdin) || std::strncmp(line, "CONVCERT 1", 10) != 0) return 2;
-  for (const Op &op : OPS) std::printf("CAP %s float rn nosat\n", op.from);
-  std::printf("READY\n");
-  std::fflush(stdout);
-  static uint8_t in[65536];
-  static uint32_t out[65536];
-  while (std::fgets(line, sizeof line, stdin)) {
-    if (!std::strncmp(line, "QUIT", 4)) return 0;
-    char from[32], to[32], rounding[8], state[16], form[16], ctrl[64];
-    unsigned long long count;
-    if (std::sscanf(line, "BATCH %31s %31s %7s %15s %15s %63s %llu", from, to, rounding, state, form, ctrl, &count) != 7
-        || count > 65536) {
-      std::printf("ERR malformed batch\n");
-      std::fflush(stdout);
-      return 2;
-    }
-    const Op *op = nullptr;
-    for (const Op &o : OPS) {
-      if (!std::strcmp(o.from, from) && !std::strcmp(to, "float") && !std::strcmp(rounding, "rn")) op = &o;
-    }
-    if (!op) {
-      std::printf("ERR not claimed: %s %s %s\n", from, to, rounding);
-      std::fflush(stdout);
-      return 2;
-    }
-    if (count && std::fread(in, 1, count, stdin) != count) return 3;
-    for (unsigned long long i = 0; i < count; i++) out[i] = op->convert(in[i]);
-    std::printf("OK %llu\n", count);
-    std::fwrite(out, 4, count, stdout);
-    std::fflush(stdout);
-  }
-  return 0;
-}
+int main() { return convcert_device::serve(OPS); }

@@ -12,9 +12,9 @@
  * conversions are exact: rn nosat.
  */
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 
+#include "../common/batch_device.h"
 #include "base/float8_e4m3fn.h"
 #include "base/float8_e5m2.h"
 #include "base/hifloat8.h"
@@ -39,13 +39,7 @@ uint32_t widened(uint8_t code) {
   return to_bits(static_cast<float>(T::FromRaw(code)));
 }
 
-struct Op {
-  const char *from, *to, *rounding;
-  int in_bytes, out_bytes;
-  uint32_t (*convert)(uint32_t);
-};
-
-const Op OPS[] = {
+const convcert_device::Op OPS[] = {
     {"float", "hifloat8", "rna", 4, 1, [](uint32_t x) -> uint32_t { return mindspore::HiFloat8(from_bits(x)).int_value(); }},
     {"hifloat8", "float", "rn", 1, 4, [](uint32_t x) { return widened<mindspore::HiFloat8>(static_cast<uint8_t>(x)); }},
     {"float", "fp8_e4m3fn", "rn", 4, 1, [](uint32_t x) -> uint32_t { return mindspore::Float8_e4m3fn(from_bits(x)).int_value(); }},
@@ -54,48 +48,6 @@ const Op OPS[] = {
     {"fp8_e5m2", "float", "rn", 1, 4, [](uint32_t x) { return widened<mindspore::Float8_e5m2>(static_cast<uint8_t>(x)); }},
 };
 
-const Op *find(const char *from, const char *to, const char *rounding) {
-  for (const Op &op : OPS) {
-    if (!std::strcmp(op.from, from) && !std::strcmp(op.to, to) && !std::strcmp(op.rounding, rounding)) return &op;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
-int main() {
-  char line[256];
-  if (!std::fgets(line, sizeof line, stdin) || std::strncmp(line, "CONVCERT 1", 10) != 0) return 2;
-  for (const Op &op : OPS) std::printf("CAP %s %s %s nosat\n", op.from, op.to, op.rounding);
-  std::printf("READY\n");
-  std::fflush(stdout);
-  static uint8_t in[4 * 65536], out[4 * 65536];
-  while (std::fgets(line, sizeof line, stdin)) {
-    if (!std::strncmp(line, "QUIT", 4)) return 0;
-    char from[32], to[32], rounding[8], state[16], form[16], ctrl[64];
-    unsigned long long count;
-    if (std::sscanf(line, "BATCH %31s %31s %7s %15s %15s %63s %llu", from, to, rounding, state, form, ctrl, &count) != 7
-        || count > 65536) {
-      std::printf("ERR malformed batch\n");
-      std::fflush(stdout);
-      return 2;
-    }
-    const Op *op = find(from, to, rounding);
-    if (!op) {
-      std::printf("ERR not claimed: %s %s %s\n", from, to, rounding);
-      std::fflush(stdout);
-      return 2;
-    }
-    if (count && std::fread(in, op->in_bytes, count, stdin) != count) return 3;
-    for (unsigned long long i = 0; i < count; i++) {
-      uint32_t x = 0;
-      std::memcpy(&x, in + op->in_bytes * i, op->in_bytes);
-      uint32_t r = op->convert(x);
-      std::memcpy(out + op->out_bytes * i, &r, op->out_bytes);
-    }
-    std::printf("OK %llu\n", count);
-    std::fwrite(out, op->out_bytes, count, stdout);
-    std::fflush(stdout);
-  }
-  return 0;
-}
+int main() { return convcert_device::serve(OPS); }

@@ -1,13 +1,11 @@
 package convcert.suite.endtoend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,10 +24,9 @@ class CannAdumpTest {
                 "RUNTIME_SRC: a hicann/runtime checkout with src/dfx/adump/adump/printf/hifloat.cpp");
         Path device = Fixtures.HOME.resolve("suite/devices/cann-adump");
         Path dut = out.resolve("adump_dut");
-        Process cc = new ProcessBuilder("c++", "-std=c++17", "-O2", "-I", device.resolve("stubs").toString(), "-I",
+        Fixtures.compile("c++", "-std=c++17", "-O2", "-I", device.resolve("stubs").toString(), "-I",
                 printf.toString(), "-o", dut.toString(), device.resolve("dut.cc").toString(),
-                printf.resolve("hifloat.cpp").toString()).inheritIO().start();
-        assertTrue(cc.waitFor(120, TimeUnit.SECONDS) && cc.exitValue() == 0, "the device builds");
+                printf.resolve("hifloat.cpp").toString());
         Fixtures.Run r = Fixtures.certify(out.resolve("r"), "--profile", "ascend-c", "--level", "ci", "--pair",
                 "hifloat8:float", "--pair", "fp8_e4m3fn:float", "--pair", "fp8_e5m2:float", "--adapter", "process:cmd=" + dut);
         assertEquals(0, r.exit(), r.out() + r.err());

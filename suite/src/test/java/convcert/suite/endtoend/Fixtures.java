@@ -57,8 +57,8 @@ final class Fixtures {
         if (dut == null) {
             Path build = java.nio.file.Files.createTempDirectory("convcert-dut");
             build.toFile().deleteOnExit();
-            gcc("-O2", "-o", build.resolve("dut").toString(), DUT_SOURCE.toString(), "-lm");
-            gcc("-O2", "-shared", "-fPIC", "-DCONVCERT_LIBRARY", "-I", HOME.resolve("suite/native").toString(), "-o",
+            compile("gcc", "-O2", "-o", build.resolve("dut").toString(), DUT_SOURCE.toString(), "-lm");
+            compile("gcc", "-O2", "-shared", "-fPIC", "-DCONVCERT_LIBRARY", "-I", HOME.resolve("suite/native").toString(), "-o",
                     build.resolve("libdut.so").toString(), DUT_SOURCE.toString(), "-lm");
             library = build.resolve("libdut.so");
             dut = build.resolve("dut");
@@ -66,12 +66,13 @@ final class Fixtures {
         return dut;
     }
 
-    private static void gcc(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("gcc"));
+    /** Runs a compiler (gcc, c++) with these arguments: it must succeed within a minute. */
+    static void compile(String compiler, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(compiler));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "gcc failed: " + output);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, compiler + " failed: " + output);
     }
 
     static Run certify(Path out, String... args) {
